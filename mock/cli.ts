@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The command line: parse flags, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ContractError } from './contract/load-contract.js';
+import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
+import { startMock } from './server.js';
+
+const HELP = `Usage: membership-mock [options]
+
+Serves a mock of an OpenAPI contract: routes, validation and bodies come from the contract.
+
+Options:
+  --contract FILE        OpenAPI 3.x file (YAML or JSON) or URL to serve
+                         (default: the bundled contracts/membership.openapi.yaml)
+  --port N               TCP port (default: $PORT, else 4010; 0 picks a free port)
+  --host ADDR            interface to listen on (default: 127.0.0.1)
+  --seed S               seed for generated bodies; the same seed gives the same bodies (default: 1)
+  --static               serve the contract's examples first instead of generated bodies
+  --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
+  --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
+  --no-security-check    do not require the contract's credentials (no 401)
+  -h, --help             show this help
+  -v, --version          show the version
+
+Admin API: GET /__mock/health, GET|DELETE /__mock/calls, POST /__mock/reset
+Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
+
+/** Thrown for a bad flag: the message is for the person at the terminal. */
+class UsageError extends Error {}
+
+function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version?: boolean }) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      contract: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      static: { type: 'boolean' },
+      'body-limit': { type: 'string' },
+      'journal-limit': { type: 'string' },
+      'no-security-check': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  const port = values.port ?? process.env.PORT ?? '4010';
+  const seed = values.seed;
+  return {
+    help: values.help,
+    version: values.version,
+    contract: values.contract ?? DEFAULT_CONTRACT,
+    port: integer('--port (or PORT)', port, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
+    dynamic: !values.static,
+    bodyLimit: values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
+    journalLimit: values['journal-limit'] === undefined ? undefined : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+    checkSecurity: !values['no-security-check'],
+  };
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  return value;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof readOptions>;
+  try {
+    options = readOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`membership-mock: ${(error as Error).message}\nRun with --help for the options.\n`);
+    process.exit(2);
+  }
+  if (options.help) return void process.stdout.write(`${HELP}\n`);
+  if (options.version) return void process.stdout.write(`${version()}\n`);
+
+  // `npm start -- --contract x.yaml` runs in the package folder; resolve paths from where npm was called.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const contract = !options.contract || /^https?:/i.test(options.contract) ? options.contract : resolve(cwd, options.contract);
+  let running: Awaited<ReturnType<typeof startMock>>;
+  try {
+    running = await startMock({ ...options, contract });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const message =
+      e instanceof ContractError ? e.message
+      : e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is in use; choose another with --port.`
+      : e.code === 'EADDRNOTAVAIL' ? `cannot listen on ${options.host}: no such local address.`
+      : e.message;
+    process.stderr.write(`membership-mock: ${message}\n`);
+    process.exit(1);
+  }
+  const { contract: served } = running.mock;
+  process.stdout.write(
+    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} at ${running.url} (seed ${options.seed}; admin at ${running.url}/__mock)\n`,
+  );
+
+  const stop = (signal: string) => {
+    process.stdout.write(`membership-mock: ${signal} received, stopping\n`);
+    setTimeout(() => process.exit(0), 5000).unref();
+    running.close().then(() => process.exit(0), () => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

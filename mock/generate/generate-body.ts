@@ -1,0 +1,75 @@
+// Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
+import { Faker, base, en } from '@faker-js/faker';
+import { generateSync, type JsonSchema } from 'json-schema-faker';
+import { hashSeed } from './hash-seed.js';
+
+/** Turns a schema and a key into a body; the same seed, schema and key always give the same body. */
+export interface BodyGenerator {
+  generate(schema: unknown, key: string): unknown;
+  /** The instant generated timestamps lead up to (derived from the seed, never from the clock). */
+  readonly anchor: Date;
+}
+
+const DAY = 86_400_000;
+const MAX_EXTRA_ITEMS = 5;
+const prepared = new WeakMap<object, JsonSchema>();
+
+/**
+ * Creates a generator that owns its random state: two generators with different seeds in one process do
+ * not disturb each other. Timestamps fall in the year before an anchor derived from the seed.
+ * @example createBodyGenerator(42).generate({ type: 'string', format: 'email' }, 'GET /users/1')
+ */
+export function createBodyGenerator(seed: number | string): BodyGenerator {
+  const root = hashSeed(String(seed));
+  // A fixed day in 2025, chosen by the seed, so data looks recent and never depends on the wall clock.
+  const anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000);
+  const faker = new Faker({ locale: [en, base] });
+  faker.setDefaultRefDate(anchor);
+  return {
+    anchor,
+    generate(schema, key) {
+      const callSeed = hashSeed(`${root}|${key}`);
+      faker.seed(callSeed);
+      return generateSync(prepare(schema), {
+        seed: callSeed,
+        extensions: { faker },
+        propAliases: { 'x-faker': 'faker' },
+        optionalsProbability: 0.75,
+        formats: {
+          'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
+          date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
+        },
+      });
+    },
+  };
+}
+
+function instant(anchor: Date, fraction: number): Date {
+  return new Date(anchor.getTime() - Math.floor(fraction * 365) * DAY - Math.floor(fraction * 86_400) * 1000);
+}
+
+/** Drops Prism's bookkeeping (`x-stoplight`, `$schema`) once per schema object. */
+function prepare(schema: unknown): JsonSchema {
+  if (typeof schema !== 'object' || schema === null) return schema as JsonSchema;
+  const hit = prepared.get(schema);
+  if (hit) return hit;
+  const clean = strip(schema) as JsonSchema;
+  prepared.set(schema, clean);
+  return clean;
+}
+
+/** Drops Prism's bookkeeping and keeps generated lists short (a page of 100 is no easier to read than 5). */
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'x-stoplight' || key === '$schema') continue;
+    out[key] = strip(child);
+  }
+  const min = typeof out.minItems === 'number' ? out.minItems : 0;
+  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS)) {
+    out.maxItems = min + MAX_EXTRA_ITEMS;
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+// The one error middleware: body-parser failures and unexpected errors leave as problem+json, and are recorded.
+import type { ErrorRequestHandler } from 'express';
+import { extractPathParams } from '../contract/path-params.js';
+import { routeRequest } from '../prism/prism-adapter.js';
+import { problem, type Problem, type Violation } from '../problems/problems.js';
+import { toPrismRequest } from './handle-request.js';
+import type { MockContext } from './mock-context.js';
+import { problemReply, sendReply } from './send-reply.js';
+
+interface HttpError extends Error {
+  type?: string;
+  status?: number;
+  limit?: number;
+  length?: number;
+  charset?: string;
+  encoding?: string;
+}
+
+/** Answers errors thrown before or inside the pipeline. Stack traces go to the log, never to the client. */
+export function handleError(context: MockContext, log: (message: string) => void = console.error): ErrorRequestHandler {
+  return (error: HttpError, req, res, next) => {
+    if (res.headersSent) return next(error);
+    req.body = undefined;
+    const [found, violations] = toProblem(error, req.path, context.options.bodyLimit);
+    if (found.status === 500) log(`membership-mock: unexpected error on ${req.method} ${req.path}: ${error.stack ?? error.message}`);
+    const routed = routeRequest(context.specs, toPrismRequest(req));
+    const operation = routed.kind === 'matched' ? context.operations.get(routed.spec) : undefined;
+    const pathParams = operation ? extractPathParams(operation.path, req.path) : {};
+    sendReply(context, req, res, operation, violations, problemReply(found), pathParams);
+  };
+}
+
+function toProblem(error: HttpError, instance: string, bodyLimit: number): [Problem, Violation[]] {
+  const at = (location: Violation['location'], pointer: string, message: string): Violation[] => [{ location, pointer, message }];
+  switch (error.type) {
+    case 'entity.parse.failed': {
+      const message = `The body is not valid JSON: ${error.message}.`;
+      return [problem('malformedJson', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
+    }
+    case 'entity.too.large': {
+      const message = `The body has ${error.length ?? 'more than the limit of'} bytes; the limit is ${bodyLimit} bytes.`;
+      return [problem('payloadTooLarge', message, { instance }), at('body', '', message)];
+    }
+    case 'charset.unsupported':
+    case 'encoding.unsupported': {
+      const message = `The body's ${error.charset ? `charset "${error.charset}"` : `encoding "${error.encoding}"`} is not supported; send UTF-8 JSON without compression.`;
+      return [problem('unsupportedMediaType', message, { instance }), at('header', '/content-type', message)];
+    }
+    case 'request.aborted':
+    case 'request.size.invalid': {
+      const message = 'The body ended before its announced length.';
+      return [problem('invalidRequest', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
+    }
+    default:
+      return [problem('internal', 'The mock failed to answer this request; the server log has the details.', { instance }), []];
+  }
+}

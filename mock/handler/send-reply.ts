@@ -1,0 +1,45 @@
+// The last step of every request: record the call in the journal, then write the response.
+import type { Request, Response } from 'express';
+import type { Operation } from '../contract/load-contract.js';
+import type { Problem, Violation } from '../problems/problems.js';
+import type { MockContext } from './mock-context.js';
+import type { Rendered } from './render-response.js';
+
+/** Wraps a problem as a response to send. */
+export function problemReply(problem: Problem, headers: Record<string, string> = {}): Rendered {
+  return { status: problem.status, headers, contentType: 'application/problem+json', body: problem };
+}
+
+/**
+ * Records the call, then sends it. Recording comes first so that a client that has its answer always finds
+ * its call in the journal.
+ */
+export function sendReply(
+  context: MockContext,
+  req: Request,
+  res: Response,
+  operation: Operation | undefined,
+  violations: Violation[],
+  reply: Rendered,
+  pathParams: Record<string, string> = {},
+): void {
+  context.journal.record({
+    operationId: operation?.id ?? null,
+    method: req.method,
+    path: req.path,
+    pathParams,
+    query: { ...(req.query as Record<string, string | string[]>) },
+    headers: { ...req.headers } as Record<string, string | string[]>,
+    body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : req.body,
+    response: { status: reply.status, headers: { ...reply.headers }, body: reply.body },
+    violations,
+  });
+  res.status(reply.status).set(reply.headers);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  const isJson = reply.contentType === undefined || /[/+]json\b/i.test(reply.contentType);
+  res.type(reply.contentType ?? 'application/json');
+  res.send(isJson ? JSON.stringify(reply.body) : String(reply.body));
+}

@@ -1,0 +1,92 @@
+// The call journal: every request that reached the mock, kept in a bounded ring, recorded before the reply.
+import type { Violation } from '../problems/problems.js';
+
+/** One request the mock received and what it answered. */
+export interface CallRecord {
+  /** Increasing, unique for the life of the mock: `call-1`, `call-2`, ... */
+  id: string;
+  /** ISO 8601 time the request was recorded. */
+  time: string;
+  /** The contract's operationId, or `null` when no operation matched. */
+  operationId: string | null;
+  method: string;
+  path: string;
+  pathParams: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** Request headers, lower-case names. */
+  headers: Record<string, string | string[]>;
+  /** The parsed body (JSON value, form fields, or text), `undefined` when there was none. */
+  body?: unknown;
+  response: { status: number; headers: Record<string, string>; body?: unknown };
+  /** How the request broke the contract; empty for a valid request. */
+  violations: Violation[];
+}
+
+/** Which calls to return; every field that is set must match. */
+export interface CallFilter {
+  operationId?: string;
+  /** Case-insensitive. */
+  method?: string;
+  /** The exact request path, or a prefix ending in `*`: `/members/m1/*`. */
+  path?: string;
+}
+
+export type NewCall = Omit<CallRecord, 'id' | 'time'>;
+
+/** The journal of one mock. It hands out copies; its own records never leave it. */
+export class Journal {
+  #ring: (CallRecord | undefined)[];
+  #next = 0;
+  #size = 0;
+  #sequence = 0;
+  #dropped = 0;
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
+    this.#ring = new Array(limit);
+  }
+
+  /** Records a call and returns its id. */
+  record(call: NewCall): string {
+    const id = `call-${++this.#sequence}`;
+    if (this.#size === this.limit) this.#dropped++;
+    else this.#size++;
+    this.#ring[this.#next] = { id, time: new Date().toISOString(), ...call };
+    this.#next = (this.#next + 1) % this.limit;
+    return id;
+  }
+
+  /** Copies of the recorded calls that match the filter, oldest first. */
+  list(filter: CallFilter = {}): CallRecord[] {
+    const matches = matcher(filter);
+    const out: CallRecord[] = [];
+    const start = (this.#next - this.#size + this.limit) % this.limit;
+    for (let i = 0; i < this.#size; i++) {
+      const call = this.#ring[(start + i) % this.limit]!;
+      if (matches(call)) out.push(structuredClone(call));
+    }
+    return out;
+  }
+
+  /** How many calls were dropped because the ring was full, since the last clear. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Forgets every call; ids keep increasing. */
+  clear(): void {
+    this.#ring = new Array(this.limit);
+    this.#next = 0;
+    this.#size = 0;
+    this.#dropped = 0;
+  }
+}
+
+function matcher({ operationId, method, path }: CallFilter): (call: CallRecord) => boolean {
+  const upper = method?.toUpperCase();
+  const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
+  return (call) =>
+    (operationId === undefined || call.operationId === operationId) &&
+    (upper === undefined || call.method === upper) &&
+    (path === undefined || (prefix === undefined ? call.path === path : call.path.startsWith(prefix)));
+}

@@ -1,0 +1,73 @@
+// Every option of the mock, typed once and defaulted in one place.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** How the mock behaves, whatever the process around it. */
+export interface MockOptions {
+  /**
+   * Seed for generated bodies: the same seed and the same requests give the same bodies, across restarts.
+   * @default 1
+   */
+  seed?: number | string;
+  /**
+   * Largest request body accepted, in bytes; larger bodies answer 413.
+   * @default 65536 (64 KiB, the contract's assumption 11)
+   */
+  bodyLimit?: number;
+  /**
+   * `true` generates success bodies from the schemas; `false` serves the contract's examples first.
+   * `Prefer: dynamic=true|false` overrides it per request.
+   * @default true
+   */
+  dynamic?: boolean;
+  /**
+   * Check the contract's security requirements (a bearer token, an API key...) and answer 401 without them.
+   * @default true
+   */
+  checkSecurity?: boolean;
+  /**
+   * How many calls the journal keeps; the oldest are dropped first, and `/__mock/calls` says how many.
+   * @default 10000
+   */
+  journalLimit?: number;
+}
+
+/** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
+export interface ServerOptions extends MockOptions {
+  /**
+   * Path or URL of the OpenAPI document to serve.
+   * @default the bundled contracts/membership.openapi.yaml
+   */
+  contract?: string;
+  /**
+   * TCP port; 0 picks a free one.
+   * @default 0 for startMock(), 4010 for the CLI
+   */
+  port?: number;
+  /**
+   * Interface to listen on.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+}
+
+export type ResolvedMockOptions = Required<MockOptions>;
+
+/** Fills in every default of {@link MockOptions}. */
+export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  const { seed = 1, bodyLimit = 65536, dynamic = true, checkSecurity = true, journalLimit = 10000 } = options;
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit };
+}
+
+/** The contract served when none is named: contracts/membership.openapi.yaml of this package. */
+export const DEFAULT_CONTRACT = findDefaultContract(dirname(fileURLToPath(import.meta.url)));
+
+function findDefaultContract(from: string): string {
+  // The module runs from mock/ (sources) or dist/mock/ (build): walk up to the package root.
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'contracts', 'membership.openapi.yaml');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(from, '..', 'contracts', 'membership.openapi.yaml');
+  }
+}

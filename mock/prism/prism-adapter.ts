@@ -1,0 +1,119 @@
+// The one boundary with @stoplight/prism-http: its fp-ts results become plain values here and nowhere else.
+import { createRequire } from 'node:module';
+import type { IHttpOperation } from '@stoplight/types';
+import type { Violation, ViolationLocation } from '../problems/problems.js';
+
+const require = createRequire(import.meta.url);
+
+interface Left<L> { _tag: 'Left'; left: L }
+interface Right<R> { _tag: 'Right'; right: R }
+type Either<L, R> = Left<L> | Right<R>;
+
+/** The request as Prism reads it. */
+export interface PrismRequest {
+  method: string;
+  url: { path: string; query: Record<string, string | string[]> };
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+interface Diagnostic {
+  message: string;
+  code?: string | number;
+  path?: string[];
+  severity: number;
+  tags?: string[];
+}
+
+type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
+
+const prism = require('@stoplight/prism-http') as {
+  getHttpOperationsFromSpec(source: string): Promise<IHttpOperation[]>;
+};
+const route = (require('@stoplight/prism-http/dist/router/index.js') as {
+  default: (opts: { resources: IHttpOperation[]; input: PrismRequest }) => Either<Error & { status?: number }, IHttpOperation>;
+}).default;
+const matchPath = (require('@stoplight/prism-http/dist/router/matchPath.js') as {
+  matchPath(requestPath: string, operationPath: string): Either<Error, string>;
+}).matchPath;
+const NO_MATCH = 'no-match';
+const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
+  validateInput: Validator;
+  validateSecurity: Validator;
+};
+
+/** Reads and dereferences an OpenAPI file into Prism's operations. */
+export function readOperations(location: string): Promise<IHttpOperation[]> {
+  return prism.getHttpOperationsFromSpec(location);
+}
+
+/** What the router found for a method and path. */
+export type RouteResult =
+  | { kind: 'matched'; spec: IHttpOperation }
+  | { kind: 'no-path' }
+  | { kind: 'no-method' };
+
+/** Finds the operation for a request with Prism's router. */
+export function routeRequest(specs: IHttpOperation[], request: PrismRequest): RouteResult {
+  const result = route({ resources: specs, input: request });
+  if (result._tag === 'Right') return { kind: 'matched', spec: result.right };
+  return result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
+}
+
+/** The methods the contract has for the path of a request, upper-case, for an `Allow` header. */
+export function allowedMethods(specs: IHttpOperation[], path: string): string[] {
+  const methods = specs.filter((spec) => {
+    const match = matchPath(path, spec.path);
+    return match._tag === 'Right' && match.right !== NO_MATCH;
+  });
+  return [...new Set(methods.map((spec) => spec.method.toUpperCase()))];
+}
+
+/** The outcome of validating a request: nothing wrong, or what is wrong and which status says it. */
+export type RequestCheck =
+  | { ok: true }
+  | { ok: false; status: 400 | 401 | 415 | 422; violations: Violation[]; schemes: string[] };
+
+/**
+ * Validates a request with Prism: security first (401), then the media type (415), then path, query,
+ * headers and body. Body-only violations are 422; anything else wrong is 400.
+ */
+export function checkRequest(spec: IHttpOperation, request: PrismRequest, checkSecurity: boolean): RequestCheck {
+  if (checkSecurity) {
+    const security = validators.validateSecurity({ resource: spec, element: request });
+    if (security._tag === 'Left') {
+      const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
+      const message = `Send credentials for one of the contract's security schemes${schemes.length ? ` (${schemes.join(', ')})` : ''}.`;
+      return { ok: false, status: 401, schemes, violations: [{ location: 'header', pointer: '/authorization', message }] };
+    }
+  }
+  const input = validators.validateInput({ resource: spec, element: request });
+  if (input._tag === 'Right') return { ok: true };
+  const errors = input.left.filter((d) => d.severity === 0);
+  if (errors.length === 0) return { ok: true };
+  const unsupported = errors.find((d) => d.code === 415);
+  if (unsupported) {
+    return { ok: false, status: 415, schemes: [], violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }] };
+  }
+  const violations = errors.map(toViolation);
+  const bodyOnly = violations.every((v) => v.location === 'body') && !errors.some(isMissingBody);
+  return { ok: false, status: bodyOnly ? 422 : 400, schemes: [], violations };
+}
+
+function isMissingBody(d: Diagnostic): boolean {
+  return d.code === 'required' && (d.path ?? []).length === 0;
+}
+
+const LOCATIONS: Record<string, ViolationLocation> = { body: 'body', query: 'query', path: 'path', header: 'header' };
+
+function toViolation(d: Diagnostic): Violation {
+  const [first = 'body', ...rest] = d.path ?? [];
+  const location = LOCATIONS[first] ?? 'body';
+  const segments = LOCATIONS[first] ? rest : (d.path ?? []);
+  if (isMissingBody(d)) return { location: 'body', pointer: '', message: 'A request body is required.' };
+  // Prism prefixes "Request body property a.b " to ajv's message; the location and pointer already say that.
+  const message = d.message.replace(/^Request \w+ (?:(?:property|parameter) \S+ )?/, '');
+  const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
+  const pointer = [...segments, ...(missing ? [missing] : [])].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return { location, pointer, message };
+}

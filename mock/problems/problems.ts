@@ -1,0 +1,74 @@
+// Every error the mock sends is an RFC 9457 problem built here, from one table of templates.
+
+/** Where in the request a violation was found. */
+export type ViolationLocation = 'path' | 'query' | 'header' | 'body';
+
+/** One way a request breaks the contract. */
+export interface Violation {
+  location: ViolationLocation;
+  /** JSON pointer inside that location: `/kind` in the body, `/limit` for a query parameter. */
+  pointer: string;
+  message: string;
+}
+
+/** An `application/problem+json` body. Extension members beyond the contract's are only used by the admin API. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  violations?: Violation[];
+  [extension: string]: unknown;
+}
+
+const BASE = 'https://example.com/problems/';
+
+/** The templates: one kind of problem each, with its fixed type, title and status. */
+export const PROBLEMS = {
+  invalidRequest: { type: `${BASE}invalid-request`, title: 'The request does not match the contract', status: 400 },
+  malformedJson: { type: `${BASE}malformed-json`, title: 'The request body is not valid JSON', status: 400 },
+  missingBody: { type: `${BASE}missing-body`, title: 'The request body is required', status: 400 },
+  invalidPrefer: { type: `${BASE}invalid-prefer`, title: 'The Prefer header asks for something the contract does not have', status: 400 },
+  unauthorized: { type: `${BASE}unauthorized`, title: 'Authentication is required', status: 401 },
+  routeNotFound: { type: `${BASE}route-not-found`, title: 'No operation of the contract matches this path', status: 404 },
+  methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
+  notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
+  payloadTooLarge: { type: `${BASE}payload-too-large`, title: 'The request body is too large', status: 413 },
+  unsupportedMediaType: { type: `${BASE}unsupported-media-type`, title: 'Unsupported content type', status: 415 },
+  invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
+  internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+} as const satisfies Record<string, { type: string; title: string; status: number }>;
+
+export type ProblemKind = keyof typeof PROBLEMS;
+
+const MAX_TEXT = 2000;
+const MAX_VIOLATIONS = 100;
+
+/**
+ * Builds a problem from its template. Texts are capped so that a hostile request cannot make the answer huge.
+ * @example problem('notAcceptable', 'Accept "text/html" allows none of: application/json.')
+ */
+export function problem(kind: ProblemKind, detail: string, extra: Partial<Problem> = {}): Problem {
+  const { violations, instance, ...rest } = extra;
+  return {
+    ...PROBLEMS[kind],
+    detail: cap(detail),
+    ...(instance === undefined ? {} : { instance: cap(instance) }),
+    ...(violations === undefined ? {} : { violations: violations.slice(0, MAX_VIOLATIONS).map(capViolation) }),
+    ...rest,
+  };
+}
+
+/** One line a person can read for each violation, joined: `body /kind: must be one of ...`. */
+export function describeViolations(violations: readonly Violation[]): string {
+  return violations.map((v) => `${v.location} ${v.pointer || '(root)'}: ${v.message}`).join('; ');
+}
+
+function capViolation(v: Violation): Violation {
+  return { location: v.location, pointer: cap(v.pointer, 500), message: cap(v.message, 1000) };
+}
+
+function cap(text: string, max = MAX_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
