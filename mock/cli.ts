@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContractError } from './contract/load-contract.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
-import { startMock } from './server.js';
+import type { RunningMock } from './server.js';
 
 const HELP = `Usage: membership-mock [options]
 
@@ -89,7 +88,9 @@ async function main(): Promise<void> {
   // `npm start -- --contract x.yaml` runs in the package folder; resolve paths from where npm was called.
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const contract = !options.contract || /^https?:/i.test(options.contract) ? options.contract : resolve(cwd, options.contract);
-  let running: Awaited<ReturnType<typeof startMock>>;
+  // Loaded only now, so that --help and flag errors answer at once.
+  const [{ startMock }, { ContractError }] = await Promise.all([import('./server.js'), import('./contract/load-contract.js')]);
+  let running: RunningMock;
   try {
     running = await startMock({ ...options, contract });
   } catch (error) {

@@ -7,6 +7,7 @@ import { chooseResponse } from '../respond/choose-response.js';
 import { parsePrefer } from '../respond/parse-prefer.js';
 import type { MockContext } from './mock-context.js';
 import { renderResponse, type Rendered } from './render-response.js';
+import { requestBody } from './request-body.js';
 import { problemReply, sendReply } from './send-reply.js';
 
 /** Builds the handler that answers every request for the contract's operations. */
@@ -51,7 +52,7 @@ export function toPrismRequest(req: Request): PrismRequest {
     method: req.method === 'HEAD' ? 'get' : req.method.toLowerCase(),
     url: { path: req.path, query: { ...(req.query as Record<string, string | string[]>) } },
     headers,
-    body: req.body,
+    body: requestBody(req),
   };
 }
 

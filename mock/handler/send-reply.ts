@@ -4,6 +4,7 @@ import type { Operation } from '../contract/load-contract.js';
 import type { Problem, Violation } from '../problems/problems.js';
 import type { MockContext } from './mock-context.js';
 import type { Rendered } from './render-response.js';
+import { requestBody } from './request-body.js';
 
 /** Wraps a problem as a response to send. */
 export function problemReply(problem: Problem, headers: Record<string, string> = {}): Rendered {
@@ -30,8 +31,12 @@ export function sendReply(
     pathParams,
     query: { ...(req.query as Record<string, string | string[]>) },
     headers: { ...req.headers } as Record<string, string | string[]>,
-    body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : req.body,
-    response: { status: reply.status, headers: { ...reply.headers }, body: reply.body },
+    body: requestBody(req),
+    response: {
+      status: reply.status,
+      headers: reply.contentType ? { ...reply.headers, 'content-type': reply.contentType } : { ...reply.headers },
+      body: reply.body,
+    },
     violations,
   });
   res.status(reply.status).set(reply.headers);

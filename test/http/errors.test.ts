@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { MockApp } from '../../mock/index.js';
+import { AUTH, newMock } from '../support/harness.js';
+
+let mock: MockApp;
+
+beforeAll(async () => {
+  mock = await newMock({ bodyLimit: 1024 });
+});
+
+function expectProblem(res: request.Response, status: number): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String) });
+  expect(res.text).not.toMatch(/<html|at \w+ \(|node_modules/i);
+}
+
+describe('errors are problem+json that say what to change', () => {
+  test('answers 400 with the body violation when the JSON is malformed', async () => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).set('Content-Type', 'application/json').send('{"kind": ');
+    expectProblem(res, 400);
+    expect(res.body.detail).toMatch(/not valid JSON/);
+    expect(res.body.violations).toEqual([{ location: 'body', pointer: '', message: expect.stringMatching(/not valid JSON/) }]);
+  });
+
+  test('answers 400 naming the query parameter when limit is out of range', async () => {
+    const res = await request(mock.app).get('/members/m1/passes?limit=500').set(AUTH);
+    expectProblem(res, 400);
+    expect(res.body.violations).toEqual([{ location: 'query', pointer: '/limit', message: 'must be <= 100' }]);
+  });
+
+  test('answers 400 naming the path parameter when an id breaks its pattern', async () => {
+    const res = await request(mock.app).get('/members/m%20!/passes').set(AUTH);
+    expectProblem(res, 400);
+    expect(res.body.violations[0]).toMatchObject({ location: 'path', pointer: '/member_id' });
+  });
+
+  test('answers 400 when a required body is missing', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH);
+    expectProblem(res, 400);
+    expect(res.body.violations).toEqual([{ location: 'body', pointer: '', message: 'A request body is required.' }]);
+  });
+
+  test('answers 401 with WWW-Authenticate when no bearer token is sent', async () => {
+    const res = await request(mock.app).get('/members/m1/passes');
+    expectProblem(res, 401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  test('answers 404 listing the contract operations when no path matches', async () => {
+    const res = await request(mock.app).get('/members/m1/vouchers').set(AUTH);
+    expectProblem(res, 404);
+    expect(res.body.detail).toContain('GET /members/{member_id}/passes');
+    expect(res.body.operations).toHaveLength(7);
+    expect(res.body.operations[0]).toEqual({ operationId: 'listPasses', method: 'GET', path: '/members/{member_id}/passes' });
+  });
+
+  test('answers 405 with Allow when the path exists but the method does not', async () => {
+    const res = await request(mock.app).patch('/members/m1/passes/pas_1').set(AUTH).send({});
+    expectProblem(res, 405);
+    expect(res.headers.allow).toBe('GET, DELETE, HEAD, OPTIONS');
+  });
+
+  test('answers 406 when Accept allows no media type of the response', async () => {
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Accept', 'text/html');
+    expectProblem(res, 406);
+    expect(res.body.detail).toContain('application/json');
+  });
+
+  test('answers 413 when the body is over the limit', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'x'.repeat(2000) });
+    expectProblem(res, 413);
+    expect(res.body.detail).toMatch(/limit is 1024 bytes/);
+  });
+
+  test('answers 415 when the body is not JSON', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'text/plain').send('hello');
+    expectProblem(res, 415);
+    expect(res.body.detail).toContain('application/json');
+  });
+
+  test('answers 422 with every violation when the body breaks its schema', async () => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'retina', extra: 1 });
+    expectProblem(res, 422);
+    expect(res.body.violations).toEqual(
+      expect.arrayContaining([
+        { location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' },
+        { location: 'body', pointer: '', message: "must NOT have additional properties; found 'extra'" },
+      ]),
+    );
+  });
+
+  test('answers 422 naming the missing field when a required property is absent', async () => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send({});
+    expectProblem(res, 422);
+    expect(res.body.violations).toEqual([{ location: 'body', pointer: '/kind', message: "must have required property 'kind'" }]);
+  });
+
+  test('answers 422 when the body is JSON but not an object', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send('"just a string"');
+    expectProblem(res, 422);
+    expect(res.body.violations[0]).toMatchObject({ location: 'body', pointer: '', message: 'must be object' });
+  });
+
+  test('keeps serving after every kind of error', async () => {
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  });
+});

@@ -1,0 +1,100 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_CONTRACT } from '../../mock/index.js';
+import { CliProcess, runCli } from '../support/cli-process.js';
+import { AUTH } from '../support/harness.js';
+
+const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
+const started: CliProcess[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
+});
+
+async function start(args: string[], options: { env?: NodeJS.ProcessEnv; contract?: string } = {}): Promise<CliProcess> {
+  const cli = await CliProcess.start(args, { env: { PORT: '', ...options.env }, contract: options.contract ?? DEFAULT_CONTRACT });
+  started.push(cli);
+  return cli;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the CLI as a real process', () => {
+  test('serves the default contract and prints a one-line banner', async () => {
+    const cli = await start(['--port', '0']);
+    expect(cli.banner).toMatch(/^membership-mock: serving 7 operations of "Membership Passes and Credentials API" 1\.0\.0 at http:\/\/127\.0\.0\.1:\d+ \(seed 1; admin at http:\/\/127\.0\.0\.1:\d+\/__mock\)$/);
+    expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+  });
+
+  test('listens on the port from --port, then from PORT', async () => {
+    const port = await freePort();
+    const byFlag = await start(['--port', String(port)]);
+    expect(byFlag.url).toBe(`http://127.0.0.1:${port}`);
+    await byFlag.stop();
+    const byEnv = await start([], { env: { PORT: String(port) } });
+    expect(byEnv.url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  test('--contract serves another file, relative to where npm was run', async () => {
+    const cli = await start(['--port', '0', '--contract', 'bookshop.openapi.yaml'], { env: { INIT_CWD: fileURLToPath(new URL('../fixtures/', import.meta.url)) }, contract: BOOKSHOP });
+    expect(cli.banner).toContain('serving 3 operations of "Bookshop" 2.3.0');
+    expect((await fetch(`${cli.url}/shops/corner/books?genre=poetry`, { headers: { 'X-Tenant': 'acme' } })).status).toBe(200);
+  });
+
+  test('--seed makes bodies repeat across restarts', async () => {
+    const read = async () => {
+      const cli = await start(['--port', '0', '--seed', '77']);
+      const body = await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json();
+      await cli.stop();
+      return body;
+    };
+    expect(await read()).toEqual(await read());
+  });
+
+  test('stops cleanly with exit code 0 on SIGTERM and on SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const cli = await start(['--port', '0']);
+      const { code, output } = await cli.stop(signal);
+      expect(code).toBe(0);
+      expect(output).toContain(`${signal} received, stopping`);
+    }
+  });
+
+  test('--help describes every flag and exits 0', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--contract', '--port', '--host', '--seed', '--static', '--body-limit', '--journal-limit', '--no-security-check', 'PORT']) expect(stdout).toContain(flag);
+  });
+
+  test.each([
+    [['--port', 'abc'], /--port \(or PORT\) must be a whole number from 0 to 65535, not "abc"/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--body-limit', '0'], /--body-limit must be a whole number/],
+  ])('refuses %j with exit code 2 and a message', async (args, message) => {
+    const { code, stderr } = await runCli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  test('a missing contract exits 1 naming the file', async () => {
+    const { code, stderr } = await runCli(['--contract', '/nowhere/api.yaml', '--port', '0']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Cannot read the contract /nowhere/api.yaml: no such file');
+  });
+
+  test('a taken port exits 1 saying so', async () => {
+    const cli = await start(['--port', '0']);
+    const port = new URL(cli.url).port;
+    const { code, stderr } = await runCli(['--port', port]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+  });
+});

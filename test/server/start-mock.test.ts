@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import type { RunningMock } from '../../mock/index.js';
+import { AUTH, newServer } from '../support/harness.js';
+
+const running: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((m) => m.close()));
+});
+
+async function start(options = {}): Promise<RunningMock> {
+  const mock = await newServer(options);
+  running.push(mock);
+  return mock;
+}
+
+describe('startMock on a real socket', () => {
+  test('listens on 127.0.0.1 and a free port by default', async () => {
+    const mock = await start();
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(mock.port).toBeGreaterThan(0);
+    const res = await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    expect(res.status).toBe(200);
+  });
+
+  test('a call is in the journal as soon as its response has arrived', async () => {
+    const mock = await start();
+    for (let i = 0; i < 20; i++) {
+      await fetch(`${mock.url}/members/m${i}/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"pin"}' });
+      expect(mock.calls({ path: `/members/m${i}/credentials` })).toHaveLength(1);
+    }
+  });
+
+  test('calls() filters and reset() clears', async () => {
+    const mock = await start();
+    await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    await fetch(`${mock.url}/members/m1/credentials`, { headers: AUTH });
+    expect(mock.calls({ operationId: 'listCredentials' })).toHaveLength(1);
+    mock.reset();
+    expect(mock.calls()).toEqual([]);
+  });
+
+  test('two mocks run side by side with their own journals', async () => {
+    const [a, b] = await Promise.all([start({ seed: 1 }), start({ seed: 2 })]);
+    await fetch(`${a.url}/members/m1/passes`, { headers: AUTH });
+    expect(a.calls()).toHaveLength(1);
+    expect(b.calls()).toHaveLength(0);
+    expect(a.port).not.toBe(b.port);
+  });
+
+  test('close() stops listening even with a keep-alive connection open', async () => {
+    const mock = await start();
+    await fetch(`${mock.url}/__mock/health`);
+    await mock.close();
+    running.splice(running.indexOf(mock), 1);
+    await expect(fetch(`${mock.url}/__mock/health`)).rejects.toThrow();
+  });
+
+  test('rejects when the port is taken', async () => {
+    const mock = await start();
+    await expect(start({ port: mock.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});

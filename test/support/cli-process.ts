@@ -1,0 +1,64 @@
+// Runs the built CLI as a real process, for tests of flags, banner, signals and the socket.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { CallRecord } from '../../mock/index.js';
+import { track } from './harness.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/mock/cli.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A CLI process that printed its banner and listens. */
+export class CliProcess {
+  readonly stdout: string[] = [];
+  #journal: CallRecord[] = [];
+
+  private constructor(readonly child: ChildProcess, readonly banner: string, readonly url: string, contract: string) {
+    track(contract, () => this.#journal);
+  }
+
+  /** Starts `node dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers must conform to. */
+  static async start(args: string[], options: { env?: NodeJS.ProcessEnv; contract: string }): Promise<CliProcess> {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const banner = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+      });
+      child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before listening: ${err}`)));
+    });
+    const url = /at (http:\/\/\S+) /.exec(banner)?.[1];
+    if (!url) throw new Error(`no URL in the banner: ${banner}`);
+    return new CliProcess(child, banner, url, options.contract);
+  }
+
+  /** Keeps a copy of the process's journal for the conformance check, then stops it with a signal. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; output: string }> {
+    let output = '';
+    this.child.stdout!.on('data', (d) => (output += d));
+    if (this.child.exitCode === null) {
+      const res = await fetch(`${this.url}/__mock/calls`).catch(() => undefined);
+      if (res?.ok) this.#journal = ((await res.json()) as { calls: CallRecord[] }).calls;
+    }
+    const exited = this.child.exitCode === null ? once(this.child, 'exit') : Promise.resolve([this.child.exitCode]);
+    this.child.kill(signal);
+    const [code] = await exited;
+    return { code: code as number | null, output };
+  }
+}
+
+/** Runs the CLI to completion (for --help, bad flags, bad contracts). */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const [code] = await once(child, 'exit');
+  clearTimeout(timer);
+  return { code: code as number | null, stdout, stderr };
+}

@@ -1,0 +1,28 @@
+// After each test file: every response its mocks sent must validate against the contract, with ajv.
+import { afterAll, expect } from 'vitest';
+import { createContractValidator, type ContractValidator } from './contract-validator.js';
+import { trackedCalls } from './harness.js';
+
+const validators = new Map<string, ContractValidator>();
+
+afterAll(() => {
+  const failures: string[] = [];
+  for (const { source, calls } of trackedCalls()) {
+    let validator = validators.get(source);
+    if (!validator) validators.set(source, (validator = createContractValidator(source)));
+    for (const call of calls) {
+      const { status, headers, body } = call.response;
+      const where = `${call.method} ${call.path} -> ${status}`;
+      if (call.operationId && (validator.documents(call.operationId, status) || call.violations.length === 0)) {
+        failures.push(...validator.check(call.operationId, status, headers['content-type'], body).map((e) => `${where}: ${e}`));
+      } else if (body !== undefined) {
+        // No operation matched, or the contract does not document the refusal of an invalid request:
+        // the mock's own problem must still be a well-formed RFC 9457 problem.
+        const problem = body as Record<string, unknown>;
+        const ok = headers['content-type'] === 'application/problem+json' && problem.status === status && typeof problem.title === 'string' && typeof problem.detail === 'string' && typeof problem.type === 'string';
+        if (!ok) failures.push(`${where}: not a problem+json with its status`);
+      }
+    }
+  }
+  expect(failures, 'every response conforms to the contract').toEqual([]);
+});
