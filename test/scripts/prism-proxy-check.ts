@@ -1,0 +1,77 @@
+// Puts Prism's validating proxy (prism-cli 5.14.2, --errors) in front of the mock, drives all seven
+// operations through it and prints what it saw. Exits 1 on any violation. Run: npm run check:proxy
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { DEFAULT_CONTRACT, startMock } from '../../mock/index.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const AUTH = { Authorization: 'Bearer proxy-check' };
+const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const mock = await startMock({ seed: 'proxy-check' });
+const port = await freePort();
+const prism = spawn('npx', ['-y', '@stoplight/prism-cli@5.14.2', 'proxy', '--errors', '-h', '127.0.0.1', '-p', String(port), DEFAULT_CONTRACT, mock.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+let prismLog = '';
+prism.stdout.on('data', (d) => (prismLog += d));
+prism.stderr.on('data', (d) => (prismLog += d));
+const proxy = `http://127.0.0.1:${port}`;
+
+const deadline = Date.now() + 120_000;
+for (;;) {
+  const up = await fetch(`${proxy}/members/warmup/passes`, { headers: AUTH }).then(() => true, () => false);
+  if (up) break;
+  if (Date.now() > deadline || prism.exitCode !== null) {
+    console.error(`Prism's proxy did not start:\n${prismLog}`);
+    process.exit(1);
+  }
+  await new Promise((r) => setTimeout(r, 500));
+}
+mock.reset();
+
+type Step = { id: string; method: string; path: string; body?: unknown; expect: number };
+const steps = (m: string, i: number): Step[] => [
+  { id: 'listPasses', method: 'GET', path: `/members/${m}/passes?limit=${(i % 100) + 1}`, expect: 200 },
+  { id: 'createPass', method: 'POST', path: `/members/${m}/passes`, body: i % 2 ? {} : { name: `Pass ${i}`, valid_until: null }, expect: 201 },
+  { id: 'getPass', method: 'GET', path: `/members/${m}/passes/pas_${i}`, expect: 200 },
+  { id: 'deletePass', method: 'DELETE', path: `/members/${m}/passes/pas_${i}`, expect: 204 },
+  { id: 'listCredentials', method: 'GET', path: `/members/${m}/credentials`, expect: 200 },
+  { id: 'createCredential', method: 'POST', path: `/members/${m}/credentials`, body: { kind: ['pin', 'card', 'mobile'][i % 3], ...(i % 2 ? { label: 'Desk' } : {}) }, expect: 201 },
+  { id: 'deleteCredential', method: 'DELETE', path: `/members/${m}/credentials/crd_${i}`, expect: 204 },
+];
+
+const rows = new Map<string, { requests: number; ok: number; violations: string[] }>();
+for (let i = 0; i < ROUNDS; i++) {
+  for (const step of steps(`mbr_${i % 5}`, i)) {
+    const res = await fetch(`${proxy}${step.path}`, { method: step.method, headers: step.body ? JSON_BODY : AUTH, body: step.body ? JSON.stringify(step.body) : undefined });
+    await res.arrayBuffer();
+    const row = rows.get(step.id) ?? { requests: 0, ok: 0, violations: [] };
+    rows.set(step.id, row);
+    row.requests++;
+    const violations = res.headers.get('sl-violations');
+    if (violations) row.violations.push(`${step.method} ${step.path}: ${violations}`);
+    else if (res.status === step.expect) row.ok++;
+    else row.violations.push(`${step.method} ${step.path}: status ${res.status}, expected ${step.expect}`);
+  }
+}
+prism.kill('SIGTERM');
+await mock.close();
+
+console.log(`Prism 5.14.2 proxy --errors in front of the mock, ${ROUNDS} rounds of the seven operations`);
+console.log('operation          requests  as expected  violations');
+let total = 0;
+for (const [id, row] of rows) {
+  console.log(`${id.padEnd(18)} ${String(row.requests).padStart(8)}  ${String(row.ok).padStart(11)}  ${String(row.violations.length).padStart(10)}`);
+  total += row.violations.length;
+}
+for (const row of rows.values()) for (const v of row.violations) console.log(`  ${v}`);
+console.log(total === 0 ? 'no violation' : `${total} violations`);
+process.exit(total === 0 ? 0 : 1);
