@@ -1,5 +1,5 @@
 // The admin API under /__mock: health, the call journal, reset. Its own requests are never journaled.
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { CallFilter } from '../journal/journal.js';
 import type { MockContext } from '../handler/mock-context.js';
 import { problem } from '../problems/problems.js';
@@ -48,6 +48,10 @@ export function adminRouter(context: MockContext, reset: () => void): Router {
     }
     handler(req, res);
   });
+  // Admin failures answer as problems too, and stay out of the journal like every admin request.
+  router.use(((error, req, res, _next) => {
+    sendProblem(res, problem('internal', `The admin endpoint failed: ${(error as Error).message}`, { instance: req.originalUrl }));
+  }) as ErrorRequestHandler);
   return router;
 }
 

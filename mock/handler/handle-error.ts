@@ -52,6 +52,11 @@ function toProblem(error: HttpError, instance: string, bodyLimit: number): [Prob
       return [problem('invalidRequest', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
     }
     default:
+      // Other body-reading failures (a corrupt compressed body, say) are the client's, as their 4xx status says.
+      if (error.status !== undefined && error.status >= 400 && error.status < 500) {
+        const message = `The body could not be read: ${error.message}.`;
+        return [problem('invalidRequest', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
+      }
       return [problem('internal', 'The mock failed to answer this request; the server log has the details.', { instance }), []];
   }
 }

@@ -22,6 +22,10 @@ export function handleRequest(context: MockContext): RequestHandler {
     const pathParams = extractPathParams(operation.path, req.path);
     const send = (violations: Violation[], reply: Rendered) => sendReply(context, req, res, operation, violations, reply, pathParams);
 
+    if (!isDecodable(req.path)) {
+      const violation: Violation = { location: 'path', pointer: '', message: 'The path has a malformed percent-encoding (such as %E0%A4%A).' };
+      return send([violation], problemReply(problem('invalidRequest', violation.message, { instance: req.path, violations: [violation] })));
+    }
     const check = checkRequest(operation.spec, input, context.options.checkSecurity);
     if (!check.ok) {
       const detail = describeViolations(check.violations);
@@ -54,6 +58,15 @@ export function toPrismRequest(req: Request): PrismRequest {
     headers,
     body: requestBody(req),
   };
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function routeNotFound(context: MockContext, req: Request) {

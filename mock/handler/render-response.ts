@@ -29,7 +29,9 @@ const IDEMPOTENT = new Set(['get', 'head', 'put', 'delete', 'options']);
 export function renderResponse(context: MockContext, operation: Operation, choice: ResponseChoice, dynamic: boolean, request: RenderRequest): Rendered {
   const { status, content } = choice;
   const key = generationKey(context, operation, choice, request);
-  const body = content ? renderBody(context, content, choice, dynamic, key) : undefined;
+  // Static bodies depend only on the operation and status; error bodies prefer the contract's example.
+  const source = dynamic ? { key, preferExample: status >= 400 } : { key: `static|${operation.id}|${status}`, preferExample: true };
+  const body = content ? renderBody(context, content, choice, source) : undefined;
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
     const value = renderHeader(context, header, body, request, `${key}|header:${header.name}`);
@@ -38,15 +40,14 @@ export function renderResponse(context: MockContext, operation: Operation, choic
   return { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
 }
 
-function renderBody(context: MockContext, content: IMediaTypeContent, choice: ResponseChoice, dynamic: boolean, key: string): unknown {
+function renderBody(context: MockContext, content: IMediaTypeContent, choice: ResponseChoice, { key, preferExample }: { key: string; preferExample: boolean }): unknown {
   const examples = content.examples ?? [];
   const named = examples.find((e) => e.key === choice.exampleKey);
   if (named && 'value' in named) return structuredClone(named.value);
-  const preferExample = !dynamic || choice.status >= 400;
   const example = examples.find((e) => e.key === 'default') ?? examples[0];
   if (preferExample && example && 'value' in example) return structuredClone(example.value);
   if (content.schema === undefined) return example && 'value' in example ? structuredClone(example.value) : undefined;
-  const body = context.generator.generate(content.schema, dynamic ? key : `static|${key.split('|')[0]}|${choice.status}`);
+  const body = context.generator.generate(content.schema, key);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isRecord(body) && typeof body.status === 'number') body.status = choice.status;
   return body;

@@ -107,3 +107,29 @@ describe('errors are problem+json that say what to change', () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 });
+
+describe('odd requests still get a problem, never a crash', () => {
+  test('answers 400 naming the path when its percent-encoding is malformed', async () => {
+    const res = await request(mock.app).get('/members/%E0%A4%A/passes').set(AUTH);
+    expectProblem(res, 400);
+    expect(res.body.violations[0]).toMatchObject({ location: 'path' });
+  });
+
+  test('answers 400 when a compressed body cannot be decompressed', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    expectProblem(res, 400);
+    expect(res.body.detail).toMatch(/could not be read/);
+  });
+
+  test('answers 415 for a charset it cannot read', async () => {
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json; charset=latin9').send('{}');
+    expectProblem(res, 415);
+    expect(res.body.detail).toContain('charset "latin9"');
+  });
+
+  test('records each of them in the journal', async () => {
+    const statuses = mock.calls().map((c) => c.response.status);
+    expect(statuses).toEqual(expect.arrayContaining([400, 415]));
+    expect(statuses).not.toContain(500);
+  });
+});
