@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoreSnapshot } from './state/store.js';
 
 /** How the mock behaves, whatever the process around it. */
 export interface MockOptions {
@@ -31,6 +32,42 @@ export interface MockOptions {
    * @default 10000
    */
   journalLimit?: number;
+  /**
+   * Answer every operation from generated bodies and keep no state, as Prism does.
+   * @default false (collections keep state: a created record is listed, read and deleted)
+   */
+  stateless?: boolean;
+  /**
+   * How many placeholder records a collection starts with the first time a member's collection is used.
+   * @default 3
+   */
+  placeholders?: number;
+  /**
+   * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }`.
+   * Checked against the contract; `reset()` comes back to it.
+   * @default {} (every collection starts with placeholders)
+   */
+  state?: StoreSnapshot;
+  /**
+   * Called with a snapshot after every request that changed the state.
+   * @default none
+   */
+  onStateChange?: (snapshot: StoreSnapshot) => void;
+  /**
+   * CORS: `true` allows every origin, a list allows those origins, `false` sends no CORS headers.
+   * @default true
+   */
+  cors?: boolean | string[];
+  /**
+   * One log line per request (method, path, operationId, status, ms): `pretty` for people, `json` for machines.
+   * @default 'off'
+   */
+  log?: 'off' | 'pretty' | 'json';
+  /**
+   * Where log lines go.
+   * @default process.stdout
+   */
+  logTo?: (line: string) => void;
 }
 
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
@@ -50,14 +87,42 @@ export interface ServerOptions extends MockOptions {
    * @default '127.0.0.1'
    */
   host?: string;
+  /**
+   * A JSON file of fixtures to start from, in the form of {@link MockOptions.state}.
+   * @default none
+   */
+  data?: string;
+  /**
+   * A JSON file where state is kept across restarts: read at start, written atomically after changes and on close.
+   * @default none
+   */
+  stateFile?: string;
+  /**
+   * Reload the contract when its file changes, keeping state and journal.
+   * @default false (the CLI turns it on)
+   */
+  watch?: boolean;
 }
 
 export type ResolvedMockOptions = Required<MockOptions>;
 
 /** Fills in every default of {@link MockOptions}. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
-  const { seed = 1, bodyLimit = 65536, dynamic = true, checkSecurity = true, journalLimit = 10000 } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit };
+  const {
+    seed = 1,
+    bodyLimit = 65536,
+    dynamic = true,
+    checkSecurity = true,
+    journalLimit = 10000,
+    stateless = false,
+    placeholders = 3,
+    state = {},
+    onStateChange = () => undefined,
+    cors = true,
+    log = 'off',
+    logTo = (line: string) => void process.stdout.write(`${line}\n`),
+  } = options;
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, state, onStateChange, cors, log, logTo };
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -12,7 +12,7 @@ export function adminRouter(context: MockContext, reset: () => void): Router {
   const endpoints: Record<string, Record<string, (req: Request, res: Response) => void>> = {
     '/health': {
       GET: (_req, res) => {
-        res.json({ status: 'ok', contract: { title: context.contract.title, version: context.contract.version }, operations: context.contract.operations.length });
+        res.json({ status: 'ok', contract: { title: context.served.contract.title, version: context.served.contract.version }, operations: context.served.contract.operations.length });
       },
     },
     '/calls': {
@@ -24,6 +24,11 @@ export function adminRouter(context: MockContext, reset: () => void): Router {
       DELETE: (_req, res) => {
         context.journal.clear();
         res.status(204).end();
+      },
+    },
+    '/state': {
+      GET: (_req, res) => {
+        res.json({ collections: context.store.snapshot() });
       },
     },
     '/reset': {

@@ -23,8 +23,8 @@ export function handleError(context: MockContext, log: (message: string) => void
     req.body = undefined;
     const [found, violations] = toProblem(error, req.path, context.options.bodyLimit);
     if (found.status === 500) log(`membership-mock: unexpected error on ${req.method} ${req.path}: ${error.stack ?? error.message}`);
-    const routed = routeRequest(context.specs, toPrismRequest(req));
-    const operation = routed.kind === 'matched' ? context.operations.get(routed.spec) : undefined;
+    const routed = routeRequest(context.served.specs, toPrismRequest(req));
+    const operation = routed.kind === 'matched' ? context.served.operations.get(routed.spec) : undefined;
     const pathParams = operation ? extractPathParams(operation.path, req.path) : {};
     sendReply(context, req, res, operation, violations, problemReply(found), pathParams);
   };

@@ -5,8 +5,9 @@ import { allowedMethods, checkRequest, routeRequest, type PrismRequest } from '.
 import { describeViolations, problem, type Violation } from '../problems/problems.js';
 import { chooseResponse } from '../respond/choose-response.js';
 import { parsePrefer } from '../respond/parse-prefer.js';
+import { respondFromState } from '../state/respond-from-state.js';
 import type { MockContext } from './mock-context.js';
-import { renderResponse, type Rendered } from './render-response.js';
+import { generationKey, renderResponse, type Rendered } from './render-response.js';
 import { requestBody } from './request-body.js';
 import { problemReply, sendReply } from './send-reply.js';
 
@@ -14,11 +15,11 @@ import { problemReply, sendReply } from './send-reply.js';
 export function handleRequest(context: MockContext): RequestHandler {
   return (req, res) => {
     const input = toPrismRequest(req);
-    const routed = routeRequest(context.specs, input);
+    const routed = routeRequest(context.served.specs, input);
     if (routed.kind === 'no-path') return sendReply(context, req, res, undefined, [], routeNotFound(context, req));
     if (routed.kind === 'no-method') return methodNotAllowed(context, req, res);
 
-    const operation = context.operations.get(routed.spec)!;
+    const operation = context.served.operations.get(routed.spec)!;
     const pathParams = extractPathParams(operation.path, req.path);
     const send = (violations: Violation[], reply: Rendered) => sendReply(context, req, res, operation, violations, reply, pathParams);
 
@@ -41,9 +42,18 @@ export function handleRequest(context: MockContext): RequestHandler {
     if (!chosen.ok && chosen.reason === 'not-acceptable') return send([], problemReply(problem('notAcceptable', chosen.message, { instance: req.path })));
     if (!chosen.ok) return send([], problemReply(preferProblem(chosen.message, req)));
 
+    const { choice } = chosen;
     const dynamic = prefer.preferences.dynamic ?? context.options.dynamic;
     const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-    return send([], renderResponse(context, operation, chosen.choice, dynamic, { method: input.method, path: req.path, rawQuery }));
+    const facts = { method: input.method, path: req.path, rawQuery, pathParams };
+    const key = generationKey(context, operation, choice, facts);
+    const render = (stored?: unknown) => renderResponse(context, operation, choice, dynamic, facts, key, stored);
+    // State answers the collection operations, unless Prefer asks for a particular response.
+    const role = context.served.collections.roles.get(operation);
+    if (!role || context.options.stateless || prefer.preferences.code !== undefined || prefer.preferences.example !== undefined) return send([], render());
+    const { reply, changed } = respondFromState(context, role.collection, role.role, operation, choice, { path: req.path, pathParams, query: input.url.query, body: input.body, key }, render);
+    if (changed) context.options.onStateChange(context.store.snapshot());
+    return send([], reply);
   };
 }
 
@@ -70,13 +80,13 @@ function isDecodable(path: string): boolean {
 }
 
 function routeNotFound(context: MockContext, req: Request) {
-  const operations = context.contract.operations.map((op) => ({ operationId: op.id, method: op.method.toUpperCase(), path: op.path }));
+  const operations = context.served.contract.operations.map((op) => ({ operationId: op.id, method: op.method.toUpperCase(), path: op.path }));
   const list = operations.map((op) => `${op.method} ${op.path}`).join(', ');
   return problemReply(problem('routeNotFound', `${req.method} ${req.path} matches no path of the contract. It has: ${list}.`, { instance: req.path, operations }));
 }
 
 function methodNotAllowed(context: MockContext, req: Request, res: Response): void {
-  const methods = allowedMethods(context.specs, req.path);
+  const methods = allowedMethods(context.served.specs, req.path);
   if (methods.includes('GET')) methods.push('HEAD');
   methods.push('OPTIONS');
   const allow = methods.join(', ');

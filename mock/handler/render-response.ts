@@ -17,21 +17,21 @@ export interface RenderRequest {
   method: string;
   path: string;
   rawQuery: string;
+  pathParams: Record<string, string>;
 }
 
 const IDEMPOTENT = new Set(['get', 'head', 'put', 'delete', 'options']);
 
 /**
- * Renders a chosen response. Success bodies are generated unless `dynamic` is off (then examples come
- * first); error bodies serve the contract's example when it has one. A generated body is keyed by the
- * request, so the same GET gives the same body; each POST gets a new one.
+ * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
+ * with `key` unless `dynamic` is off (then examples come first), and error bodies serve the contract's
+ * example when it has one.
  */
-export function renderResponse(context: MockContext, operation: Operation, choice: ResponseChoice, dynamic: boolean, request: RenderRequest): Rendered {
+export function renderResponse(context: MockContext, operation: Operation, choice: ResponseChoice, dynamic: boolean, request: RenderRequest, key: string, stored?: unknown): Rendered {
   const { status, content } = choice;
-  const key = generationKey(context, operation, choice, request);
   // Static bodies depend only on the operation and status; error bodies prefer the contract's example.
   const source = dynamic ? { key, preferExample: status >= 400 } : { key: `static|${operation.id}|${status}`, preferExample: true };
-  const body = content ? renderBody(context, content, choice, source) : undefined;
+  const body = stored ?? (content ? echoPathParams(renderBody(context, content, choice, source), request.pathParams) : undefined);
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
     const value = renderHeader(context, header, body, request, `${key}|header:${header.name}`);
@@ -68,7 +68,23 @@ function renderHeader(context: MockContext, header: IHttpHeaderParam, body: unkn
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function generationKey(context: MockContext, operation: Operation, choice: ResponseChoice, request: RenderRequest): string {
+/** Generated bodies agree with the path: a field named like a path parameter (`member_id`) gets its value. */
+function echoPathParams(body: unknown, pathParams: Record<string, string>): unknown {
+  const echo = (record: unknown) => {
+    if (!isRecord(record)) return;
+    for (const [name, value] of Object.entries(pathParams)) if (typeof record[name] === 'string') record[name] = value;
+  };
+  echo(body);
+  if (isRecord(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
+  if (Array.isArray(body)) body.forEach(echo);
+  return body;
+}
+
+/**
+ * The key a generated body is drawn with: the request for idempotent methods, so the same GET gives the
+ * same body; plus a counter for the others, so each POST gives a new one.
+ */
+export function generationKey(context: MockContext, operation: Operation, choice: ResponseChoice, request: RenderRequest): string {
   const base = `${operation.id}|${choice.status}|${choice.content?.mediaType ?? ''}|${request.path}?${request.rawQuery}`;
   if (IDEMPOTENT.has(request.method.toLowerCase())) return base;
   const n = (context.occurrences.get(operation.id) ?? 0) + 1;

@@ -24,6 +24,7 @@ export function sendReply(
   reply: Rendered,
   pathParams: Record<string, string> = {},
 ): void {
+  res.locals.operationId = operation?.id;
   context.journal.record({
     operationId: operation?.id ?? null,
     method: req.method,

@@ -40,6 +40,7 @@ const NO_MATCH = 'no-match';
 const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
   validateInput: Validator;
   validateSecurity: Validator;
+  validateOutput: (opts: { resource: IHttpOperation; element: { statusCode: number; headers: Record<string, string>; body: unknown } }) => Either<Diagnostic[], unknown>;
 };
 
 /** Reads and dereferences an OpenAPI file into Prism's operations. */
@@ -67,6 +68,22 @@ export function allowedMethods(specs: IHttpOperation[], path: string): string[] 
     return match._tag === 'Right' && match.right !== NO_MATCH;
   });
   return [...new Set(methods.map((spec) => spec.method.toUpperCase()))];
+}
+
+/**
+ * Checks a record against the body of an operation's first 2xx JSON response, with Prism's validator.
+ * @returns one message per error, empty when the record fits
+ */
+export function checkResponseBody(spec: IHttpOperation, body: unknown): string[] {
+  const response = spec.responses.find((r) => /^2\d\d$/.test(r.code));
+  const mediaType = response?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.mediaType;
+  if (!response || !mediaType) return [];
+  const result = validators.validateOutput({ resource: spec, element: { statusCode: Number(response.code), headers: { 'content-type': mediaType }, body } });
+  if (result._tag === 'Right') return [];
+  return result.left.filter((d) => d.severity === 0).map((d) => {
+    const pointer = (d.path ?? []).slice(1).map((s) => `/${s}`).join('') || '/';
+    return `${pointer} ${d.message.replace(/^Response body (?:property \S+ )?/, '')}`;
+  });
 }
 
 /** The outcome of validating a request: nothing wrong, or what is wrong and which status says it. */

@@ -31,6 +31,8 @@ export const PROBLEMS = {
   missingBody: { type: `${BASE}missing-body`, title: 'The request body is required', status: 400 },
   invalidPrefer: { type: `${BASE}invalid-prefer`, title: 'The Prefer header asks for something the contract does not have', status: 400 },
   unauthorized: { type: `${BASE}unauthorized`, title: 'Authentication is required', status: 401 },
+  forbiddenOrigin: { type: `${BASE}forbidden-origin`, title: 'This origin may not call the mock', status: 403 },
+  notFound: { type: `${BASE}not-found`, title: 'Not found', status: 404 },
   routeNotFound: { type: `${BASE}route-not-found`, title: 'No operation of the contract matches this path', status: 404 },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },

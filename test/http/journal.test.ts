@@ -69,7 +69,7 @@ describe('the call journal', () => {
     await request(mock.app).post('/__mock/reset').expect(204);
     const after = await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
     expect(mock.calls()).toHaveLength(1);
-    expect(after.body).toEqual(before.body);
+    expect(after.body.id).toBe(before.body.id);
   });
 
   test('GET /__mock/health answers 200 with the contract it serves', async () => {

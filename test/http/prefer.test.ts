@@ -5,8 +5,9 @@ import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
 
+// Prefer chooses among the contract's responses; state is out of the way here (see state.test.ts).
 beforeAll(async () => {
-  mock = await newMock();
+  mock = await newMock({ stateless: true });
 });
 
 describe('Prefer picks a documented response', () => {
@@ -48,7 +49,7 @@ describe('Prefer picks a documented response', () => {
   });
 
   test('dynamic=true generates even when a mock is started with static examples', async () => {
-    const staticMock = await newMock({ dynamic: false });
+    const staticMock = await newMock({ dynamic: false, stateless: true });
     const example = await request(staticMock.app).get('/members/m1/passes/pas_1').set(AUTH).expect(200);
     const generated = await request(staticMock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'dynamic=true').expect(200);
     expect(example.body.id).toBe('pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M');

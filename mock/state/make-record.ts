@@ -1,0 +1,86 @@
+// Makes records that look alive and agree with the request: placeholders for a member seen the first time,
+// and created records that keep what the client sent.
+import type { BodyGenerator } from '../generate/generate-body.js';
+import type { Collection } from './infer-collections.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from './schema-facts.js';
+import type { StoredRecord } from './store.js';
+
+const HOUR = 3_600_000;
+
+/**
+ * A placeholder record, the same for the same seed, collection and index, whatever the clock says.
+ * Timestamps are anchored before the seed's anchor, one to three days apart, oldest first.
+ */
+export function makePlaceholder(generator: BodyGenerator, collection: Collection, collectionKey: string, pathParams: Record<string, string>, index: number, count: number): StoredRecord {
+  const key = `placeholder|${collectionKey}|${index}`;
+  const record = asRecord(generator.generate(collection.schema, key));
+  const instant = new Date(generator.anchor.getTime() - (count - index) * 41 * HOUR);
+  settleTimes(record, collection.schema, instant, 'placeholder');
+  return echoPathParams(record, collection.schema, pathParams);
+}
+
+/**
+ * A record made by a create. Fields the client sent are kept; fields it left out take the request
+ * schema's `default`; a new record's non-nullable timestamps are the time of creation, its nullable
+ * fields are `null`, and its enums take their first value (the initial state).
+ */
+export function makeCreated(
+  generator: BodyGenerator,
+  collection: Collection,
+  key: string,
+  pathParams: Record<string, string>,
+  sent: unknown,
+  requestSchema: JsonObject | undefined,
+  now: Date,
+): StoredRecord {
+  const record = asRecord(generator.generate(collection.schema, key));
+  const body = isObject(sent) ? sent : {};
+  const properties = propertiesOf(collection.schema);
+  const requested = propertiesOf(requestSchema);
+  for (const [name, schema] of Object.entries(properties)) {
+    if (name === collection.idField) continue;
+    if (Object.hasOwn(body, name)) record[name] = structuredClone(body[name]);
+    else if (isObject(requested[name]) && requested[name].default !== undefined) record[name] = structuredClone(requested[name].default);
+    else if (isNullable(schema)) record[name] = null;
+    else if (Array.isArray(schema.enum) && schema.enum.length > 0) record[name] = schema.enum[0];
+  }
+  settleTimes(record, collection.schema, now, 'created', body);
+  return echoPathParams(record, collection.schema, pathParams);
+}
+
+/** Writes the request's path parameters into the record's fields of the same name (`member_id`). */
+export function echoPathParams(record: StoredRecord, schema: JsonObject, pathParams: Record<string, string>): StoredRecord {
+  const properties = propertiesOf(schema);
+  for (const [name, value] of Object.entries(pathParams)) {
+    if (isObject(properties[name]) && acceptsString(properties[name])) record[name] = value;
+  }
+  return record;
+}
+
+/**
+ * Non-nullable date-times become the record's instant; nullable ones that are set fall after it, so a
+ * record is never used before it exists. A created record's unsent nullable times were set to null above.
+ */
+function settleTimes(record: StoredRecord, schema: JsonObject, instant: Date, kind: 'placeholder' | 'created', sent: JsonObject = {}): void {
+  for (const [name, property] of Object.entries(propertiesOf(schema))) {
+    if (property.format !== 'date-time' || Object.hasOwn(sent, name) || !Object.hasOwn(record, name)) continue;
+    if (!isNullable(property)) record[name] = iso(instant);
+    else if (kind === 'placeholder' && typeof record[name] === 'string') {
+      const value = Date.parse(record[name] as string);
+      const gap = Math.abs(instant.getTime() - (Number.isNaN(value) ? instant.getTime() : value)) % (400 * 24 * HOUR);
+      record[name] = iso(new Date(instant.getTime() + gap + HOUR));
+    }
+  }
+}
+
+function iso(date: Date): string {
+  return date.toISOString().replace('.000Z', 'Z');
+}
+
+function acceptsString(schema: JsonObject): boolean {
+  return schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')) || schema.type === undefined;
+}
+
+function asRecord(value: unknown): StoredRecord {
+  return isObject(value) ? value : {};
+}

@@ -1,0 +1,77 @@
+// The state store: records by collection and id, behind an interface so other backends can follow.
+
+/** A stored record: a JSON object. */
+export type StoredRecord = Record<string, unknown>;
+
+/** Everything a store holds, as plain JSON: collection path → records in insertion order. */
+export type StoreSnapshot = Record<string, StoredRecord[]>;
+
+/**
+ * Where state lives. A collection is named by its concrete path (`/members/m1/passes`), so every
+ * member's data is apart. A collection that exists, even empty, has been initialised.
+ */
+export interface Store {
+  get(collection: string, id: string): StoredRecord | undefined;
+  /** Records in insertion order (oldest first). */
+  list(collection: string): StoredRecord[];
+  put(collection: string, id: string, record: StoredRecord): void;
+  /** Removes a record; `false` when there was none. */
+  delete(collection: string, id: string): boolean;
+  /** Whether the collection was initialised (created, seeded or restored). */
+  has(collection: string): boolean;
+  /** Marks a collection as initialised without records. */
+  touch(collection: string): void;
+  snapshot(): StoreSnapshot;
+  /** Replaces everything with the snapshot; `idOf` names each record's key. */
+  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void;
+}
+
+/** The in-memory store. Records go in and come out as copies. */
+export class MemoryStore implements Store {
+  #collections = new Map<string, Map<string, StoredRecord>>();
+
+  get(collection: string, id: string): StoredRecord | undefined {
+    const record = this.#collections.get(collection)?.get(id);
+    return record && structuredClone(record);
+  }
+
+  list(collection: string): StoredRecord[] {
+    return [...(this.#collections.get(collection)?.values() ?? [])].map((r) => structuredClone(r));
+  }
+
+  put(collection: string, id: string, record: StoredRecord): void {
+    this.#open(collection).set(id, structuredClone(record));
+  }
+
+  delete(collection: string, id: string): boolean {
+    return this.#collections.get(collection)?.delete(id) ?? false;
+  }
+
+  has(collection: string): boolean {
+    return this.#collections.has(collection);
+  }
+
+  touch(collection: string): void {
+    this.#open(collection);
+  }
+
+  snapshot(): StoreSnapshot {
+    const out: StoreSnapshot = {};
+    for (const [name, records] of this.#collections) out[name] = [...records.values()].map((r) => structuredClone(r));
+    return out;
+  }
+
+  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void {
+    this.#collections = new Map();
+    for (const [name, records] of Object.entries(snapshot)) {
+      const map = this.#open(name);
+      for (const record of records) map.set(idOf(name, record), structuredClone(record));
+    }
+  }
+
+  #open(collection: string): Map<string, StoredRecord> {
+    let records = this.#collections.get(collection);
+    if (!records) this.#collections.set(collection, (records = new Map()));
+    return records;
+  }
+}

@@ -1,0 +1,158 @@
+import request from 'supertest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { MockApp } from '../../mock/index.js';
+import { AUTH, newMock } from '../support/harness.js';
+
+let mock: MockApp;
+beforeEach(async () => {
+  mock = await newMock({ seed: 9 });
+});
+
+const list = async (path: string) => (await request(mock.app).get(path).set(AUTH).expect(200)).body;
+
+describe('passes keep state', () => {
+  test('create → listed first → read as created → delete 204 → read 404 → gone from the list', async () => {
+    const created = (await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201)).body;
+    expect((await list('/members/m1/passes')).data[0]).toEqual(created);
+    expect((await request(mock.app).get(`/members/m1/passes/${created.id}`).set(AUTH).expect(200)).body).toEqual(created);
+    await request(mock.app).delete(`/members/m1/passes/${created.id}`).set(AUTH).expect(204);
+    const gone = await request(mock.app).get(`/members/m1/passes/${created.id}`).set(AUTH).expect(404).expect('Content-Type', /problem\+json/);
+    expect(gone.body.detail).toBe(`getPass: pass ${created.id} does not exist (it was never created, or was deleted).`);
+    expect((await list('/members/m1/passes')).data.map((p: { id: string }) => p.id)).not.toContain(created.id);
+  });
+
+  test('deleting twice answers 404 the second time', async () => {
+    const created = (await request(mock.app).post('/members/m1/passes').set(AUTH).send({}).expect(201)).body;
+    await request(mock.app).delete(`/members/m1/passes/${created.id}`).set(AUTH).expect(204);
+    await request(mock.app).delete(`/members/m1/passes/${created.id}`).set(AUTH).expect(404);
+  });
+
+  test('a created pass keeps what was sent, echoes the member and fills the rest as a new record', async () => {
+    const before = Date.now();
+    const body = (await request(mock.app).post('/members/mbr_7/passes').set(AUTH).send({ valid_until: '2030-01-01T00:00:00Z' }).expect(201)).body;
+    expect(body).toMatchObject({ member_id: 'mbr_7', name: 'Membership pass', status: 'active', valid_until: '2030-01-01T00:00:00Z' });
+    expect(Date.parse(body.created_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(body.valid_from).toBe(body.created_at);
+  });
+
+  test('ids of created records are unique', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) ids.add((await request(mock.app).post('/members/m1/passes').set(AUTH).send({})).body.id);
+    expect(ids.size).toBe(50);
+  });
+});
+
+describe('credentials keep state', () => {
+  test('create → listed → delete 204 → delete again 404 → gone from the list', async () => {
+    const created = (await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'mobile', label: 'Phone' }).expect(201)).body;
+    expect(created).toMatchObject({ member_id: 'm1', kind: 'mobile', label: 'Phone', last_used_at: null });
+    expect((await list('/members/m1/credentials')).data[0]).toEqual(created);
+    await request(mock.app).delete(`/members/m1/credentials/${created.id}`).set(AUTH).expect(204);
+    await request(mock.app).delete(`/members/m1/credentials/${created.id}`).set(AUTH).expect(404);
+    expect((await list('/members/m1/credentials')).data).not.toContainEqual(created);
+  });
+
+  test('a credential created without a label has a null label', async () => {
+    const created = (await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201)).body;
+    expect(created.label).toBeNull();
+  });
+});
+
+describe('placeholders', () => {
+  test('a member seen for the first time has three placeholders of each collection, newest first', async () => {
+    const { data } = await list('/members/new_member/passes');
+    expect(data).toHaveLength(3);
+    expect(data.every((p: { member_id: string }) => p.member_id === 'new_member')).toBe(true);
+    const created = data.map((p: { created_at: string }) => Date.parse(p.created_at));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    expect((await list('/members/new_member/credentials')).data).toHaveLength(3);
+  });
+
+  test('placeholders are byte-for-byte the same in a new instance with the same seed', async () => {
+    const other = await newMock({ seed: 9 });
+    const a = await request(mock.app).get('/members/m1/passes').set(AUTH);
+    const b = await request(other.app).get('/members/m1/passes').set(AUTH);
+    expect(b.text).toBe(a.text);
+  });
+
+  test('placeholders differ by member and by seed', async () => {
+    const otherSeed = await newMock({ seed: 10 });
+    const m1 = await list('/members/m1/passes');
+    expect((await list('/members/m2/passes')).data[0].id).not.toBe(m1.data[0].id);
+    expect((await request(otherSeed.app).get('/members/m1/passes').set(AUTH)).body.data[0].id).not.toBe(m1.data[0].id);
+  });
+
+  test('placeholder times are recent, anchored to the seed, and a nullable time comes after creation', async () => {
+    for (const p of (await list('/members/m1/passes')).data) {
+      expect(Date.parse(p.created_at)).toBeGreaterThan(Date.UTC(2024, 0, 1));
+      expect(Date.parse(p.created_at)).toBeLessThan(Date.UTC(2026, 0, 1));
+      expect(p.valid_from).toBe(p.created_at);
+      if (p.valid_until !== null) expect(Date.parse(p.valid_until)).toBeGreaterThan(Date.parse(p.valid_from));
+    }
+  });
+
+  test('every member has its own data', async () => {
+    const created = (await request(mock.app).post('/members/m1/passes').set(AUTH).send({}).expect(201)).body;
+    await request(mock.app).get(`/members/m2/passes/${created.id}`).set(AUTH).expect(404);
+    expect((await list('/members/m2/passes')).data.map((p: { id: string }) => p.id)).not.toContain(created.id);
+  });
+
+  test('deleting every placeholder leaves an empty list, not new placeholders', async () => {
+    for (const p of (await list('/members/m1/credentials')).data) await request(mock.app).delete(`/members/m1/credentials/${p.id}`).set(AUTH).expect(204);
+    expect(await list('/members/m1/credentials')).toEqual({ data: [], next_cursor: null });
+  });
+});
+
+describe('paging', () => {
+  test('limit and next_cursor walk the whole list once, newest first', async () => {
+    for (let i = 0; i < 4; i++) await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: `P${i}` });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: { name: string }[]; next_cursor: string | null } = await list(`/members/m1/passes?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.data.length).toBeLessThanOrEqual(3);
+      seen.push(...page.data.map((p) => p.name));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toHaveLength(7);
+    expect(seen.slice(0, 4)).toEqual(['P3', 'P2', 'P1', 'P0']);
+  });
+
+  test('a cursor the mock did not issue answers 400 naming the parameter', async () => {
+    const res = await request(mock.app).get('/members/m1/passes?cursor=garbage').set(AUTH).expect(400);
+    expect(res.body.violations).toEqual([{ location: 'query', pointer: '/cursor', message: 'must be a next_cursor value from a previous page, unchanged' }]);
+  });
+});
+
+describe('state and the rest of the mock', () => {
+  test('Prefer code= answers the documented response and leaves state alone', async () => {
+    await request(mock.app).post('/members/m1/passes').set(AUTH).set('Prefer', 'code=500').send({}).expect(500);
+    expect((await list('/members/m1/passes')).data).toHaveLength(3);
+  });
+
+  test('an invalid create changes nothing', async () => {
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'x' }).expect(422);
+    expect((await list('/members/m1/credentials')).data).toHaveLength(3);
+  });
+
+  test('GET /__mock/state shows the collections by path', async () => {
+    const created = (await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'card' })).body;
+    const res = await request(mock.app).get('/__mock/state').expect(200);
+    expect(Object.keys(res.body.collections)).toEqual(['/members/m1/credentials']);
+    expect(res.body.collections['/members/m1/credentials']).toContainEqual(created);
+  });
+
+  test('POST /__mock/reset returns to the seed contents: placeholders again, creations gone', async () => {
+    const before = await list('/members/m1/passes');
+    await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
+    await request(mock.app).post('/__mock/reset').expect(204);
+    expect(await list('/members/m1/passes')).toEqual(before);
+  });
+
+  test('--stateless answers every operation from generated bodies, as Prism does', async () => {
+    const stateless = await newMock({ stateless: true });
+    await request(stateless.app).get('/members/m1/passes/pas_anything').set(AUTH).expect(200);
+    await request(stateless.app).delete('/members/m1/passes/pas_anything').set(AUTH).expect(204);
+    expect((await request(stateless.app).get('/__mock/state')).body).toEqual({ collections: {} });
+  });
+});
