@@ -15,15 +15,23 @@ Options:
                          (default: the bundled contracts/membership.openapi.yaml)
   --port N               TCP port (default: $PORT, else 4010; 0 picks a free port)
   --host ADDR            interface to listen on (default: 127.0.0.1)
-  --seed S               seed for generated bodies; the same seed gives the same bodies (default: 1)
+  --seed S               seed for generated bodies and placeholders; the same seed gives the same data (default: 1)
   --static               serve the contract's examples first instead of generated bodies
+  --stateless            keep no state: every answer generated, as Prism does
+  --placeholders N       records a member's collection starts with (default: 3)
+  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
+  --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
+  --cors-origin LIST     allow only these origins, comma-separated (default: any origin)
+  --no-cors              send no CORS headers
+  --no-watch             do not reload the contract when its file changes
+  --log FORMAT           pretty (default), json, or off: one line per request
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
   --no-security-check    do not require the contract's credentials (no 401)
   -h, --help             show this help
   -v, --version          show the version
 
-Admin API: GET /__mock/health, GET|DELETE /__mock/calls, POST /__mock/reset
+Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET /__mock/state, POST /__mock/reset
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 
 /** Thrown for a bad flag: the message is for the person at the terminal. */
@@ -43,6 +51,14 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
+      stateless: { type: 'boolean' },
+      placeholders: { type: 'string' },
+      data: { type: 'string' },
+      'state-file': { type: 'string' },
+      'cors-origin': { type: 'string' },
+      'no-cors': { type: 'boolean' },
+      'no-watch': { type: 'boolean' },
+      log: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -52,7 +68,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
   return {
     help: values.help,
     version: values.version,
-    contract: values.contract ?? DEFAULT_CONTRACT,
+    contract: values.contract === undefined ? DEFAULT_CONTRACT : fromCaller(values.contract),
     port: integer('--port (or PORT)', port, 0, 65535),
     host: values.host ?? '127.0.0.1',
     seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
@@ -60,7 +76,24 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     bodyLimit: values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
     journalLimit: values['journal-limit'] === undefined ? undefined : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
     checkSecurity: !values['no-security-check'],
+    stateless: values.stateless ?? false,
+    placeholders: values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
+    data: values.data && fromCaller(values.data),
+    stateFile: values['state-file'] && fromCaller(values['state-file']),
+    cors: values['no-cors'] ? false : values['cors-origin'] === undefined ? true : values['cors-origin'].split(',').map((o) => o.trim()).filter(Boolean),
+    watch: !values['no-watch'],
+    log: logFormat(values.log ?? 'pretty'),
   };
+}
+
+function logFormat(value: string): 'pretty' | 'json' | 'off' {
+  if (value === 'pretty' || value === 'json' || value === 'off') return value;
+  throw new UsageError(`--log must be pretty, json or off, not "${value}".`);
+}
+
+/** `npm start -- --data x.json` runs in the package folder; paths are taken from where npm was called. */
+function fromCaller(path: string): string {
+  return /^https?:/i.test(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {
@@ -85,18 +118,19 @@ async function main(): Promise<void> {
   if (options.help) return void process.stdout.write(`${HELP}\n`);
   if (options.version) return void process.stdout.write(`${version()}\n`);
 
-  // `npm start -- --contract x.yaml` runs in the package folder; resolve paths from where npm was called.
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const contract = !options.contract || /^https?:/i.test(options.contract) ? options.contract : resolve(cwd, options.contract);
   // Loaded only now, so that --help and flag errors answer at once.
-  const [{ startMock }, { ContractError }] = await Promise.all([import('./server.js'), import('./contract/load-contract.js')]);
+  const [{ startMock }, { ContractError }, { StateError }] = await Promise.all([
+    import('./server.js'),
+    import('./contract/load-contract.js'),
+    import('./state/check-snapshot.js'),
+  ]);
   let running: RunningMock;
   try {
-    running = await startMock({ ...options, contract });
+    running = await startMock(options);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     const message =
-      e instanceof ContractError ? e.message
+      e instanceof ContractError || e instanceof StateError ? e.message
       : e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is in use; choose another with --port.`
       : e.code === 'EADDRNOTAVAIL' ? `cannot listen on ${options.host}: no such local address.`
       : e.message;
@@ -111,7 +145,13 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     process.stdout.write(`membership-mock: ${signal} received, stopping\n`);
     setTimeout(() => process.exit(0), 5000).unref();
-    running.close().then(() => process.exit(0), () => process.exit(0));
+    running.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        process.stderr.write(`membership-mock: ${error.message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

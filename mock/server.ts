@@ -1,11 +1,16 @@
-// startMock(): a mock listening on a real socket, for test suites and scripts.
+// startMock(): a mock listening on a real socket, for test suites, scripts and the CLI.
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
+import { watchContract } from './contract/watch-contract.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
-import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
+import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
+import { checkSnapshot } from './state/check-snapshot.js';
+import { inferCollections } from './state/infer-collections.js';
+import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
+import type { StoreSnapshot } from './state/store.js';
 
 /** A running mock. */
 export interface RunningMock {
@@ -14,9 +19,9 @@ export interface RunningMock {
   port: number;
   /** Copies of the recorded calls, oldest first, optionally filtered. */
   calls(filter?: CallFilter): CallRecord[];
-  /** Clears the journal and everything else the mock holds. */
+  /** Clears the journal and returns the state to its initial contents. */
   reset(): void;
-  /** Stops listening and closes open connections. */
+  /** Stops listening, lets requests in flight finish, and saves the state file if there is one. */
   close(): Promise<void>;
   /** The app behind the socket. */
   mock: MockApp;
@@ -31,18 +36,54 @@ export interface RunningMock {
  * await mock.close();
  */
 export async function startMock(options: ServerOptions = {}): Promise<RunningMock> {
-  const { contract = DEFAULT_CONTRACT, port = 0, host = '127.0.0.1', ...mockOptions } = options;
-  const mock = createApp(await loadContract(contract), mockOptions);
+  const { contract: source = DEFAULT_CONTRACT, port = 0, host = '127.0.0.1', data, stateFile, watch = false, ...mockOptions } = options;
+  const contract = await loadContract(source);
+  const collections = inferCollections(contract.operations);
+  const fixtures: StoreSnapshot = data ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data) : (mockOptions.state ?? {});
+  const saved = stateFile ? await readStateFile(stateFile) : undefined;
+  const restored = saved === undefined || !stateFile ? undefined : checkSnapshot(saved, collections, stateFile);
+  const { logTo } = resolveMockOptions(mockOptions);
+  const writer = stateFile ? createStateWriter(stateFile, (error) => logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`)) : undefined;
+
+  const mock = createApp(contract, {
+    ...mockOptions,
+    state: fixtures,
+    onStateChange(snapshot) {
+      mockOptions.onStateChange?.(snapshot);
+      writer?.schedule(snapshot);
+    },
+  });
+  if (restored) mock.restore(restored);
+  const stopWatching = watch
+    ? watchContract(
+        contract.source,
+        (next) => {
+          mock.reload(next);
+          logTo(`membership-mock: contract reloaded, serving ${next.operations.length} operations of "${next.title}" ${next.version}`);
+        },
+        (error) => logTo(`membership-mock: the contract edit was not loaded, still serving the last good version: ${error.message}`),
+      )
+    : () => undefined;
+
   const server = mock.app.listen(port, host);
-  await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  try {
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    stopWatching();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    calls: mock.calls,
-    reset: mock.reset,
-    close: () => closeServer(server),
+    calls: (filter) => mock.calls(filter),
+    reset: () => mock.reset(),
+    async close() {
+      stopWatching();
+      await closeServer(server);
+      await writer?.flush();
+    },
     mock,
   };
 }

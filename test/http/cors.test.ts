@@ -1,0 +1,57 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { AUTH, newMock } from '../support/harness.js';
+
+const ORIGIN = 'http://localhost:5173';
+
+describe('CORS', () => {
+  test('answers a preflight with 204, the contract methods of the path and the asked headers', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization, content-type')
+      .expect(204);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
+    expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(res.headers.vary).toContain('Origin');
+  });
+
+  test('allows any origin by default on real answers and exposes the documented headers', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Origin', 'https://app.example').send({}).expect(201);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(res.headers['access-control-expose-headers']).toContain('Location');
+  });
+
+  test('sends no CORS headers to a request without Origin', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test('with a list of origins, allows those and refuses the preflight of others with 403', async () => {
+    const mock = await newMock({ cors: [ORIGIN] });
+    await request(mock.app).options('/members/m1/passes').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'GET').expect(204);
+    const refused = await request(mock.app).options('/members/m1/passes').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'GET').expect(403);
+    expect(refused.body.detail).toContain('https://evil.example is not allowed');
+    const simple = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', 'https://evil.example').expect(200);
+    expect(simple.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test('with CORS off, a preflight is an ordinary OPTIONS', async () => {
+    const mock = await newMock({ cors: false });
+    const res = await request(mock.app).options('/members/m1/passes').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'GET').expect(204);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers.allow).toBe('GET, POST, HEAD, OPTIONS');
+  });
+
+  test('the admin API answers browsers too', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).get('/__mock/calls').set('Origin', ORIGIN).expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+});
