@@ -38,6 +38,6 @@ describe('fixtures as the initial state', () => {
     ['records that are not a list', { '/members/m1/passes': {} }, /must be an array of records/],
   ])('refuses %s, naming the record', async (_name, state, message) => {
     const contract = await loadContract(DEFAULT_CONTRACT);
-    expect(() => createApp(contract, { state })).toThrow(message);
+    expect(() => createApp(contract, { state: state as never })).toThrow(message);
   });
 });

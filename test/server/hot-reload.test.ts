@@ -48,8 +48,8 @@ describe('hot reload of the contract on a running server', () => {
       const res = await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"retina"}' });
       expect(res.status).toBe(201);
     });
-    const list = await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json();
-    expect(list.data.map((c: { id: string }) => c.id)).toContain(created.id);
+    const list = (await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json()) as { data: { id: string }[] };
+    expect(list.data.map((c) => c.id)).toContain((created as { id: string }).id);
     const calls = await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json();
     expect(calls.calls.length).toBeGreaterThanOrEqual(3);
   });
