@@ -50,7 +50,7 @@ describe('hot reload of the contract on a running server', () => {
     });
     const list = (await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json()) as { data: { id: string }[] };
     expect(list.data.map((c) => c.id)).toContain((created as { id: string }).id);
-    const calls = await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json();
+    const calls = (await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json()) as { calls: unknown[] };
     expect(calls.calls.length).toBeGreaterThanOrEqual(3);
   });
 

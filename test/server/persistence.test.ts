@@ -29,7 +29,7 @@ describe('--state-file', () => {
   test('state survives SIGTERM and a new start', async () => {
     const file = await tempFile('state.json');
     const first = await start(['--state-file', file]);
-    const created = await (await post(`${first.url}/members/m1/passes`, { name: 'Kept' })).json();
+    const created = (await (await post(`${first.url}/members/m1/passes`, { name: "Kept" })).json()) as { id: string };
     const listed = await (await fetch(`${first.url}/members/m1/passes`, { headers: AUTH })).json();
     expect((await first.stop('SIGTERM')).code).toBe(0);
 
