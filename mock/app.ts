@@ -6,6 +6,8 @@ import { cors } from './handler/cors.js';
 import { handleError } from './handler/handle-error.js';
 import { handleRequest } from './handler/handle-request.js';
 import { logRequests } from './handler/log-requests.js';
+import { matchRoute } from './handler/match-route.js';
+import { parseBody } from './handler/parse-body.js';
 import { createMockContext, resetMockContext, restoreState, serve } from './handler/mock-context.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
@@ -42,7 +44,6 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   const served = serve(contract);
   const initial = checkSnapshot(resolved.state, served.collections, 'the initial state');
   const context = createMockContext(served, resolved, initial);
-  const limit = resolved.bodyLimit;
 
   const app = express();
   app.disable('x-powered-by');
@@ -51,10 +52,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   app.use(logRequests(resolved));
   app.use(cors(context));
   app.use('/__mock', adminRouter(context, () => resetAndNotify()));
-  app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit, extended: false }));
-  app.use(express.text({ limit, type: 'text/*' }));
-  app.use(express.raw({ limit, type: () => true }));
+  app.use(matchRoute(context));
+  app.use(parseBody(resolved.bodyLimit));
   app.use(handleRequest(context));
   app.use(handleError(context));
 

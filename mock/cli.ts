@@ -19,6 +19,8 @@ Options:
   --static               serve the contract's examples first instead of generated bodies
   --stateless            keep no state: every answer generated, as Prism does
   --placeholders N       records a member's collection starts with (default: 3)
+  --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
+                         anchor so a whole session repeats byte for byte
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
   --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin)
@@ -53,6 +55,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
+      clock: { type: 'string' },
       data: { type: 'string' },
       'state-file': { type: 'string' },
       'cors-origin': { type: 'string' },
@@ -63,7 +66,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       version: { type: 'boolean', short: 'v' },
     },
   });
-  const port = values.port ?? process.env.PORT ?? '4010';
+  const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
   return {
     help: values.help,
@@ -77,6 +80,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     journalLimit: values['journal-limit'] === undefined ? undefined : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
+    clock: clockKind(values.clock ?? 'system'),
     placeholders: values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
@@ -84,6 +88,11 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
   };
+}
+
+function clockKind(value: string): 'system' | 'seed' {
+  if (value === 'system' || value === 'seed') return value;
+  throw new UsageError(`--clock must be system or seed, not "${value}".`);
 }
 
 function logFormat(value: string): 'pretty' | 'json' | 'off' {

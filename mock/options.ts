@@ -43,6 +43,12 @@ export interface MockOptions {
    */
   placeholders?: number;
   /**
+   * Where created records get their time: `system` is the wall clock (they look created now); `seed`
+   * counts minutes from the seed's anchor, so a whole session repeats byte for byte across restarts.
+   * @default 'system'
+   */
+  clock?: 'system' | 'seed';
+  /**
    * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }`.
    * Checked against the contract; `reset()` comes back to it.
    * @default {} (every collection starts with placeholders)
@@ -116,13 +122,14 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalLimit = 10000,
     stateless = false,
     placeholders = 3,
+    clock = 'system',
     state = {},
     onStateChange = () => undefined,
     cors = true,
     log = 'off',
     logTo = (line: string) => void process.stdout.write(`${line}\n`),
   } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, state, onStateChange, cors, log, logTo };
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, state, onStateChange, cors, log, logTo };
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -1,6 +1,8 @@
 // startMock(): a mock listening on a real socket, for test suites, scripts and the CLI.
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { problem } from './problems/problems.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
@@ -66,6 +68,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     : () => undefined;
 
   const server = mock.app.listen(port, host);
+  server.on('clientError', answerClientError);
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
   } catch (error) {
@@ -86,6 +89,22 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     },
     mock,
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses (an unknown method, headers over its limit) never reach the app;
+ * they still get a problem+json, then the connection closes. They cannot be journaled: nothing was parsed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify(
+    tooLarge
+      ? problem('headersTooLarge', 'The request line and headers together are larger than the server accepts (16 KiB).')
+      : problem('malformedHttp', `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); check the method and the request line.`),
+  );
+  const status = tooLarge ? 431 : 400;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** Closes a server: idle keep-alive connections at once, busy ones when their response is done. */

@@ -53,23 +53,31 @@ function prepare(schema: unknown): JsonSchema {
   if (typeof schema !== 'object' || schema === null) return schema as JsonSchema;
   const hit = prepared.get(schema);
   if (hit) return hit;
-  const clean = strip(schema) as JsonSchema;
+  const clean = cleanSchema(schema) as JsonSchema;
   prepared.set(schema, clean);
   return clean;
 }
 
-/** Drops Prism's bookkeeping and keeps generated lists short (a page of 100 is no easier to read than 5). */
-function strip(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(strip);
-  if (typeof value !== 'object' || value === null) return value;
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMAS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+
+/**
+ * Walks a schema keyword by keyword (a property named `items` is a property, not a keyword): drops
+ * Prism's bookkeeping and keeps generated lists short (a page of 100 is no easier to read than 5).
+ */
+function cleanSchema(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
+  for (const [key, value] of Object.entries(schema)) {
     if (key === 'x-stoplight' || key === '$schema') continue;
-    out[key] = strip(child);
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, cleanSchema(child)]));
+    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(cleanSchema);
+    else if (SCHEMAS.has(key)) out[key] = Array.isArray(value) ? value.map(cleanSchema) : cleanSchema(value);
+    else out[key] = value;
   }
   const min = typeof out.minItems === 'number' ? out.minItems : 0;
-  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS)) {
-    out.maxItems = min + MAX_EXTRA_ITEMS;
-  }
+  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS)) out.maxItems = min + MAX_EXTRA_ITEMS;
   return out;
 }

@@ -1,9 +1,7 @@
 // The one error middleware: body-parser failures and unexpected errors leave as problem+json, and are recorded.
 import type { ErrorRequestHandler } from 'express';
-import { extractPathParams } from '../contract/path-params.js';
-import { routeRequest } from '../prism/prism-adapter.js';
 import { problem, type Problem, type Violation } from '../problems/problems.js';
-import { toPrismRequest } from './handle-request.js';
+import { matchOf } from './match-route.js';
 import type { MockContext } from './mock-context.js';
 import { problemReply, sendReply } from './send-reply.js';
 
@@ -23,10 +21,8 @@ export function handleError(context: MockContext, log: (message: string) => void
     req.body = undefined;
     const [found, violations] = toProblem(error, req.path, context.options.bodyLimit);
     if (found.status === 500) log(`membership-mock: unexpected error on ${req.method} ${req.path}: ${error.stack ?? error.message}`);
-    const routed = routeRequest(context.served.specs, toPrismRequest(req));
-    const operation = routed.kind === 'matched' ? context.served.operations.get(routed.spec) : undefined;
-    const pathParams = operation ? extractPathParams(operation.path, req.path) : {};
-    sendReply(context, req, res, operation, violations, problemReply(found), pathParams);
+    const match = matchOf(res);
+    sendReply(context, req, res, match?.operation, violations, problemReply(found), match?.pathParams);
   };
 }
 
@@ -39,12 +35,12 @@ function toProblem(error: HttpError, instance: string, bodyLimit: number): [Prob
     }
     case 'entity.too.large': {
       const message = `The body has ${error.length ?? 'more than the limit of'} bytes; the limit is ${bodyLimit} bytes.`;
-      return [problem('payloadTooLarge', message, { instance }), at('body', '', message)];
+      return [problem('payloadTooLarge', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
     }
     case 'charset.unsupported':
     case 'encoding.unsupported': {
       const message = `The body's ${error.charset ? `charset "${error.charset}"` : `encoding "${error.encoding}"`} is not supported; send UTF-8 JSON without compression.`;
-      return [problem('unsupportedMediaType', message, { instance }), at('header', '/content-type', message)];
+      return [problem('unsupportedMediaType', message, { instance, violations: at('header', '/content-type', message) }), at('header', '/content-type', message)];
     }
     case 'request.aborted':
     case 'request.size.invalid': {

@@ -8,6 +8,9 @@ import { inferCollections, type CollectionMap } from '../state/infer-collections
 import { MemoryStore, type Store, type StoreSnapshot } from '../state/store.js';
 import { recordId } from '../state/check-snapshot.js';
 
+/** The seed clock's ticks live with the other counters, so a reset restarts them too. */
+const SEED_CLOCK = '\u0000seed-clock';
+
 /** What the mock serves, derived from one contract; replaced whole when the contract is reloaded. */
 export interface Served {
   contract: Contract;
@@ -31,6 +34,8 @@ export interface MockContext {
   initialState: StoreSnapshot;
   /** How many times each non-idempotent operation was generated for, so each create differs. */
   occurrences: Map<string, number>;
+  /** The time a record is created at (see the `clock` option). */
+  now(): Date;
 }
 
 /** Derives what the mock serves from a contract. */
@@ -54,7 +59,15 @@ export function createMockContext(served: Served, options: ResolvedMockOptions, 
     store: new MemoryStore(),
     initialState,
     occurrences: new Map(),
+    now: () => new Date(),
   };
+  if (options.clock === 'seed') {
+    context.now = () => {
+      const ticks = (context.occurrences.get(SEED_CLOCK) ?? 0) + 1;
+      context.occurrences.set(SEED_CLOCK, ticks);
+      return new Date(context.generator.anchor.getTime() + ticks * 60_000);
+    };
+  }
   restoreState(context, initialState);
   return context;
 }

@@ -14,13 +14,10 @@ export interface Rendered {
 
 /** Facts about the request that make generated bodies repeatable and consistent with it. */
 export interface RenderRequest {
-  method: string;
   path: string;
   rawQuery: string;
   pathParams: Record<string, string>;
 }
-
-const IDEMPOTENT = new Set(['get', 'head', 'put', 'delete', 'options']);
 
 /**
  * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
@@ -81,15 +78,12 @@ function echoPathParams(body: unknown, pathParams: Record<string, string>): unkn
 }
 
 /**
- * The key a generated body is drawn with: the request for idempotent methods, so the same GET gives the
- * same body; plus a counter for the others, so each POST gives a new one.
+ * The key a generated body is drawn with: the request, so the same GET gives the same body; plus the
+ * occurrence number for non-idempotent methods, so each POST gives a new one.
  */
-export function generationKey(context: MockContext, operation: Operation, choice: ResponseChoice, request: RenderRequest): string {
+export function generationKey(operation: Operation, choice: ResponseChoice, request: RenderRequest, occurrence?: number): string {
   const base = `${operation.id}|${choice.status}|${choice.content?.mediaType ?? ''}|${request.path}?${request.rawQuery}`;
-  if (IDEMPOTENT.has(request.method.toLowerCase())) return base;
-  const n = (context.occurrences.get(operation.id) ?? 0) + 1;
-  context.occurrences.set(operation.id, n);
-  return `${base}|#${n}`;
+  return occurrence === undefined ? base : `${base}|#${occurrence}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 // The last step of every request: record the call in the journal, then write the response.
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Operation } from '../contract/load-contract.js';
 import type { Problem, Violation } from '../problems/problems.js';
@@ -25,6 +26,7 @@ export function sendReply(
   pathParams: Record<string, string> = {},
 ): void {
   res.locals.operationId = operation?.id;
+  const headers = sendableHeaders(reply.headers);
   context.journal.record({
     operationId: operation?.id ?? null,
     method: req.method,
@@ -35,12 +37,13 @@ export function sendReply(
     body: requestBody(req),
     response: {
       status: reply.status,
-      headers: reply.contentType ? { ...reply.headers, 'content-type': reply.contentType } : { ...reply.headers },
-      body: reply.body,
+      headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
+      // A HEAD answer carries no body on the wire, so none is recorded.
+      body: req.method === 'HEAD' ? undefined : reply.body,
     },
     violations,
   });
-  res.status(reply.status).set(reply.headers);
+  res.status(reply.status).set(headers);
   if (reply.body === undefined) {
     res.end();
     return;
@@ -48,4 +51,19 @@ export function sendReply(
   const isJson = reply.contentType === undefined || /[/+]json\b/i.test(reply.contentType);
   res.type(reply.contentType ?? 'application/json');
   res.send(isJson ? JSON.stringify(reply.body) : String(reply.body));
+}
+
+/** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
+function sendableHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+      out[name] = value;
+    } catch {
+      // Not sendable: leaving it out keeps the answer and the journal truthful.
+    }
+  }
+  return out;
 }

@@ -10,7 +10,7 @@ interface Right<R> { _tag: 'Right'; right: R }
 type Either<L, R> = Left<L> | Right<R>;
 
 /** The request as Prism reads it. */
-export interface PrismRequest {
+interface PrismRequest {
   method: string;
   url: { path: string; query: Record<string, string | string[]> };
   headers: Record<string, string>;
@@ -54,9 +54,9 @@ export type RouteResult =
   | { kind: 'no-path' }
   | { kind: 'no-method' };
 
-/** Finds the operation for a request with Prism's router. */
-export function routeRequest(specs: IHttpOperation[], request: PrismRequest): RouteResult {
-  const result = route({ resources: specs, input: request });
+/** Finds the operation for a method (lower-case) and path with Prism's router. */
+export function routeRequest(specs: IHttpOperation[], method: string, path: string): RouteResult {
+  const result = route({ resources: specs, input: { method, url: { path, query: {} }, headers: {} } });
   if (result._tag === 'Right') return { kind: 'matched', spec: result.right };
   return result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
 }
@@ -86,22 +86,51 @@ export function checkResponseBody(spec: IHttpOperation, body: unknown): string[]
   });
 }
 
-/** The outcome of validating a request: nothing wrong, or what is wrong and which status says it. */
+/** The request facts Prism's validator reads. */
+export interface RequestFacts {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body; `undefined` when none was sent or the operation takes none. */
+  body: unknown;
+}
+
+/** The request as Prism reads it. HEAD is validated as GET, as HTTP defines it. */
+export function toPrismRequest(facts: RequestFacts): PrismRequest {
+  const headers = { ...facts.headers } as Record<string, string>;
+  // Prism decides from Content-Length whether a body was sent: say so exactly when there is one.
+  delete headers['transfer-encoding'];
+  if (facts.body === undefined) delete headers['content-length'];
+  else headers['content-length'] = headers['content-length'] ?? '1';
+  return {
+    method: facts.method === 'HEAD' ? 'get' : facts.method.toLowerCase(),
+    url: { path: facts.path, query: { ...facts.query } },
+    headers,
+    body: facts.body,
+  };
+}
+
+/** Which problem a refused request gets. */
+export type RefusalKind = 'unauthorized' | 'unsupportedMediaType' | 'missingBody' | 'invalidBody' | 'invalidRequest';
+
+/** The outcome of validating a request: nothing wrong, or what is wrong and which problem says it. */
 export type RequestCheck =
   | { ok: true }
-  | { ok: false; status: 400 | 401 | 415 | 422; violations: Violation[]; schemes: string[] };
+  | { ok: false; kind: RefusalKind; violations: Violation[]; schemes: string[] };
 
 /**
  * Validates a request with Prism: security first (401), then the media type (415), then path, query,
- * headers and body. Body-only violations are 422; anything else wrong is 400.
+ * headers and body. A missing body is 400, body-only violations are 422; anything else wrong is 400.
  */
-export function checkRequest(spec: IHttpOperation, request: PrismRequest, checkSecurity: boolean): RequestCheck {
+export function checkRequest(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): RequestCheck {
+  const request = toPrismRequest(facts);
   if (checkSecurity) {
     const security = validators.validateSecurity({ resource: spec, element: request });
     if (security._tag === 'Left') {
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
       const message = `Send credentials for one of the contract's security schemes${schemes.length ? ` (${schemes.join(', ')})` : ''}.`;
-      return { ok: false, status: 401, schemes, violations: [{ location: 'header', pointer: '/authorization', message }] };
+      return { ok: false, kind: 'unauthorized', schemes, violations: [{ location: 'header', pointer: '/authorization', message }] };
     }
   }
   const input = validators.validateInput({ resource: spec, element: request });
@@ -110,11 +139,11 @@ export function checkRequest(spec: IHttpOperation, request: PrismRequest, checkS
   if (errors.length === 0) return { ok: true };
   const unsupported = errors.find((d) => d.code === 415);
   if (unsupported) {
-    return { ok: false, status: 415, schemes: [], violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }] };
+    return { ok: false, kind: 'unsupportedMediaType', schemes: [], violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }] };
   }
   const violations = errors.map(toViolation);
-  const bodyOnly = violations.every((v) => v.location === 'body') && !errors.some(isMissingBody);
-  return { ok: false, status: bodyOnly ? 422 : 400, schemes: [], violations };
+  const kind = errors.some(isMissingBody) ? 'missingBody' : violations.every((v) => v.location === 'body') ? 'invalidBody' : 'invalidRequest';
+  return { ok: false, kind, schemes: [], violations };
 }
 
 function isMissingBody(d: Diagnostic): boolean {

@@ -11,7 +11,10 @@ export interface Violation {
   message: string;
 }
 
-/** An `application/problem+json` body. Extension members beyond the contract's are only used by the admin API. */
+/**
+ * An `application/problem+json` body. Extension members beyond the contract's (`operations`, `allow`) appear
+ * only on answers to requests that match no operation, which no operation's schema describes.
+ */
 export interface Problem {
   type: string;
   title: string;
@@ -36,6 +39,8 @@ export const PROBLEMS = {
   routeNotFound: { type: `${BASE}route-not-found`, title: 'No operation of the contract matches this path', status: 404 },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
+  malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
+  headersTooLarge: { type: `${BASE}headers-too-large`, title: 'The request line or headers are too large', status: 431 },
   payloadTooLarge: { type: `${BASE}payload-too-large`, title: 'The request body is too large', status: 413 },
   unsupportedMediaType: { type: `${BASE}unsupported-media-type`, title: 'Unsupported content type', status: 415 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },

@@ -33,7 +33,8 @@ export function chooseResponse(operation: Operation, preferences: Preferences, n
     return { ok: false, reason: 'prefer', message: `Prefer code=${preferences.code} is not documented for ${operation.id}; documented: ${codes}.` };
   }
   const status = statusOf(response.code, preferences.code);
-  const contents = (response.contents ?? []).filter((c) => c.mediaType);
+  // 204 and 304 never carry a body, whatever a `default` response documents.
+  const contents = status === 204 || status === 304 ? [] : (response.contents ?? []).filter((c) => c.mediaType);
   if (contents.length === 0) {
     if (preferences.example !== undefined) {
       return { ok: false, reason: 'prefer', message: `Prefer example=${preferences.example}: the ${status} response of ${operation.id} has no body.` };

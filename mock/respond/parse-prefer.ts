@@ -26,7 +26,8 @@ export function parsePrefer(header: string | string[] | undefined): PreferResult
     const name = rawName.trim().toLowerCase();
     const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
     if (name === 'code') {
-      if (!/^[1-5]\d\d$/.test(value)) return { ok: false, message: `Prefer code=${value} is not an HTTP status code (100-599).` };
+      // 1xx are interim answers, never a final response a client could be given.
+      if (!/^[2-5]\d\d$/.test(value)) return { ok: false, message: `Prefer code=${value} is not a final HTTP status code (200-599).` };
       preferences.code = Number(value);
     } else if (name === 'example') {
       if (value === '') return { ok: false, message: 'Prefer example= needs the name of an example.' };

@@ -77,9 +77,10 @@ function ensureSeeded(context: MockContext, collection: Collection, collectionKe
 
 function createRecord(context: MockContext, collection: Collection, collectionKey: string, operation: Operation, request: StateRequest): StoredRecord {
   const requestSchema = operation.spec.request?.body?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema as JsonObject | undefined;
+  const now = context.now();
   for (let attempt = 0; ; attempt++) {
     const key = attempt === 0 ? request.key : `${request.key}|retry${attempt}`;
-    const record = makeCreated(context.generator, collection, key, request.pathParams, request.body, requestSchema, new Date());
+    const record = makeCreated(context.generator, collection, key, request.pathParams, request.body, requestSchema, now);
     // Generated ids are random within their pattern; a clash with a stored record gets another draw.
     if (attempt >= 20 || !context.store.get(collectionKey, String(record[collection.idField]))) return record;
   }

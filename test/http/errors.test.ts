@@ -103,8 +103,16 @@ describe('errors are problem+json that say what to change', () => {
     expect(res.body.violations[0]).toMatchObject({ location: 'body', pointer: '', message: 'must be object' });
   });
 
-  test('keeps serving after every kind of error', async () => {
-    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  test('answers 415 when the body has no Content-Type', async () => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send(Buffer.from('{"kind":"pin"}'));
+    expectProblem(res, 415);
+    expect(res.body.violations).toEqual([{ location: 'header', pointer: '/content-type', message: 'A body needs a Content-Type; send one of: application/json.' }]);
+  });
+
+  test('answers 415 for a JSON type the operation does not list', async () => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).set('Content-Type', 'application/problem+json').send('{"kind":"pin"}');
+    expectProblem(res, 415);
+    expect(res.body.detail).toContain('Content-Type "application/problem+json" is not accepted');
   });
 });
 
@@ -127,9 +135,31 @@ describe('odd requests still get a problem, never a crash', () => {
     expect(res.body.detail).toContain('charset "latin9"');
   });
 
-  test('records each of them in the journal', async () => {
-    const statuses = mock.calls().map((c) => c.response.status);
-    expect(statuses).toEqual(expect.arrayContaining([400, 415]));
-    expect(statuses).not.toContain(500);
+  test('answers 400 when the body nests too deeply, and the journal stays readable', async () => {
+    const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
+    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send(`{"name":${deep}}`);
+    expectProblem(res, 400);
+    expect(res.body.detail).toContain('nests deeper than 64 levels');
+    expect(mock.calls({ operationId: 'createPass' }).at(-1)!.response.status).toBe(400);
+  });
+
+  test('ignores a body sent to an operation that takes none, however large or typed', async () => {
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(5000) })).expect(200);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Content-Type', 'text/plain').send('hello').expect(200);
+  });
+
+  test('answers 404 for an unknown path before looking at the body', async () => {
+    const res = await request(mock.app).post('/nope').set('Content-Type', 'application/json').send('{');
+    expectProblem(res, 404);
+  });
+
+  test('reads a trailing slash as the same path', async () => {
+    const res = await request(mock.app).get('/members/m1/passes/').set(AUTH).expect(200);
+    expect(res.body.data).toHaveLength(3);
+  });
+
+  test('records each of them in the journal with its answer', async () => {
+    const recorded = mock.calls({ path: '/members/%E0%A4%A/passes' }).concat(mock.calls({ method: 'POST', path: '/members/m1/passes' }).slice(-3));
+    expect(recorded.map((c) => c.response.status)).toEqual([400, 400, 415, 400]);
   });
 });

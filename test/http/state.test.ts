@@ -156,3 +156,27 @@ describe('state and the rest of the mock', () => {
     expect((await request(stateless.app).get('/__mock/state')).body).toEqual({ collections: {} });
   });
 });
+
+describe('the clock of created records', () => {
+  const session = async (app: MockApp['app']) => {
+    const texts: string[] = [];
+    texts.push((await request(app).post('/members/m1/passes').set(AUTH).send({ name: 'A' })).text);
+    texts.push((await request(app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' })).text);
+    texts.push((await request(app).get('/members/m1/passes').set(AUTH)).text);
+    return texts;
+  };
+
+  test('clock "seed" makes a session with creates repeat byte for byte in a new instance', async () => {
+    const first = await session((await newMock({ seed: 4, clock: 'seed' })).app);
+    expect(await session((await newMock({ seed: 4, clock: 'seed' })).app)).toEqual(first);
+  });
+
+  test('clock "seed" times follow the placeholders, a minute apart', async () => {
+    const seeded = await newMock({ seed: 4, clock: 'seed' });
+    const { data } = (await request(seeded.app).get('/members/m1/passes').set(AUTH)).body;
+    const a = (await request(seeded.app).post('/members/m1/passes').set(AUTH).send({})).body;
+    const b = (await request(seeded.app).post('/members/m1/passes').set(AUTH).send({})).body;
+    expect(Date.parse(a.created_at)).toBeGreaterThan(Date.parse(data[0].created_at));
+    expect(Date.parse(b.created_at) - Date.parse(a.created_at)).toBe(60_000);
+  });
+});

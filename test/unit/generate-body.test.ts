@@ -10,8 +10,8 @@ const schema = {
     when: { type: 'string', format: 'date-time' },
     tags: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
     name: { type: 'string', 'x-faker': 'person.firstName' },
-    'x-stoplight': { id: 'ignored' },
   },
+  'x-stoplight': { id: 'ignored' },
 };
 
 describe('createBodyGenerator', () => {
@@ -41,6 +41,13 @@ describe('createBodyGenerator', () => {
     expect(body.id).toMatch(/^pas_[0-9A-Z]{8}$/);
     expect(body.name).toMatch(/^[A-Z][a-z]+/);
     expect(Object.keys(body)).not.toContain('x-stoplight');
+  });
+
+  test('reads a property named like a keyword as a property', () => {
+    const page = { type: 'object', additionalProperties: false, required: ['items', 'total', 'x-stoplight'], properties: { items: { type: 'array', items: { type: 'string' } }, total: { type: 'integer' }, 'x-stoplight': { type: 'boolean' } } };
+    const body = createBodyGenerator(3).generate(page, 'k') as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['items', 'total', 'x-stoplight']);
+    expect(Array.isArray(body.items)).toBe(true);
   });
 
   test('dates fall in the year before the seed anchor', () => {

@@ -15,8 +15,9 @@ describe('parsePrefer', () => {
   });
 
   test.each([
-    ['code=abc', 'Prefer code=abc is not an HTTP status code (100-599).'],
-    ['code=999', 'Prefer code=999 is not an HTTP status code (100-599).'],
+    ['code=abc', 'Prefer code=abc is not a final HTTP status code (200-599).'],
+    ['code=999', 'Prefer code=999 is not a final HTTP status code (200-599).'],
+    ['code=100', 'Prefer code=100 is not a final HTTP status code (200-599).'],
     ['dynamic=yes', 'Prefer dynamic=yes must be true or false.'],
     ['example=', 'Prefer example= needs the name of an example.'],
   ])('refuses %j with a message', (header, message) => {

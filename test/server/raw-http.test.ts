@@ -1,0 +1,40 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningMock } from '../../mock/index.js';
+import { AUTH, newServer } from '../support/harness.js';
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await newServer();
+});
+afterAll(() => mock.close());
+
+/** Sends raw bytes and resolves with everything the server wrote before closing. */
+function raw(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(mock.port, '127.0.0.1', () => socket.end(text));
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests Node refuses before the app', () => {
+  test('an unknown method gets a 400 problem+json', async () => {
+    const answer = await raw('FOO /members/m1/passes HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('Content-Type: application/problem+json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, title: 'The request is not valid HTTP' });
+  });
+
+  test('headers over the limit get a 431 problem+json', async () => {
+    const answer = await raw(`GET /members/m1/passes HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toContain('"status":431');
+  });
+
+  test('the server answers normally afterwards', async () => {
+    expect((await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+  });
+});
