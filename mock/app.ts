@@ -1,32 +1,48 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
 import express, { type Express } from 'express';
 import { adminRouter } from './admin/admin-router.js';
+import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
 import { cors } from './handler/cors.js';
 import { handleError } from './handler/handle-error.js';
 import { handleRequest } from './handler/handle-request.js';
 import { logRequests } from './handler/log-requests.js';
 import { matchRoute } from './handler/match-route.js';
+import { createMockContext, resetSession, restoreState, serve, sessionOf } from './handler/mock-context.js';
 import { parseBody } from './handler/parse-body.js';
-import { createMockContext, resetMockContext, restoreState, serve } from './handler/mock-context.js';
+import { selectSession } from './handler/select-session.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
+import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
+import { checkResponseBody } from './prism/prism-adapter.js';
+import type { CallMatch } from './respond/call-match.js';
+import { readOverride, type Override, type OverrideSpec } from './respond/overrides.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import type { StoreSnapshot } from './state/store.js';
 
-/** A mock built from a contract: the Express app plus what a test needs to look inside it. */
+/** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
 export interface MockApp {
   /** The Express app: give it to supertest, or mount it in your own server. */
   app: Express;
   /** The contract served now (it changes on reload). */
   readonly contract: Contract;
-  /** Copies of the recorded calls, oldest first, optionally filtered. */
-  calls(filter?: CallFilter): CallRecord[];
-  /** Clears the journal and returns the state to its initial contents. */
+  /** Copies of the recorded calls of a session (the default one unless named), oldest first. */
+  calls(filter?: CallFilter, session?: string): CallRecord[];
+  /** Resolves with the first call that matches (already recorded or still to come), `undefined` after the timeout. */
+  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord | undefined>;
+  /**
+   * Answers the next calls of an operation differently: a documented status, a body (checked against the
+   * contract: a body that breaks it throws), headers, a delay or a dropped connection.
+   * @example mock.override({ operationId: 'createPass', status: 500, times: 1 })
+   */
+  override(spec: OverrideSpec, session?: string): Override;
+  /** Removes every override of a session. */
+  clearOverrides(session?: string): void;
+  /** Clears the journals, overrides and named sessions, and returns the state to its initial contents. */
   reset(): void;
-  /** A copy of the state, by collection path. */
-  state(): StoreSnapshot;
-  /** Replaces the state with a snapshot (checked against the contract first). */
+  /** A copy of a session's state, by collection path. */
+  state(session?: string): StoreSnapshot;
+  /** Replaces the default session's state with a snapshot (checked against the contract first). */
   restore(snapshot: StoreSnapshot): void;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
@@ -42,36 +58,53 @@ export interface MockApp {
 export function createApp(contract: Contract, options: MockOptions = {}): MockApp {
   const resolved = resolveMockOptions(options);
   const served = serve(contract);
-  const initial = checkSnapshot(resolved.state, served.collections, 'the initial state');
-  const context = createMockContext(served, resolved, initial);
+  const context = createMockContext(served, resolved, checkSnapshot(resolved.state, served.collections, 'the initial state'));
+  let overrides = 0;
+
+  const controls: MockControls = {
+    override(session, spec) {
+      const result = readOverride(spec, `override-${++overrides}`, context.served.contract.operations, (operation, status, body) => checkResponseBody(operation.spec, body, status));
+      if (result.ok) sessionOf(context, session).overrides.push(result.override);
+      return result;
+    },
+    reset(session) {
+      if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
+      for (const name of context.sessions.keys()) if (name !== '') context.sessions.delete(name);
+      resetSession(context, sessionOf(context, ''));
+      resolved.onStateChange(sessionOf(context, '').store.snapshot());
+    },
+  };
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(logRequests(resolved));
+  app.use(selectSession(context));
   app.use(cors(context));
-  app.use('/__mock', adminRouter(context, () => resetAndNotify()));
+  app.use('/__mock', adminRouter(context, controls));
   app.use(matchRoute(context));
   app.use(parseBody(resolved.bodyLimit));
   app.use(handleRequest(context));
   app.use(handleError(context));
-
-  function resetAndNotify(): void {
-    resetMockContext(context);
-    resolved.onStateChange(context.store.snapshot());
-  }
 
   return {
     app,
     get contract() {
       return context.served.contract;
     },
-    calls: (filter) => context.journal.list(filter),
-    reset: resetAndNotify,
-    state: () => context.store.snapshot(),
+    calls: (filter, session = '') => sessionOf(context, session).journal.list(filter),
+    waitForCall: (match, { session = '', ...wait } = {}) => waitForCall(sessionOf(context, session).journal, match, wait),
+    override(spec, session = '') {
+      const result = controls.override(session, spec);
+      if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);
+      return result.override;
+    },
+    clearOverrides: (session = '') => void (sessionOf(context, session).overrides.length = 0),
+    reset: () => controls.reset(),
+    state: (session = '') => sessionOf(context, session).store.snapshot(),
     restore(snapshot) {
-      restoreState(context, checkSnapshot(snapshot, context.served.collections, 'the restored state'));
+      restoreState(context, sessionOf(context, ''), checkSnapshot(snapshot, context.served.collections, 'the restored state'));
     },
     reload(next) {
       context.served = serve(next);

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Faults } from './respond/faults.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** How the mock behaves, whatever the process around it. */
@@ -48,6 +49,11 @@ export interface MockOptions {
    * @default 'system'
    */
   clock?: 'system' | 'seed';
+  /**
+   * Faults for resilience tests (latency, failure rate, dropped connections), repeatable under the seed.
+   * @default {} (none)
+   */
+  faults?: Faults;
   /**
    * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }`.
    * Checked against the contract; `reset()` comes back to it.
@@ -123,13 +129,14 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     stateless = false,
     placeholders = 3,
     clock = 'system',
+    faults = {},
     state = {},
     onStateChange = () => undefined,
     cors = true,
     log = 'off',
     logTo = (line: string) => void process.stdout.write(`${line}\n`),
   } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, state, onStateChange, cors, log, logTo };
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, log, logTo };
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -7,22 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
 import { watchContract } from './contract/watch-contract.js';
-import type { CallFilter, CallRecord } from './journal/journal.js';
 import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import { inferCollections } from './state/infer-collections.js';
 import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
 import type { StoreSnapshot } from './state/store.js';
 
-/** A running mock. */
-export interface RunningMock {
+/** A running mock: where it listens, and the test API of {@link MockApp}. */
+export interface RunningMock extends Pick<MockApp, 'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state'> {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
   port: number;
-  /** Copies of the recorded calls, oldest first, optionally filtered. */
-  calls(filter?: CallFilter): CallRecord[];
-  /** Clears the journal and returns the state to its initial contents. */
-  reset(): void;
   /** Stops listening, lets requests in flight finish, and saves the state file if there is one. */
   close(): Promise<void>;
   /** The app behind the socket. */
@@ -80,8 +75,12 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    calls: (filter) => mock.calls(filter),
+    calls: (filter, session) => mock.calls(filter, session),
+    waitForCall: (match, wait) => mock.waitForCall(match, wait),
+    override: (spec, session) => mock.override(spec, session),
+    clearOverrides: (session) => mock.clearOverrides(session),
     reset: () => mock.reset(),
+    state: (session) => mock.state(session),
     async close() {
       stopWatching();
       await closeServer(server);

@@ -1,26 +1,32 @@
-// The request pipeline after routing: validate, choose a response, answer from state or generate, send.
+// The request pipeline after routing: validate, choose a response (Prefer, overrides, faults), answer from
+// state or generate, then record and send, after any delay.
 import type { RequestHandler } from 'express';
+import type { Operation } from '../contract/load-contract.js';
 import { checkRequest } from '../prism/prism-adapter.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
 import { chooseResponse } from '../respond/choose-response.js';
-import { parsePrefer } from '../respond/parse-prefer.js';
+import { rollFaults } from '../respond/faults.js';
+import { takeOverride } from '../respond/overrides.js';
+import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { respondFromState } from '../state/respond-from-state.js';
 import { checkContentType } from './check-content-type.js';
 import { matchOf } from './match-route.js';
-import type { MockContext } from './mock-context.js';
+import type { MockContext, Session } from './mock-context.js';
 import { MAX_DEPTH, nestsTooDeep } from './parse-body.js';
 import { generationKey, renderResponse, type Rendered } from './render-response.js';
 import { requestBody } from './request-body.js';
-import { problemReply, sendReply } from './send-reply.js';
+import { currentSession } from './select-session.js';
+import { problemReply, recordDrop, sendReply } from './send-reply.js';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const REQUESTS = '\u0000requests';
 
 /** Builds the handler that answers a request matched to an operation of the contract. */
 export function handleRequest(context: MockContext): RequestHandler {
   return (req, res) => {
-    const match = matchOf(res)!;
-    const { operation, pathParams, path } = match;
-    const send = (violations: Violation[], reply: Rendered) => sendReply(context, req, res, operation, violations, reply, pathParams);
+    const { operation, pathParams, path } = matchOf(res)!;
+    const session = currentSession(res);
+    const send = (violations: Violation[], reply: Rendered, delay = 0) => later(delay, () => sendReply(context, req, res, operation, violations, reply, pathParams));
     const refuse = (kind: ProblemKind, violations: Violation[], { headers = {}, detail = describeViolations(violations) } = {}) =>
       send(violations, problemReply(problem(kind, detail, { instance: req.path, violations }), headers));
 
@@ -29,13 +35,20 @@ export function handleRequest(context: MockContext): RequestHandler {
     if (body !== undefined && nestsTooDeep(body)) return refuse('invalidRequest', [{ location: 'body', pointer: '', message: `The body nests deeper than ${MAX_DEPTH} levels.` }]);
     const wrongType = body === undefined ? undefined : checkContentType(operation.spec, req.headers['content-type']);
     if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
-    const query = { ...(req.query as Record<string, string | string[]>) };
+    // The mock's own controls (`__code=500`) are not the contract's query parameters.
+    const query = withoutControls(req.query as Record<string, string | string[]>);
     const check = checkRequest(operation.spec, { method: req.method, path, query, headers: req.headers, body }, context.options.checkSecurity);
     if (!check.ok) return refuse(check.kind, check.violations, { headers: check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {} });
 
-    const prefer = parsePrefer(req.headers.prefer);
+    const prefer = parsePrefer(req.headers.prefer, req.query as Record<string, unknown>);
     if (!prefer.ok) return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], { detail: prefer.message });
-    const chosen = chooseResponse(operation, prefer.preferences, (types) => req.accepts(types));
+    const override = takeOverride(session.overrides, { operationId: operation.id, method: req.method, path: req.path, pathParams, query, headers: req.headers as Record<string, string>, body, response: { status: 0, headers: {} } });
+    const fault = rollFaults(context.options.faults, context.options.seed, session.name, count(session, REQUESTS));
+    const delay = prefer.preferences.delay ?? override?.delay ?? fault.delay;
+    if (override?.fault === 'drop' || fault.drop) return later(delay, () => recordDrop(context, req, res, operation, pathParams));
+    const code = prefer.preferences.code ?? override?.status ?? (fault.fail ? failureStatus(operation) : undefined);
+    if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (--failure-rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
+    const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => req.accepts(types));
     if (!chosen.ok) {
       const [kind, pointer] = chosen.reason === 'not-acceptable' ? (['notAcceptable', '/accept'] as const) : (['invalidPrefer', '/prefer'] as const);
       return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
@@ -45,22 +58,44 @@ export function handleRequest(context: MockContext): RequestHandler {
     const dynamic = prefer.preferences.dynamic ?? context.options.dynamic;
     const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
     const facts = { path, rawQuery, pathParams };
-    const key = generationKey(operation, choice, facts, IDEMPOTENT.has(req.method) ? undefined : nextOccurrence(context, operation.id));
-    const render = (stored?: unknown) => renderResponse(context, operation, choice, dynamic, facts, key, stored);
-    // State answers the collection operations, unless Prefer asks for a particular response.
+    const key = generationKey(operation, choice, facts, IDEMPOTENT.has(req.method) ? undefined : count(session, operation.id));
+    const render = (stored?: unknown) => withHeaders(renderResponse(context, operation, choice, dynamic, facts, key, stored), override?.headers);
+    // State answers the collection operations, unless a particular response was asked for.
     const role = context.served.collections.roles.get(operation);
-    if (!role || context.options.stateless || prefer.preferences.code !== undefined || prefer.preferences.example !== undefined) return send([], render());
-    const { reply, changed } = respondFromState(context, role.collection, role.role, operation, choice, { path, pathParams, query, body, key }, render);
-    if (changed) context.options.onStateChange(context.store.snapshot());
-    return send([], reply);
+    const particular = code !== undefined || prefer.preferences.example !== undefined || override?.body !== undefined;
+    if (!role || context.options.stateless || particular) return send([], render(override?.body), delay);
+    const { reply, changed } = respondFromState(context, session, role.collection, role.role, operation, choice, { path, pathParams, query, body, key }, render);
+    if (changed && session.name === '') context.options.onStateChange(session.store.snapshot());
+    return send([], reply, delay);
   };
 }
 
-/** Counts the generated answers of a non-idempotent operation, so each create draws a new body. */
-function nextOccurrence(context: MockContext, operationId: string): number {
-  const n = (context.occurrences.get(operationId) ?? 0) + 1;
-  context.occurrences.set(operationId, n);
+/** The first documented 5xx of an operation (an injected failure answers it), or 0 when there is none. */
+function failureStatus(operation: Operation): number {
+  const code = operation.spec.responses.map((r) => r.code).find((c) => /^5\d\d$/.test(c));
+  return code ? Number(code) : 0;
+}
+
+/** Counts per session (requests for faults, creates for generation), so each draw differs and repeats. */
+function count(session: Session, name: string): number {
+  const n = (session.occurrences.get(name) ?? 0) + 1;
+  session.occurrences.set(name, n);
   return n;
+}
+
+function withHeaders(reply: Rendered, headers: Record<string, string> | undefined): Rendered {
+  return headers ? { ...reply, headers: { ...reply.headers, ...headers } } : reply;
+}
+
+function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out = { ...query };
+  for (const name of PREFER_QUERY) delete out[name];
+  return out;
+}
+
+function later(ms: number, action: () => void): void {
+  if (ms > 0) setTimeout(action, ms);
+  else action();
 }
 
 function isDecodable(path: string): boolean {
@@ -71,3 +106,4 @@ function isDecodable(path: string): boolean {
     return false;
   }
 }
+

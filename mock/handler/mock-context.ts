@@ -4,12 +4,10 @@ import type { Contract, Operation } from '../contract/load-contract.js';
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
 import { Journal } from '../journal/journal.js';
 import type { ResolvedMockOptions } from '../options.js';
+import type { Override } from '../respond/overrides.js';
+import { recordId } from '../state/check-snapshot.js';
 import { inferCollections, type CollectionMap } from '../state/infer-collections.js';
 import { MemoryStore, type Store, type StoreSnapshot } from '../state/store.js';
-import { recordId } from '../state/check-snapshot.js';
-
-/** The seed clock's ticks live with the other counters, so a reset restarts them too. */
-const SEED_CLOCK = '\u0000seed-clock';
 
 /** What the mock serves, derived from one contract; replaced whole when the contract is reloaded. */
 export interface Served {
@@ -23,19 +21,29 @@ export interface Served {
   exposedHeaders: string;
 }
 
-/** The per-instance state every request of one mock shares. Nothing here is a module global. */
-export interface MockContext {
-  served: Served;
-  options: ResolvedMockOptions;
+/**
+ * What one test session sees: its journal, state, overrides and counters. Requests name theirs with
+ * `X-Mock-Session`; the unnamed session `''` is the default one, and the only one persisted.
+ */
+export interface Session {
+  name: string;
   journal: Journal;
-  generator: BodyGenerator;
   store: Store;
-  /** What `reset()` returns the store to: the fixtures, or nothing (placeholders come back lazily). */
-  initialState: StoreSnapshot;
+  overrides: Override[];
   /** How many times each non-idempotent operation was generated for, so each create differs. */
   occurrences: Map<string, number>;
   /** The time a record is created at (see the `clock` option). */
   now(): Date;
+}
+
+/** The per-instance state every request of one mock shares. Nothing here is a module global. */
+export interface MockContext {
+  served: Served;
+  options: ResolvedMockOptions;
+  generator: BodyGenerator;
+  /** What a reset returns a store to: the fixtures, or nothing (placeholders come back lazily). */
+  initialState: StoreSnapshot;
+  sessions: Map<string, Session>;
 }
 
 /** Derives what the mock serves from a contract. */
@@ -49,37 +57,43 @@ export function serve(contract: Contract): Served {
   };
 }
 
-/** Builds the context of a new mock instance. */
+/** Builds the context of a new mock instance, with its default session. */
 export function createMockContext(served: Served, options: ResolvedMockOptions, initialState: StoreSnapshot = {}): MockContext {
-  const context: MockContext = {
-    served,
-    options,
-    journal: new Journal(options.journalLimit),
-    generator: createBodyGenerator(options.seed),
-    store: new MemoryStore(),
-    initialState,
-    occurrences: new Map(),
-    now: () => new Date(),
-  };
-  if (options.clock === 'seed') {
-    context.now = () => {
-      const ticks = (context.occurrences.get(SEED_CLOCK) ?? 0) + 1;
-      context.occurrences.set(SEED_CLOCK, ticks);
-      return new Date(context.generator.anchor.getTime() + ticks * 60_000);
-    };
-  }
-  restoreState(context, initialState);
+  const context: MockContext = { served, options, generator: createBodyGenerator(options.seed), initialState, sessions: new Map() };
+  sessionOf(context, '');
   return context;
 }
 
-/** Replaces the store's contents with a snapshot. */
-export function restoreState(context: MockContext, snapshot: StoreSnapshot): void {
-  context.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record));
+/** The named session, created (with the initial state) on first use. */
+export function sessionOf(context: MockContext, name: string): Session {
+  let session = context.sessions.get(name);
+  if (session) return session;
+  const occurrences = new Map<string, number>();
+  session = { name, journal: new Journal(context.options.journalLimit), store: new MemoryStore(), overrides: [], occurrences, now: () => new Date() };
+  if (context.options.clock === 'seed') {
+    session.now = () => {
+      const ticks = (occurrences.get(SEED_CLOCK) ?? 0) + 1;
+      occurrences.set(SEED_CLOCK, ticks);
+      return new Date(context.generator.anchor.getTime() + ticks * 60_000);
+    };
+  }
+  context.sessions.set(name, session);
+  restoreState(context, session, context.initialState);
+  return session;
 }
 
-/** Returns the instance to its first state: the initial store, an empty journal, counters from zero. */
-export function resetMockContext(context: MockContext): void {
-  context.journal.clear();
-  context.occurrences.clear();
-  restoreState(context, context.initialState);
+/** The seed clock's ticks live with the other counters, so a reset restarts them too. */
+const SEED_CLOCK = '\u0000seed-clock';
+
+/** Replaces a session's store contents with a snapshot. */
+export function restoreState(context: MockContext, session: Session, snapshot: StoreSnapshot): void {
+  session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record));
+}
+
+/** Returns a session to its first state: the initial store, an empty journal, no overrides, counters from zero. */
+export function resetSession(context: MockContext, session: Session): void {
+  session.journal.clear();
+  session.occurrences.clear();
+  session.overrides.length = 0;
+  restoreState(context, session, context.initialState);
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { Operation } from '../contract/load-contract.js';
 import type { Problem, Violation } from '../problems/problems.js';
 import type { MockContext } from './mock-context.js';
+import { currentSession } from './select-session.js';
 import type { Rendered } from './render-response.js';
 import { requestBody } from './request-body.js';
 
@@ -27,7 +28,7 @@ export function sendReply(
 ): void {
   res.locals.operationId = operation?.id;
   const headers = sendableHeaders(reply.headers);
-  context.journal.record({
+  currentSession(res).journal.record({
     operationId: operation?.id ?? null,
     method: req.method,
     path: req.path,
@@ -51,6 +52,26 @@ export function sendReply(
   const isJson = reply.contentType === undefined || /[/+]json\b/i.test(reply.contentType);
   res.type(reply.contentType ?? 'application/json');
   res.send(isJson ? JSON.stringify(reply.body) : String(reply.body));
+}
+
+/**
+ * Records a call whose connection is dropped on purpose (a fault), with status 0 for "no answer", then
+ * closes the connection.
+ */
+export function recordDrop(_context: MockContext, req: Request, res: Response, operation: Operation, pathParams: Record<string, string>): void {
+  res.locals.operationId = operation.id;
+  currentSession(res).journal.record({
+    operationId: operation.id,
+    method: req.method,
+    path: req.path,
+    pathParams,
+    query: { ...(req.query as Record<string, string | string[]>) },
+    headers: { ...req.headers } as Record<string, string | string[]>,
+    body: requestBody(req),
+    response: { status: 0, headers: {} },
+    violations: [],
+  });
+  req.socket.destroy();
 }
 
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */

@@ -40,6 +40,7 @@ export class Journal {
   #size = 0;
   #sequence = 0;
   #dropped = 0;
+  #listeners = new Set<(call: CallRecord) => void>();
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
@@ -51,8 +52,10 @@ export class Journal {
     const id = `call-${++this.#sequence}`;
     if (this.#size === this.limit) this.#dropped++;
     else this.#size++;
-    this.#ring[this.#next] = { id, time: new Date().toISOString(), ...call };
+    const record = { id, time: new Date().toISOString(), ...call };
+    this.#ring[this.#next] = record;
     this.#next = (this.#next + 1) % this.limit;
+    for (const listener of this.#listeners) listener(record);
     return id;
   }
 
@@ -60,12 +63,27 @@ export class Journal {
   list(filter: CallFilter = {}): CallRecord[] {
     const matches = matcher(filter);
     const out: CallRecord[] = [];
-    const start = (this.#next - this.#size + this.limit) % this.limit;
-    for (let i = 0; i < this.#size; i++) {
-      const call = this.#ring[(start + i) % this.limit]!;
-      if (matches(call)) out.push(structuredClone(call));
-    }
+    this.#each((call) => matches(call) && out.push(structuredClone(call)));
     return out;
+  }
+
+  #each(visit: (call: CallRecord) => unknown): void {
+    const start = (this.#next - this.#size + this.limit) % this.limit;
+    for (let i = 0; i < this.#size; i++) visit(this.#ring[(start + i) % this.limit]!);
+  }
+
+  /** Calls `listener` with each call recorded from now on (the record itself: copy before handing out). */
+  subscribe(listener: (call: CallRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** How many calls match, without copying them. */
+  count(filter: CallFilter = {}): number {
+    const matches = matcher(filter);
+    let n = 0;
+    this.#each((call) => matches(call) && n++);
+    return n;
   }
 
   /** How many calls were dropped because the ring was full, since the last clear. */

@@ -38,11 +38,13 @@ export const PROBLEMS = {
   notFound: { type: `${BASE}not-found`, title: 'Not found', status: 404 },
   routeNotFound: { type: `${BASE}route-not-found`, title: 'No operation of the contract matches this path', status: 404 },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
+  waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
   malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
   headersTooLarge: { type: `${BASE}headers-too-large`, title: 'The request line or headers are too large', status: 431 },
   payloadTooLarge: { type: `${BASE}payload-too-large`, title: 'The request body is too large', status: 413 },
   unsupportedMediaType: { type: `${BASE}unsupported-media-type`, title: 'Unsupported content type', status: 415 },
+  invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
 } as const satisfies Record<string, { type: string; title: string; status: number }>;

@@ -8,23 +8,33 @@ export interface Preferences {
   example?: string;
   /** Generate the body (`true`) or serve an example (`false`). */
   dynamic?: boolean;
+  /** Wait this many milliseconds before answering. */
+  delay?: number;
 }
 
 export type PreferResult = { ok: true; preferences: Preferences } | { ok: false; message: string };
 
+/** The query parameters that stand in for `Prefer` where a client cannot set headers (an `<img>`, a link). */
+export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
+
 /**
- * Parses `Prefer: code=404, example=empty, dynamic=false`. Unknown preferences are ignored, as RFC 7240
- * asks; a known one with a bad value is refused so the client learns why nothing happened.
+ * Parses `Prefer: code=404, example=empty, dynamic=false, delay=2000`, then the `__code=404`-style query
+ * parameters for what the header does not say. Unknown preferences are ignored, as RFC 7240 asks; a known
+ * one with a bad value is refused so the client learns why nothing happened.
  * @example parsePrefer('code=404') // { ok: true, preferences: { code: 404 } }
  */
-export function parsePrefer(header: string | string[] | undefined): PreferResult {
+export function parsePrefer(header: string | string[] | undefined, query: Record<string, unknown> = {}): PreferResult {
   const preferences: Preferences = {};
-  if (header === undefined) return { ok: true, preferences };
-  const text = Array.isArray(header) ? header.join(',') : header;
+  const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map((name) => `${name.slice(2)}=${query[name] as string}`);
+  const text = [...(header === undefined ? [] : Array.isArray(header) ? header : [header]), ...fromQuery].join(',');
+  const seen = new Set<string>();
   for (const part of text.split(/[,;]/)) {
     const [rawName = '', ...rest] = part.split('=');
     const name = rawName.trim().toLowerCase();
     const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    // The header comes first: a query parameter never overrides what it said.
+    if (seen.has(name)) continue;
+    seen.add(name);
     if (name === 'code') {
       // 1xx are interim answers, never a final response a client could be given.
       if (!/^[2-5]\d\d$/.test(value)) return { ok: false, message: `Prefer code=${value} is not a final HTTP status code (200-599).` };
@@ -35,6 +45,9 @@ export function parsePrefer(header: string | string[] | undefined): PreferResult
     } else if (name === 'dynamic') {
       if (value !== 'true' && value !== 'false') return { ok: false, message: `Prefer dynamic=${value} must be true or false.` };
       preferences.dynamic = value === 'true';
+    } else if (name === 'delay') {
+      if (!/^\d{1,5}$/.test(value) || Number(value) > 60_000) return { ok: false, message: `Prefer delay=${value} must be whole milliseconds from 0 to 60000.` };
+      preferences.delay = Number(value);
     }
   }
   return { ok: true, preferences };

@@ -2,12 +2,12 @@
 import type { Operation } from '../contract/load-contract.js';
 import { problem, type Violation } from '../problems/problems.js';
 import type { ResponseChoice } from '../respond/choose-response.js';
-import type { MockContext } from '../handler/mock-context.js';
+import type { MockContext, Session } from '../handler/mock-context.js';
 import type { Rendered } from '../handler/render-response.js';
 import { listArray, successSchema, type Collection, type CollectionRole } from './infer-collections.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from './schema-facts.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
-import type { StoredRecord } from './store.js';
+import type { Store, StoredRecord } from './store.js';
 
 /** The request facts a stateful answer needs. */
 export interface StateRequest {
@@ -29,6 +29,7 @@ const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageTo
  */
 export function respondFromState(
   context: MockContext,
+  session: Session,
   collection: Collection,
   role: CollectionRole,
   operation: Operation,
@@ -37,24 +38,25 @@ export function respondFromState(
   render: (body?: unknown) => Rendered,
 ): { reply: Rendered; changed: boolean } {
   const collectionKey = concretePath(collection.path, request.pathParams);
-  const seeded = ensureSeeded(context, collection, collectionKey, request.pathParams);
+  const { store } = session;
+  const seeded = ensureSeeded(context, store, collection, collectionKey, request.pathParams);
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
 
   if (role === 'create') {
-    const record = createRecord(context, collection, collectionKey, operation, request);
-    context.store.put(collectionKey, String(record[collection.idField]), record);
+    const record = createRecord(context, session, collection, collectionKey, operation, request);
+    store.put(collectionKey, String(record[collection.idField]), record);
     return { reply: render(record), changed: true };
   }
   if (role === 'list') {
-    const list = listBody(context, collection, operation, collectionKey, request, render);
+    const list = listBody(store, collection, operation, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   if (id === undefined) return { reply: render(), changed: seeded };
   if (role === 'read') {
-    const record = context.store.get(collectionKey, id);
+    const record = store.get(collectionKey, id);
     return { reply: record ? render(record) : notFound(collection, id, request.path, operation), changed: seeded };
   }
-  const removed = context.store.delete(collectionKey, id);
+  const removed = store.delete(collectionKey, id);
   return { reply: removed ? render() : notFound(collection, id, request.path, operation), changed: seeded || removed };
 }
 
@@ -63,36 +65,36 @@ export function concretePath(template: string, params: Record<string, string>): 
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-function ensureSeeded(context: MockContext, collection: Collection, collectionKey: string, pathParams: Record<string, string>): boolean {
-  if (context.store.has(collectionKey)) return false;
-  context.store.touch(collectionKey);
+function ensureSeeded(context: MockContext, store: Store, collection: Collection, collectionKey: string, pathParams: Record<string, string>): boolean {
+  if (store.has(collectionKey)) return false;
+  store.touch(collectionKey);
   const count = context.options.placeholders;
   const scope = Object.fromEntries(Object.entries(pathParams).filter(([name]) => collection.path.includes(`{${name}}`)));
   for (let i = 0; i < count; i++) {
     const record = makePlaceholder(context.generator, collection, collectionKey, scope, i, count);
-    context.store.put(collectionKey, String(record[collection.idField]), record);
+    store.put(collectionKey, String(record[collection.idField]), record);
   }
   return true;
 }
 
-function createRecord(context: MockContext, collection: Collection, collectionKey: string, operation: Operation, request: StateRequest): StoredRecord {
+function createRecord(context: MockContext, session: Session, collection: Collection, collectionKey: string, operation: Operation, request: StateRequest): StoredRecord {
   const requestSchema = operation.spec.request?.body?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema as JsonObject | undefined;
-  const now = context.now();
+  const now = session.now();
   for (let attempt = 0; ; attempt++) {
     const key = attempt === 0 ? request.key : `${request.key}|retry${attempt}`;
     const record = makeCreated(context.generator, collection, key, request.pathParams, request.body, requestSchema, now);
     // Generated ids are random within their pattern; a clash with a stored record gets another draw.
-    if (attempt >= 20 || !context.store.get(collectionKey, String(record[collection.idField]))) return record;
+    if (attempt >= 20 || !session.store.get(collectionKey, String(record[collection.idField]))) return record;
   }
 }
 
-function listBody(context: MockContext, collection: Collection, operation: Operation, collectionKey: string, request: StateRequest, render: (body?: unknown) => Rendered): { body: unknown } | { reply: Rendered } {
+function listBody(store: Store, collection: Collection, operation: Operation, collectionKey: string, request: StateRequest, render: (body?: unknown) => Rendered): { body: unknown } | { reply: Rendered } {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
   const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
   const start = cursorParam ? decodeCursor(request.query[cursorParam]) : 0;
   if (start === undefined) return { reply: badCursor(cursorParam!, request.path) };
-  const records = context.store.list(collectionKey).reverse();
+  const records = store.list(collectionKey).reverse();
   const limit = limitParam ? pageLimit(operation, limitParam, request.query[limitParam]) : records.length;
   const page = records.slice(start, start + limit);
   const where = listArray(operation, collection.schema) ?? [];

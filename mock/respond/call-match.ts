@@ -1,0 +1,83 @@
+// Partial matching of recorded calls, and the differences that explain a near miss.
+import type { CallRecord } from '../journal/journal.js';
+
+/**
+ * What a call must have. Every field set must match; `query`, `headers` and `body` match partially (the
+ * call may have more), header names in any case. Values may be vitest asymmetric matchers
+ * (`expect.any(String)`).
+ */
+export interface CallMatch {
+  operationId?: string;
+  method?: string;
+  /** The exact request path, or a prefix ending in `*`. */
+  path?: string;
+  /** Path parameters, by name. */
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+  /** The response status the mock answered. */
+  status?: number;
+}
+
+/** Whether a call matches. */
+export function matchesCall(call: CallRecord, match: CallMatch): boolean {
+  return differences(call, match).length === 0;
+}
+
+/**
+ * How a call differs from a match, one line a difference: `body.kind: expected "pin", received "card"`.
+ * @example differences(call, { body: { kind: 'pin' } }) // ['body.kind: expected "pin", received "card"']
+ */
+export function differences(call: CallRecord, match: CallMatch): string[] {
+  const out: string[] = [];
+  if (match.operationId !== undefined && call.operationId !== match.operationId) out.push(`operationId: expected ${show(match.operationId)}, received ${show(call.operationId)}`);
+  if (match.method !== undefined && call.method !== match.method.toUpperCase()) out.push(`method: expected ${match.method.toUpperCase()}, received ${call.method}`);
+  if (match.path !== undefined && !pathMatches(call.path, match.path)) out.push(`path: expected ${show(match.path)}, received ${show(call.path)}`);
+  if (match.status !== undefined && call.response.status !== match.status) out.push(`status: expected ${match.status}, received ${call.response.status}`);
+  if (match.params !== undefined) compare('params', call.pathParams, match.params, out);
+  if (match.query !== undefined) compare('query', call.query, match.query, out);
+  if (match.headers !== undefined) {
+    const lower = Object.fromEntries(Object.entries(match.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    compare('headers', call.headers, lower, out);
+  }
+  if ('body' in match) compare('body', call.body, match.body, out);
+  return out;
+}
+
+function pathMatches(path: string, expected: string): boolean {
+  return expected.endsWith('*') ? path.startsWith(expected.slice(0, -1)) : path === expected;
+}
+
+/** Partial deep comparison: objects may have more keys than expected; arrays match element by element. */
+function compare(where: string, actual: unknown, expected: unknown, out: string[]): void {
+  if (isAsymmetric(expected)) {
+    if (!expected.asymmetricMatch(actual)) out.push(`${where}: expected ${expected.toString?.() ?? 'a match'}, received ${show(actual)}`);
+    return;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return void out.push(`${where}: expected an array, received ${show(actual)}`);
+    if (actual.length !== expected.length) out.push(`${where}: expected ${expected.length} items, received ${actual.length}`);
+    expected.forEach((item, i) => i < actual.length && compare(`${where}[${i}]`, actual[i], item, out));
+    return;
+  }
+  if (typeof expected === 'object' && expected !== null) {
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return void out.push(`${where}: expected an object, received ${show(actual)}`);
+    for (const [key, value] of Object.entries(expected)) {
+      if (!Object.hasOwn(actual, key)) out.push(`${where}.${key}: expected ${show(value)}, received nothing`);
+      else compare(`${where}.${key}`, (actual as Record<string, unknown>)[key], value, out);
+    }
+    return;
+  }
+  if (!Object.is(actual, expected)) out.push(`${where}: expected ${show(expected)}, received ${show(actual)}`);
+}
+
+function isAsymmetric(value: unknown): value is { asymmetricMatch(other: unknown): boolean; toString?(): string } {
+  return typeof value === 'object' && value !== null && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function';
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

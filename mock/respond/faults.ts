@@ -1,0 +1,43 @@
+// Fault injection for resilience tests: latency, failures and dropped connections, repeatable under a seed.
+import { hashSeed } from '../generate/hash-seed.js';
+
+/** Faults applied to every answer of the contract's operations. */
+export interface Faults {
+  /** Milliseconds added to each answer: a fixed number or a `[min, max]` range. */
+  latency?: number | [number, number];
+  /** Share of requests (0-1) answered with the operation's documented 5xx (500 if none is documented). */
+  failureRate?: number;
+  /** Share of requests (0-1) whose connection is closed without an answer. */
+  dropRate?: number;
+}
+
+/** What happens to one request. */
+export interface FaultRoll {
+  delay: number;
+  fail: boolean;
+  drop: boolean;
+}
+
+/**
+ * Rolls the faults for the n-th request of a session. The same seed, session and n always roll the same,
+ * so a flaky-network test fails the same way twice.
+ */
+export function rollFaults(faults: Faults, seed: number | string, session: string, n: number): FaultRoll {
+  const roll = (salt: string) => hashSeed(`${seed}|${session}|${n}|${salt}`) / 2 ** 32;
+  const { latency = 0, failureRate = 0, dropRate = 0 } = faults;
+  const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
+  return {
+    delay: Math.round(min + roll('latency') * (max - min)),
+    drop: roll('drop') < dropRate,
+    fail: roll('fail') < failureRate,
+  };
+}
+
+/** Reads `100` or `100-300` (milliseconds). */
+export function parseLatency(text: string): number | [number, number] | undefined {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  return max < min || max > 60_000 ? undefined : match[2] === undefined ? min : [min, max];
+}

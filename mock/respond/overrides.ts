@@ -1,0 +1,81 @@
+// Overrides: "for the next N calls of this operation (that match), answer this instead", checked against
+// the contract when they are set, so a test can never make the mock break it.
+import type { Operation } from '../contract/load-contract.js';
+import type { CallRecord } from '../journal/journal.js';
+import { matchesCall, type CallMatch } from './call-match.js';
+
+/** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
+export interface OverrideSpec {
+  operationId: string;
+  /** Only calls that match are overridden (params, query, headers, body: partial). */
+  match?: Omit<CallMatch, 'operationId' | 'status'>;
+  /** A documented status code of the operation. */
+  status?: number;
+  /** A body for that status; it must fit the contract. Without it, the status's example or a generated body. */
+  body?: unknown;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+  /** Milliseconds to wait before answering (0-60000). */
+  delay?: number;
+  /** `drop`: close the connection without an answer. */
+  fault?: 'drop';
+  /** How many calls it applies to; then it is gone. Omitted: until reset. */
+  times?: number;
+}
+
+/** An override in force. */
+export interface Override extends OverrideSpec {
+  id: string;
+  /** Calls it still applies to (`null`: until reset). */
+  remaining: number | null;
+}
+
+/** Checks a status and body against the operation's responses: messages, empty when they fit. */
+export type CheckResponse = (operation: Operation, status: number, body: unknown) => string[];
+
+/**
+ * Validates an override against the contract and returns it ready to apply, or the reasons it is refused.
+ * @example readOverride({ operationId: 'getPass', status: 500, times: 1 }, 'override-1', operations, check)
+ */
+export function readOverride(value: unknown, id: string, operations: Operation[], check: CheckResponse): { ok: true; override: Override } | { ok: false; errors: string[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['an override is a JSON object with at least "operationId"'] };
+  const spec = value as Record<string, unknown>;
+  const errors: string[] = [];
+  const known = ['operationId', 'match', 'status', 'body', 'headers', 'delay', 'fault', 'times'];
+  for (const key of Object.keys(spec)) if (!known.includes(key)) errors.push(`unknown field "${key}"; an override has ${known.join(', ')}`);
+  const operation = operations.find((op) => op.id === spec.operationId);
+  if (!operation) errors.push(`operationId ${JSON.stringify(spec.operationId)} is not an operation of the contract; it has ${operations.map((op) => op.id).join(', ')}`);
+  const documented = operation?.spec.responses.map((r) => r.code) ?? [];
+  if (spec.status !== undefined) {
+    const status = spec.status;
+    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) errors.push('status must be a final HTTP status code (200-599)');
+    else if (operation && !documented.some((code) => code === String(status) || code.toUpperCase() === `${String(status)[0]}XX` || code === 'default')) {
+      errors.push(`status ${status} is not documented for ${operation.id}; documented: ${documented.join(', ')}`);
+    }
+  }
+  if (spec.delay !== undefined && (!Number.isInteger(spec.delay) || (spec.delay as number) < 0 || (spec.delay as number) > 60_000)) errors.push('delay must be whole milliseconds from 0 to 60000');
+  if (spec.times !== undefined && (!Number.isInteger(spec.times) || (spec.times as number) < 1)) errors.push('times must be a positive whole number');
+  if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
+  if (spec.headers !== undefined && (typeof spec.headers !== 'object' || spec.headers === null || Object.values(spec.headers).some((v) => typeof v !== 'string'))) errors.push('headers must be an object of strings');
+  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) errors.push('match must be an object');
+  if (['status', 'body', 'headers', 'delay', 'fault'].every((key) => spec[key] === undefined)) errors.push('say what to do: status, body, headers, delay or fault');
+  if (errors.length === 0 && operation && spec.body !== undefined) {
+    const status = (spec.status as number | undefined) ?? Number(documented.find((code) => /^2\d\d$/.test(code)) ?? 200);
+    errors.push(...check(operation, status, spec.body).map((e) => `body: ${e}`));
+  }
+  if (errors.length) return { ok: false, errors };
+  const times = spec.times as number | undefined;
+  return { ok: true, override: { ...(spec as unknown as OverrideSpec), id, remaining: times ?? null } };
+}
+
+/**
+ * Takes the first override that applies to a call (by operation and match) and counts the use; an
+ * override whose `times` are used up is removed.
+ */
+export function takeOverride(overrides: Override[], call: Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'body' | 'response'>): Override | undefined {
+  const index = overrides.findIndex((o) => o.operationId === call.operationId && (!o.match || matchesCall(call as CallRecord, o.match)));
+  const override = overrides[index];
+  if (!override) return undefined;
+  if (override.remaining !== null && --override.remaining === 0) overrides.splice(index, 1);
+  return override;
+}

@@ -1,0 +1,30 @@
+// What a provider verification found: one step per request, and what was skipped.
+
+/** One request of the walk and what was wrong with its answer. */
+export interface VerifyStep {
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The path requested, with its query string. */
+  path: string;
+  /** The status received; `null` when no answer came (network error or timeout). */
+  status: number | null;
+  /** Readable messages, empty when the answer kept the contract. */
+  violations: string[];
+}
+
+/** An operation the walk could not call, and why. */
+export interface SkippedOperation {
+  operationId: string;
+  reason: string;
+}
+
+/** The outcome of {@link verifyProvider}: it passed when `violations` is 0. */
+export interface VerifyReport {
+  steps: VerifyStep[];
+  /** How many violations all steps hold together. */
+  violations: number;
+  /** How many requests were sent. */
+  requests: number;
+  skipped: SkippedOperation[];
+}
