@@ -7,6 +7,7 @@ import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import type { RunningMock } from './server.js';
 
 const HELP = `Usage: membership-mock [options]
+       membership-mock verify --base-url URL [options]   (check a real server; see verify --help)
 
 Serves a mock of an OpenAPI contract: routes, validation and bodies come from the contract.
 
@@ -117,6 +118,11 @@ function version(): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'verify') {
+    const { runVerify } = await import('./verify/verify-command.js');
+    process.exitCode = await runVerify(process.argv.slice(3), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+    return;
+  }
   let options: ReturnType<typeof readOptions>;
   try {
     options = readOptions(process.argv.slice(2));

@@ -2,6 +2,14 @@
 export { createApp, type MockApp } from './app.js';
 export { loadContract, ContractError, type Contract, type Operation } from './contract/load-contract.js';
 export type { CallFilter, CallRecord } from './journal/journal.js';
+export type { WaitOptions } from './journal/wait-for-call.js';
 export { DEFAULT_CONTRACT, type MockOptions, type ServerOptions } from './options.js';
 export type { Problem, Violation } from './problems/problems.js';
+export type { CallMatch } from './respond/call-match.js';
+export type { Faults } from './respond/faults.js';
+export type { Override, OverrideSpec } from './respond/overrides.js';
+export { StateError } from './state/check-snapshot.js';
+export type { Store, StoreSnapshot, StoredRecord } from './state/store.js';
 export { startMock, type RunningMock } from './server.js';
+export { connectMock, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
+export { mockMatchers, type CallSource, type ExpectedCall, type OrderedCall } from './testing/matchers.js';

@@ -90,6 +90,19 @@ describe('the CLI as a real process', () => {
     expect(stderr).toContain('Cannot read the contract /nowhere/api.yaml: no such file');
   });
 
+  test('verify exits 0 against the mock and 1 naming the violations when requests are refused', async () => {
+    const cli = await start(['--port', '0', '--log', 'off']);
+    const clean = await runCli(['verify', '--base-url', cli.url, '--token', 't']);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('7 operations, 8 requests, 0 violations');
+    const refused = await runCli(['verify', '--base-url', cli.url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('expected a success (201), got 401');
+    const usage = await runCli(['verify']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--base-url is required.');
+  });
+
   test('a taken port exits 1 saying so', async () => {
     const cli = await start(['--port', '0']);
     const port = new URL(cli.url).port;

@@ -16,6 +16,8 @@ afterAll(() => {
     const strict = source === DEFAULT_CONTRACT;
     for (const call of calls) {
       const { status, headers, body } = call.response;
+      // Status 0: the connection was dropped on purpose (a fault); nothing was answered.
+      if (status === 0) continue;
       const where = `${call.method} ${call.path} -> ${status}`;
       const documented = call.operationId !== null && validator.documents(call.operationId, status);
       if (call.operationId && call.method === 'HEAD') {

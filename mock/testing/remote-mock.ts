@@ -1,0 +1,75 @@
+// A client for a mock running in another process (`npm start`), over the admin API: the same test API,
+// asynchronous.
+import type { CallFilter, CallRecord } from '../journal/journal.js';
+import type { WaitOptions } from '../journal/wait-for-call.js';
+import type { CallMatch } from '../respond/call-match.js';
+import type { Override, OverrideSpec } from '../respond/overrides.js';
+import type { StoreSnapshot } from '../state/store.js';
+
+/** The test API of a mock in another process. Every method speaks to `/__mock` and may reject on HTTP errors. */
+export interface RemoteMock {
+  url: string;
+  calls(filter?: CallFilter): Promise<CallRecord[]>;
+  count(filter?: CallFilter): Promise<number>;
+  waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord | undefined>;
+  override(spec: OverrideSpec): Promise<Override>;
+  clearOverrides(): Promise<void>;
+  state(): Promise<StoreSnapshot>;
+  /** Resets this client's session, or the whole mock when the client has none. */
+  reset(): Promise<void>;
+}
+
+/** Options of {@link connectMock}. */
+export interface RemoteOptions {
+  /** Scope everything to this session (`X-Mock-Session`). @default none: the default session */
+  session?: string;
+  /** Extra headers for the admin API (an admin token, say). @default {} */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Connects to a running mock.
+ * @example
+ * const mock = connectMock('http://127.0.0.1:4010');
+ * await expect(mock).toHaveReceived('createPass', { params: { member_id: 'm1' } });
+ */
+export function connectMock(url: string, { session, headers = {} }: RemoteOptions = {}): RemoteMock {
+  const base = url.replace(/\/+$/, '');
+  const sent = { ...headers, ...(session ? { 'X-Mock-Session': session } : {}) };
+  const call = async (method: string, path: string, body?: unknown, okStatuses = [200, 201, 204]): Promise<Response> => {
+    const res = await fetch(`${base}/__mock${path}`, {
+      method,
+      headers: body === undefined ? sent : { ...sent, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!okStatuses.includes(res.status)) {
+      const text = await res.text();
+      const detail = (() => {
+        try {
+          return (JSON.parse(text) as { detail?: string }).detail ?? text;
+        } catch {
+          return text;
+        }
+      })();
+      throw new Error(`${method} ${base}/__mock${path} answered ${res.status}: ${detail}`);
+    }
+    return res;
+  };
+  const query = (filter: CallFilter = {}) => {
+    const params = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
+    return params.size ? `?${params}` : '';
+  };
+  return {
+    url: base,
+    calls: async (filter) => ((await (await call('GET', `/calls${query(filter)}`)).json()) as { calls: CallRecord[] }).calls,
+    count: async (filter) => ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
+    async waitForCall(match, { timeout = 5000, since } = {}) {
+      const res = await call('POST', '/calls/wait', { match, timeout, since }, [200, 408]);
+      return res.status === 408 ? undefined : ((await res.json()) as { call: CallRecord }).call;
+    },
+    override: async (spec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
+    clearOverrides: async () => void (await call('DELETE', '/overrides')),
+    state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
+    reset: async () => void (await call('POST', '/reset')),
+  };
+}

@@ -1,0 +1,75 @@
+// `membership-mock verify --base-url URL`: the provider check as a command, for CI.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONTRACT } from '../options.js';
+
+export const VERIFY_HELP = `Usage: membership-mock verify --base-url URL [options]
+
+Walks the contract's operations against a real server (create, list, read, delete, with bodies generated
+from the request schemas), checks every answer against the contract, prints a report, and exits 1 on any
+violation.
+
+Options:
+  --base-url URL       the server to verify (required)
+  --contract FILE      OpenAPI file (default: the bundled contracts/membership.openapi.yaml)
+  --token T            send Authorization: Bearer T (or set MOCK_VERIFY_TOKEN)
+  --header "K: V"      another header to send; repeat as needed
+  --param NAME=VALUE   a fixed path parameter value, e.g. member_id=mbr_1; repeat as needed
+  --seed S             seed for generated bodies and values (default: 1)
+  --timeout MS         per request (default: 10000)
+  -h, --help           show this help`;
+
+/** Runs the command; resolves with the exit code (0 clean, 1 violations, 2 usage). */
+export async function runVerify(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'base-url': { type: 'string' },
+        contract: { type: 'string' },
+        token: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        param: { type: 'string', multiple: true },
+        seed: { type: 'string' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    err(`membership-mock verify: ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (values.help) return out(`${VERIFY_HELP}\n`), 0;
+  const usage = (message: string) => (err(`membership-mock verify: ${message}\nRun with --help for the options.\n`), 2);
+  if (!values['base-url']) return usage('--base-url is required.');
+  const headers: Record<string, string> = {};
+  const token = values.token ?? process.env.MOCK_VERIFY_TOKEN;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  for (const header of values.header ?? []) {
+    const at = header.indexOf(':');
+    if (at < 1) return usage(`--header "${header}" must look like "Name: value".`);
+    headers[header.slice(0, at).trim()] = header.slice(at + 1).trim();
+  }
+  const params: Record<string, string> = {};
+  for (const param of values.param ?? []) {
+    const at = param.indexOf('=');
+    if (at < 1) return usage(`--param "${param}" must look like name=value.`);
+    params[param.slice(0, at)] = param.slice(at + 1);
+  }
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) return usage('--timeout must be a positive number of milliseconds.');
+  const contract = values.contract === undefined ? DEFAULT_CONTRACT : /^https?:/i.test(values.contract) ? values.contract : resolve(process.env.INIT_CWD ?? process.cwd(), values.contract);
+
+  const { verifyProvider, formatReport } = await import('./verify-provider.js');
+  try {
+    const report = await verifyProvider({ baseUrl: values['base-url'], contract, headers, params, seed: values.seed, timeoutMs });
+    out(`${formatReport(report)}\n`);
+    return report.violations > 0 ? 1 : 0;
+  } catch (error) {
+    err(`membership-mock verify: ${(error as Error).message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,74 @@
+import request from 'supertest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import '../../mock/testing/vitest.js';
+import type { MockApp } from '../../mock/index.js';
+import { AUTH, newMock } from '../support/harness.js';
+
+let mock: MockApp;
+beforeEach(async () => {
+  mock = await newMock({ seed: 3, clock: 'seed' });
+  await request(mock.app).get('/members/m1/credentials').set(AUTH);
+  await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'card', label: 'Work' });
+  await request(mock.app).post('/members/m2/credentials').set(AUTH).send({ kind: 'pin' });
+});
+
+/** The message of a failed expectation, with ids and times kept stable for the snapshot. */
+function failure(assertion: () => void): string {
+  try {
+    assertion();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the assertion passed');
+}
+
+describe('vitest matchers over recorded calls', () => {
+  test('toHaveReceived passes on a partial match of params and body', () => {
+    expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'card' } });
+    expect(mock).not.toHaveReceived('deletePass');
+  });
+
+  test('toHaveReceivedTimes counts matching calls', () => {
+    expect(mock).toHaveReceivedTimes('createCredential', 2);
+    expect(mock).toHaveReceivedTimes('createCredential', 1, { body: { kind: 'pin' } });
+  });
+
+  test('toHaveReceivedInOrder accepts other calls between the steps', () => {
+    expect(mock).toHaveReceivedInOrder(['listCredentials', { operationId: 'createCredential', params: { member_id: 'm2' } }]);
+    expect(mock).not.toHaveReceivedInOrder([{ operationId: 'createCredential', params: { member_id: 'm2' } }, 'listCredentials']);
+  });
+
+  test('the failure messages show the closest calls and how they differ', () => {
+    expect(failure(() => expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'pin' } }))).toMatchSnapshot('toHaveReceived');
+    expect(failure(() => expect(mock).toHaveReceivedTimes('createCredential', 3, { body: { kind: 'card' } }))).toMatchSnapshot('toHaveReceivedTimes');
+    expect(failure(() => expect(mock).toHaveReceivedInOrder(['createCredential', 'listCredentials']))).toMatchSnapshot('toHaveReceivedInOrder');
+    expect(failure(() => expect(mock).toHaveReceived('deletePass'))).toMatchSnapshot('no such operation called');
+  });
+
+  test('waitForCall resolves when a later call arrives, and with undefined after the timeout', async () => {
+    const waiting = mock.waitForCall({ operationId: 'deletePass' }, { timeout: 2000 });
+    setTimeout(() => void request(mock.app).delete('/members/m1/passes/x').set(AUTH).then(() => undefined), 50);
+    expect((await waiting)?.operationId).toBe('deletePass');
+    expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
+  });
+
+  test('GET /__mock/calls/count counts with the same filters', async () => {
+    expect((await request(mock.app).get('/__mock/calls/count?operationId=createCredential').expect(200)).body).toEqual({ count: 2 });
+  });
+
+  test('GET /__mock/calls/wait long-polls, and answers 408 when nothing came', async () => {
+    const waiting = request(mock.app).get('/__mock/calls/wait?operationId=getPass&timeout=2000');
+    const answer = waiting.then((r) => r);
+    setTimeout(() => void request(mock.app).get('/members/m1/passes/p1').set(AUTH).then(() => undefined), 50);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.body.call).toMatchObject({ operationId: 'getPass', path: '/members/m1/passes/p1' });
+    await request(mock.app).get('/__mock/calls/wait?operationId=deletePass&timeout=20').expect(408);
+  });
+
+  test('POST /__mock/calls/wait matches on the body, and `since` skips calls already seen', async () => {
+    const res = await request(mock.app).post('/__mock/calls/wait').send({ match: { body: { kind: 'pin' } }, timeout: 100 }).expect(200);
+    expect(res.body.call.pathParams).toEqual({ member_id: 'm2' });
+    await request(mock.app).post('/__mock/calls/wait').send({ match: { body: { kind: 'pin' } }, timeout: 50, since: res.body.call.id }).expect(408);
+  });
+});
