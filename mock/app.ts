@@ -1,5 +1,6 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
 import express, { type Express } from 'express';
+import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
@@ -10,6 +11,7 @@ import { logRequests } from './handler/log-requests.js';
 import { matchRoute } from './handler/match-route.js';
 import { createMockContext, resetSession, restoreState, serve, sessionOf } from './handler/mock-context.js';
 import { parseBody } from './handler/parse-body.js';
+import { assignRequestId } from './handler/request-id.js';
 import { selectSession } from './handler/select-session.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
@@ -79,10 +81,11 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(assignRequestId());
   app.use(logRequests(resolved));
   app.use(selectSession(context));
   app.use(cors(context));
-  app.use('/__mock', adminRouter(context, controls));
+  if (resolved.admin !== false) app.use('/__mock', adminGuard(resolved.admin.token), adminRouter(context, controls));
   app.use(matchRoute(context));
   app.use(parseBody(resolved.bodyLimit));
   app.use(handleRequest(context));

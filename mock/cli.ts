@@ -31,6 +31,8 @@ Options:
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
   --no-security-check    do not require the contract's credentials (no 401)
+  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN)
+  --no-admin             remove the admin API /__mock/* altogether
   -h, --help             show this help
   -v, --version          show the version
 
@@ -63,6 +65,8 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       'no-cors': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       log: { type: 'string' },
+      'admin-token': { type: 'string' },
+      'no-admin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -88,7 +92,13 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     cors: values['no-cors'] ? false : values['cors-origin'] === undefined ? true : values['cors-origin'].split(',').map((o) => o.trim()).filter(Boolean),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
+    admin: values['no-admin'] ? false : { token: values['admin-token'] ?? (process.env.MOCK_ADMIN_TOKEN || undefined) },
   };
+}
+
+function adminNote(admin: ServerOptions['admin'], url: string): string {
+  if (admin === false) return 'no admin API';
+  return `admin at ${url}/__mock${admin?.token ? ', token required' : ''}`;
 }
 
 function clockKind(value: string): 'system' | 'seed' {
@@ -154,7 +164,7 @@ async function main(): Promise<void> {
   }
   const { contract: served } = running.mock;
   process.stdout.write(
-    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} at ${running.url} (seed ${options.seed}; admin at ${running.url}/__mock)\n`,
+    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
 
   const stop = (signal: string) => {

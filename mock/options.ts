@@ -71,6 +71,11 @@ export interface MockOptions {
    */
   cors?: boolean | string[];
   /**
+   * Protects `/__mock/*` with this bearer token; `false` removes the admin API altogether.
+   * @default undefined (open; the CLI reads MOCK_ADMIN_TOKEN)
+   */
+  admin?: { token?: string } | false;
+  /**
    * One log line per request (method, path, operationId, status, ms): `pretty` for people, `json` for machines.
    * @default 'off'
    */
@@ -133,10 +138,11 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     state = {},
     onStateChange = () => undefined,
     cors = true,
+    admin = {},
     log = 'off',
     logTo = (line: string) => void process.stdout.write(`${line}\n`),
   } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, log, logTo };
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, admin, log, logTo };
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -95,7 +95,8 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
   // Admin failures answer as problems too, and stay out of the journal like every admin request.
   router.use(((error: Error & { type?: string }, req, res, _next) => {
     if (error.type === 'entity.parse.failed') return bad(res, req, `The body is not valid JSON: ${error.message}.`);
-    sendProblem(res, problem('internal', `The admin endpoint failed: ${error.message}`, { instance: req.originalUrl }));
+    console.error(`membership-mock: the admin endpoint ${req.method} ${req.path} failed: ${error.stack ?? error.message}`);
+    sendProblem(res, problem('internal', 'The admin endpoint failed; the server log has the details.', { instance: req.originalUrl }));
   }) as ErrorRequestHandler);
   return router;
 }

@@ -33,6 +33,10 @@ function toProblem(error: HttpError, instance: string, bodyLimit: number): [Prob
       const message = `The body is not valid JSON: ${error.message}.`;
       return [problem('malformedJson', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
     }
+    case 'encoding.invalid': {
+      const message = 'The body is not valid UTF-8.';
+      return [problem('invalidRequest', message, { instance, violations: at('body', '', message) }), at('body', '', message)];
+    }
     case 'entity.too.large': {
       const message = `The body has ${error.length ?? 'more than the limit of'} bytes; the limit is ${bodyLimit} bytes.`;
       return [problem('payloadTooLarge', message, { instance, violations: at('body', '', message) }), at('body', '', message)];

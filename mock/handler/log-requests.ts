@@ -11,9 +11,9 @@ export function logRequests({ log, logTo }: ResolvedMockOptions): RequestHandler
       const ms = Math.round(Number(process.hrtime.bigint() - start) / 10_000) / 100;
       const operationId = (res.locals.operationId as string | undefined) ?? null;
       if (log === 'json') {
-        logTo(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: req.path, operationId, status: res.statusCode, ms }));
+        logTo(JSON.stringify({ time: new Date().toISOString(), requestId: res.locals.requestId, method: req.method, path: req.path, operationId, status: res.statusCode, ms }));
       } else {
-        logTo(`${req.method} ${req.path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms`);
+        logTo(`${req.method} ${req.path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms ${res.locals.requestId as string}`);
       }
     });
     next();

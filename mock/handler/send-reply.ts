@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { Operation } from '../contract/load-contract.js';
 import type { Problem, Violation } from '../problems/problems.js';
 import type { MockContext } from './mock-context.js';
+import { requestIdOf } from './request-id.js';
 import { currentSession } from './select-session.js';
 import type { Rendered } from './render-response.js';
 import { requestBody } from './request-body.js';
@@ -29,6 +30,7 @@ export function sendReply(
   res.locals.operationId = operation?.id;
   const headers = sendableHeaders(reply.headers);
   currentSession(res).journal.record({
+    requestId: requestIdOf(res),
     operationId: operation?.id ?? null,
     method: req.method,
     path: req.path,
@@ -61,6 +63,7 @@ export function sendReply(
 export function recordDrop(_context: MockContext, req: Request, res: Response, operation: Operation, pathParams: Record<string, string>): void {
   res.locals.operationId = operation.id;
   currentSession(res).journal.record({
+    requestId: requestIdOf(res),
     operationId: operation.id,
     method: req.method,
     path: req.path,

@@ -5,6 +5,8 @@ import type { Violation } from '../problems/problems.js';
 export interface CallRecord {
   /** Increasing, unique for the life of the mock: `call-1`, `call-2`, ... */
   id: string;
+  /** The `X-Request-Id` the mock answered with (the caller's, or a new UUID). */
+  requestId?: string;
   /** ISO 8601 time the request was recorded. */
   time: string;
   /** The contract's operationId, or `null` when no operation matched. */

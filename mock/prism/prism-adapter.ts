@@ -146,8 +146,11 @@ export function checkRequest(spec: IHttpOperation, facts: RequestFacts, checkSec
   if (unsupported) {
     return { ok: false, kind: 'unsupportedMediaType', schemes: [], violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }] };
   }
-  const violations = errors.map(toViolation);
-  const kind = errors.some(isMissingBody) ? 'missingBody' : violations.every((v) => v.location === 'body') ? 'invalidBody' : 'invalidRequest';
+  // Prism reads a falsy body (JSON null, false, 0, "") as no body at all; it was sent, and is just wrong.
+  const sentFalsy = facts.body !== undefined;
+  const violations = errors.map((d) => (sentFalsy && isMissingBody(d) ? { location: 'body' as const, pointer: '', message: `must be a value that fits the schema, not ${JSON.stringify(facts.body)}` } : toViolation(d)));
+  const missing = !sentFalsy && errors.some(isMissingBody);
+  const kind = missing ? 'missingBody' : violations.every((v) => v.location === 'body') ? 'invalidBody' : 'invalidRequest';
   return { ok: false, kind, schemes: [], violations };
 }
 
