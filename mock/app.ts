@@ -73,7 +73,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
       if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
       for (const name of context.sessions.keys()) if (name !== '') context.sessions.delete(name);
       resetSession(context, sessionOf(context, ''));
-      resolved.onStateChange(sessionOf(context, '').store.snapshot());
+      const main = sessionOf(context, '');
+      resolved.onStateChange(() => main.store.snapshot());
     },
   };
 

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLineWriter } from './handler/line-writer.js';
 import type { Faults } from './respond/faults.js';
 import type { StoreSnapshot } from './state/store.js';
 
@@ -61,10 +62,11 @@ export interface MockOptions {
    */
   state?: StoreSnapshot;
   /**
-   * Called with a snapshot after every request that changed the state.
+   * Called after every request that changed the default session's state; `snapshot()` copies it, so call
+   * it only when you need it (copying on every change would cost each create the whole store).
    * @default none
    */
-  onStateChange?: (snapshot: StoreSnapshot) => void;
+  onStateChange?: (snapshot: () => StoreSnapshot) => void;
   /**
    * CORS: `true` allows every origin, a list allows those origins, `false` sends no CORS headers.
    * @default true
@@ -140,9 +142,16 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     cors = true,
     admin = {},
     log = 'off',
-    logTo = (line: string) => void process.stdout.write(`${line}\n`),
+    logTo = defaultLogTo(),
   } = options;
   return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, admin, log, logTo };
+}
+
+let stdoutWriter: ((line: string) => void) | undefined;
+
+/** One batching writer for stdout, made when first needed (it flushes on exit). */
+function defaultLogTo(): (line: string) => void {
+  return (line) => (stdoutWriter ??= createLineWriter(process.stdout, 1))(line);
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -44,6 +44,8 @@ export interface MockContext {
   /** What a reset returns a store to: the fixtures, or nothing (placeholders come back lazily). */
   initialState: StoreSnapshot;
   sessions: Map<string, Session>;
+  /** The generated part of each list envelope (its fields besides the records), made once per operation. */
+  envelopes: WeakMap<Operation, Record<string, unknown>>;
 }
 
 /** Derives what the mock serves from a contract. */
@@ -59,7 +61,7 @@ export function serve(contract: Contract): Served {
 
 /** Builds the context of a new mock instance, with its default session. */
 export function createMockContext(served: Served, options: ResolvedMockOptions, initialState: StoreSnapshot = {}): MockContext {
-  const context: MockContext = { served, options, generator: createBodyGenerator(options.seed), initialState, sessions: new Map() };
+  const context: MockContext = { served, options, generator: createBodyGenerator(options.seed), initialState, sessions: new Map(), envelopes: new WeakMap() };
   sessionOf(context, '');
   return context;
 }

@@ -48,7 +48,7 @@ export function respondFromState(
     return { reply: render(record), changed: true };
   }
   if (role === 'list') {
-    const list = listBody(store, collection, operation, collectionKey, request, render);
+    const list = listBody(context, store, collection, operation, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   if (id === undefined) return { reply: render(), changed: seeded };
@@ -88,7 +88,7 @@ function createRecord(context: MockContext, session: Session, collection: Collec
   }
 }
 
-function listBody(store: Store, collection: Collection, operation: Operation, collectionKey: string, request: StateRequest, render: (body?: unknown) => Rendered): { body: unknown } | { reply: Rendered } {
+function listBody(context: MockContext, store: Store, collection: Collection, operation: Operation, collectionKey: string, request: StateRequest, render: (body?: unknown) => Rendered): { body: unknown } | { reply: Rendered } {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
   const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
@@ -99,9 +99,13 @@ function listBody(store: Store, collection: Collection, operation: Operation, co
   const page = records.slice(start, start + limit);
   const where = listArray(operation, collection.schema) ?? [];
   if (where.length === 0) return { body: page };
-  // The envelope's other fields come from the generator; the records and the cursor from state.
-  const generated = render().body;
-  const body: JsonObject = isObject(generated) ? { ...generated } : {};
+  // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
+  let envelope = context.envelopes.get(operation);
+  if (!envelope) {
+    const generated = render().body;
+    context.envelopes.set(operation, (envelope = isObject(generated) ? generated : {}));
+  }
+  const body: JsonObject = { ...envelope };
   body[where[0]!] = page;
   const properties = propertiesOf(successSchema(operation));
   const nextField = NEXT_FIELDS.find((field) => field in properties);

@@ -30,8 +30,8 @@ export async function readStateFile(path: string): Promise<unknown> {
 
 /** Writes state files atomically, coalescing bursts of changes. */
 export interface StateWriter {
-  /** Saves this snapshot soon; later snapshots replace earlier unsaved ones. */
-  schedule(snapshot: StoreSnapshot): void;
+  /** Saves the state soon, reading it with `snapshot()` only when the write happens. */
+  schedule(snapshot: () => StoreSnapshot): void;
   /** Saves what is pending now and resolves when it is on disk. */
   flush(): Promise<void>;
 }
@@ -41,7 +41,7 @@ export interface StateWriter {
  * so a crash leaves either the old file or the new one, never half of one.
  */
 export function createStateWriter(path: string, onError: (error: Error) => void, delayMs = 50): StateWriter {
-  let pending: StoreSnapshot | undefined;
+  let pending: (() => StoreSnapshot) | undefined;
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
@@ -51,7 +51,8 @@ export function createStateWriter(path: string, onError: (error: Error) => void,
     const snapshot = pending;
     pending = undefined;
     if (snapshot === undefined) return writing;
-    writing = writing.then(() => save(path, snapshot)).catch((error: Error) => onError(error));
+    const collections = snapshot();
+    writing = writing.then(() => save(path, collections)).catch((error: Error) => onError(error));
     return writing;
   };
 

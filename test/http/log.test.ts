@@ -9,7 +9,7 @@ describe('the request log', () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
     await request(mock.app).get('/nowhere').expect(404);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^GET \/members\/m1\/passes listPasses 200 \d+(\.\d+)?ms$/);
+    expect(lines[0]).toMatch(/^GET \/members\/m1\/passes listPasses 200 \d+(\.\d+)?ms [0-9a-f-]{36}$/);
     expect(lines[1]).toMatch(/^GET \/nowhere - 404 /);
   });
 
@@ -17,7 +17,7 @@ describe('the request log', () => {
     const lines: string[] = [];
     const mock = await newMock({ log: 'json', logTo: (line) => lines.push(line) });
     await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201);
-    expect(JSON.parse(lines[0]!)).toEqual({ time: expect.any(String), method: 'POST', path: '/members/m1/credentials', operationId: 'createCredential', status: 201, ms: expect.any(Number) });
+    expect(JSON.parse(lines[0]!)).toEqual({ time: expect.any(String), requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'POST', path: '/members/m1/credentials', operationId: 'createCredential', status: 201, ms: expect.any(Number) });
   });
 
   test('off by default in-process', async () => {

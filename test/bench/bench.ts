@@ -1,0 +1,338 @@
+// Throughput, latency, cold start and RSS of our mock vs Prism vs a bare Express floor, side by side. Run: npx tsx test/bench/bench.ts
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
+import autocannonUntyped from 'autocannon';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const DURATION = Number(process.env.DURATION ?? 5);
+const WARMUP = 3;
+const CONNECTIONS = 50;
+const PRISM = '@stoplight/prism-cli@5.14.2';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CONTRACT = 'contracts/membership.openapi.yaml';
+const MEMBER = '/members/mbr_bench';
+const AUTH = { authorization: 'Bearer bench' };
+
+type ServerName = 'ours' | 'prism' | 'floor';
+type RouteName = 'list' | 'read' | 'create';
+interface Server {
+  name: ServerName;
+  child: ChildProcess;
+  url: string;
+  coldStartMs: number;
+  tail: string;
+}
+interface Route {
+  name: RouteName;
+  method: 'GET' | 'POST';
+  path: (server: ServerName) => string;
+  body?: string;
+}
+interface CannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  codes: Record<string, number>;
+}
+const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<CannonResult>;
+const running: Server[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Free loopback ports, all held open at once so they differ, then released. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/** Spawn in its own process group (so npx's grandchildren die with it); drain stdout/stderr, keeping a tail. */
+function launch(name: ServerName, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const server = { name, child, url: '', coldStartMs: NaN, tail: '' };
+  const keep = (chunk: Buffer) => (server.tail = (server.tail + chunk.toString()).slice(-2000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return server;
+}
+
+/** Poll the list route every 20 ms until it answers 200; returns ms since `spawnedAt`. */
+async function waitFor200(server: Server, spawnedAt: number, timeoutMs = 60_000): Promise<number> {
+  while (performance.now() - spawnedAt < timeoutMs) {
+    if (server.child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${server.url}${MEMBER}/passes`, { headers: AUTH, signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return performance.now() - spawnedAt;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  throw new Error(`${server.name} did not answer 200 (exit ${server.child.exitCode}). Output:\n${server.tail}`);
+}
+
+async function start(name: ServerName, port: number, command: string, args: string[], env?: NodeJS.ProcessEnv) {
+  const spawnedAt = performance.now();
+  const server: Server = launch(name, command, args, env);
+  server.url = `http://127.0.0.1:${port}`;
+  running.push(server);
+  server.coldStartMs = await waitFor200(server, spawnedAt);
+  return server;
+}
+
+/** SIGTERM each process group, then SIGKILL whatever is left after 3 s. */
+async function stopAll() {
+  const signal = (s: Server, sig: NodeJS.Signals) => {
+    try {
+      process.kill(-s.child.pid!, sig);
+    } catch {
+      // already gone
+    }
+  };
+  running.forEach((s) => signal(s, 'SIGTERM'));
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline && running.some((s) => groupAlive(s.child.pid!))) await sleep(50);
+  running.forEach((s) => signal(s, 'SIGKILL'));
+  running.length = 0;
+}
+
+function groupAlive(pgid: number) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Children of each pid, from /proc/<pid>/stat (field 4 is the parent). */
+function childrenOf(pid: number): number[] {
+  const kids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) kids.push(Number(entry));
+    } catch {
+      // process ended meanwhile
+    }
+  }
+  return kids;
+}
+
+/** The server's process tree: the child, and for npx (npm exec → sh → node) or tsx (esbuild service) its descendants. */
+function tree(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(tree)];
+}
+
+/** The process actually serving: the deepest `node` in the tree (not npm exec, sh or esbuild). */
+function servingPid(pid: number): number {
+  const nodes = tree(pid).filter((p) => commOf(p) === 'node');
+  return nodes.at(-1) ?? pid;
+}
+
+const commOf = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+async function ensureBuilt() {
+  if (existsSync(`${ROOT}/dist/mock/cli.js`)) return;
+  console.log('dist/ missing: npm run build');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+async function startServers(): Promise<{ servers: Server[]; passId: string; bodyBytes: number }> {
+  const [oursPort, prismPort, floorPort] = (await freePorts(3)) as [number, number, number];
+  const ours = await start('ours', oursPort, process.execPath, ['dist/mock/cli.js', '--port', String(oursPort)]);
+  const list = await fetch(`${ours.url}${MEMBER}/passes`, { headers: AUTH });
+  const raw = Buffer.from(await list.arrayBuffer());
+  const passId = (JSON.parse(raw.toString()) as { data: { id: string }[] }).data[0]!.id;
+  const prism = await start('prism', prismPort, 'npx', [
+    '-y', PRISM, 'mock', '-p', String(prismPort), '-h', '127.0.0.1', '--errors=false', '-v', 'error', CONTRACT,
+  ]);
+  const floor = await start('floor', floorPort, process.execPath, ['--import', 'tsx', 'test/bench/floor-server.ts'], {
+    PORT: String(floorPort),
+    BODY_BYTES: String(raw.length),
+  });
+  return { servers: [ours, prism, floor], passId, bodyBytes: raw.length };
+}
+
+function routes(passId: string): Route[] {
+  return [
+    { name: 'list', method: 'GET', path: () => `${MEMBER}/passes` },
+    { name: 'read', method: 'GET', path: () => `${MEMBER}/passes/${passId}` },
+    { name: 'create', method: 'POST', path: () => `${MEMBER}/credentials`, body: '{"kind":"pin"}' },
+  ];
+}
+
+function headersFor(route: Route) {
+  return route.body ? { ...AUTH, 'content-type': 'application/json' } : AUTH;
+}
+
+/** One request per server and route, to show the statuses before loading them. */
+async function smoke(servers: Server[], routeList: Route[]) {
+  for (const server of servers) {
+    const statuses: string[] = [];
+    for (const route of routeList) {
+      const res = await fetch(server.url + route.path(server.name), { method: route.method, headers: headersFor(route), body: route.body });
+      statuses.push(`${route.name} ${res.status} (${(await res.arrayBuffer()).byteLength} B)`);
+    }
+    console.log(`  ${server.name.padEnd(5)} ${statuses.join(', ')}`);
+  }
+}
+
+async function load(server: Server, route: Route, seconds: number): Promise<Sample> {
+  if (server.child.exitCode !== null) throw new Error(`${server.name} exited (${server.child.exitCode}):\n${server.tail}`);
+  const r = await autocannon({
+    url: server.url + route.path(server.name),
+    method: route.method,
+    headers: headersFor(route),
+    body: route.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, codes };
+}
+
+type Results = Map<string, Sample[]>;
+const key = (route: RouteName, server: ServerName) => `${route}/${server}`;
+
+async function measure(servers: Server[], routeList: Route[]): Promise<Results> {
+  console.log(`warm-up: ${WARMUP} s per server and route`);
+  for (const route of routeList) for (const server of servers) await load(server, route, WARMUP);
+  const results: Results = new Map();
+  for (let round = 1; round <= ROUNDS; round++) {
+    const line: string[] = [];
+    for (const route of routeList) {
+      for (const server of servers) {
+        const sample = await load(server, route, DURATION);
+        results.set(key(route.name, server.name), [...(results.get(key(route.name, server.name)) ?? []), sample]);
+        line.push(`${route.name}/${server.name} ${Math.round(sample.rps)}`);
+      }
+    }
+    console.log(`round ${round}/${ROUNDS} (req/s): ${line.join(', ')}`);
+  }
+  return results;
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
+
+function printRoute(route: Route, servers: Server[], results: Results) {
+  const samples = (s: ServerName) => results.get(key(route.name, s))!;
+  const rps = (s: ServerName) => mean(samples(s).map((x) => x.rps));
+  console.log(`\n${route.name}: ${route.method} ${route.path('ours').replace(/pas_\w+$/, '{pass_id}')}`);
+  console.log('  server      req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
+  for (const { name } of servers) {
+    const xs = samples(name);
+    const range = `(${Math.round(Math.min(...xs.map((x) => x.rps)))}–${Math.round(Math.max(...xs.map((x) => x.rps)))})`.padEnd(15);
+    console.log(
+      `  ${name.padEnd(6)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.p50)), 1)} ${fmt(mean(xs.map((x) => x.p99)), 1)} ` +
+        `${fmt(sum(xs.map((x) => x.non2xx)))} ${fmt(sum(xs.map((x) => x.errors)))}`,
+    );
+  }
+  console.log(`  ours/prism ${(rps('ours') / rps('prism')).toFixed(2)}x   ours/floor ${(rps('ours') / rps('floor')).toFixed(2)}x`);
+}
+
+function printStatusCodes(routeList: Route[], servers: Server[], results: Results) {
+  const odd: string[] = [];
+  for (const route of routeList) {
+    for (const { name } of servers) {
+      const counts: Record<string, number> = {};
+      for (const s of results.get(key(route.name, name))!) for (const [c, n] of Object.entries(s.codes)) counts[c] = (counts[c] ?? 0) + n;
+      const bad = Object.entries(counts).filter(([c]) => !c.startsWith('2'));
+      if (bad.length) odd.push(`  ${route.name}/${name}: ${bad.map(([c, n]) => `${n}× ${c}`).join(', ')}`);
+    }
+  }
+  console.log(odd.length ? `\nnon-2xx statuses:\n${odd.join('\n')}` : '\nno non-2xx responses');
+}
+
+function printGoals(routeList: Route[], servers: Server[], results: Results) {
+  const rps = (r: RouteName, s: ServerName) => mean(results.get(key(r, s))!.map((x) => x.rps));
+  const p99 = (r: RouteName) => mean(results.get(key(r, 'ours'))!.map((x) => x.p99));
+  const cold = (n: ServerName) => servers.find((s) => s.name === n)!.coldStartMs;
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\ngoals (issue 6):');
+  for (const { name } of routeList) {
+    const vsPrism = rps(name, 'ours') / rps(name, 'prism');
+    const vsFloor = rps(name, 'ours') / rps(name, 'floor');
+    console.log(
+      `  ${name.padEnd(6)} ours/prism ≥ 2.0: ${mark(vsPrism >= 2)}; ours/floor ≥ 0.5: ${mark(vsFloor >= 0.5)}; p99 ≤ 10 ms: ${mark(p99(name) <= 10)}`,
+    );
+  }
+  console.log(`  cold start ≤ Prism's: ${mark(cold('ours') <= cold('prism'))}`);
+}
+
+async function main() {
+  console.log(
+    `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ${ROUNDS} interleaved rounds × ${DURATION} s per server and route ` +
+      `(ROUNDS, DURATION env vars); node ${process.version}, ${availableParallelism()} cores`,
+  );
+  console.log(
+    'note: load generator (autocannon, in this process) and the three servers share these cores, so absolute figures are ' +
+      'CPU-bound by both sides; compare the ratios, measured in the same run.',
+  );
+  await ensureBuilt();
+  const { servers, passId, bodyBytes } = await startServers();
+  console.log(`floor body: ${bodyBytes} bytes (size of our listPasses body); read uses pass id ${passId} on every server`);
+  console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
+  for (const s of servers) console.log(`  ${s.name.padEnd(6)}${fmt(s.coldStartMs)} ms`);
+  console.log("  (prism's includes npx resolving the cached package; the floor's includes the tsx loader;");
+  console.log('   in-process startMock() time: npm run bench:start)');
+  const routeList = routes(passId);
+  console.log('smoke (one request each):');
+  await smoke(servers, routeList);
+  const results = await measure(servers, routeList);
+  for (const route of routeList) printRoute(route, servers, results);
+  printStatusCodes(routeList, servers, results);
+  console.log('\nRSS after the run (VmRSS of the serving process):');
+  for (const s of servers) {
+    const pid = servingPid(s.child.pid!);
+    const helpers = tree(s.child.pid!).filter((p) => p !== pid);
+    const helpersMb = sum(helpers.map(rssMb));
+    const note = helpers.length ? ` (+ ${helpersMb.toFixed(0)} MB in ${helpers.map(commOf).join(', ')}, not counted)` : '';
+    console.log(`  ${s.name.padEnd(6)}${fmt(rssMb(pid))} MB${note}`);
+  }
+  printGoals(routeList, servers, results);
+}
+
+process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+process.on('exit', () => running.forEach((s) => groupAlive(s.child.pid!) && process.kill(-s.child.pid!, 'SIGKILL')));
+try {
+  await main();
+  await stopAll();
+  process.exit(0);
+} catch (error) {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+}
