@@ -46,14 +46,18 @@ export function sendReply(
     },
     violations,
   });
-  res.status(reply.status).set(headers);
+  // Written with Node's own calls: Express's res.send adds work (ETag, type lookup) the mock never needs.
+  res.statusCode = reply.status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (reply.body === undefined) {
     res.end();
     return;
   }
-  const isJson = reply.contentType === undefined || /[/+]json\b/i.test(reply.contentType);
-  res.type(reply.contentType ?? 'application/json');
-  res.send(isJson ? JSON.stringify(reply.body) : String(reply.body));
+  const type = reply.contentType ?? 'application/json';
+  const text = /[/+]json\b/i.test(type) ? JSON.stringify(reply.body) : String(reply.body);
+  res.setHeader('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /**

@@ -27,7 +27,8 @@ interface Diagnostic {
 
 type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
 
-const prism = require('@stoplight/prism-http') as {
+// The loader alone, not the package index: that would also load Prism's mocker and its faker at start.
+const prism = require('@stoplight/prism-http/dist/utils/operations.js') as {
   getHttpOperationsFromSpec(source: string): Promise<IHttpOperation[]>;
 };
 const route = (require('@stoplight/prism-http/dist/router/index.js') as {
@@ -54,11 +55,35 @@ export type RouteResult =
   | { kind: 'no-path' }
   | { kind: 'no-method' };
 
-/** Finds the operation for a method (lower-case) and path with Prism's router. */
+const CACHE_LIMIT = 10_000;
+const routes = new WeakMap<IHttpOperation[], Map<string, RouteResult>>();
+
+/**
+ * Finds the operation for a method (lower-case) and path with Prism's router. Prism sorts every operation
+ * for every request; the answer depends only on the method and path, so it is remembered per contract.
+ */
 export function routeRequest(specs: IHttpOperation[], method: string, path: string): RouteResult {
+  const cache = cacheFor(routes, specs);
+  const key = `${method} ${path}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
   const result = route({ resources: specs, input: { method, url: { path, query: {} }, headers: {} } });
-  if (result._tag === 'Right') return { kind: 'matched', spec: result.right };
-  return result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
+  const found: RouteResult =
+    result._tag === 'Right' ? { kind: 'matched', spec: result.right } : result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
+  return remember(cache, key, found);
+}
+
+/** A bounded memo: emptied when full, so a stream of distinct paths cannot grow it without end. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function cacheFor<K extends object, T>(caches: WeakMap<K, Map<string, T>>, owner: K): Map<string, T> {
+  let cache = caches.get(owner);
+  if (!cache) caches.set(owner, (cache = new Map()));
+  return cache;
 }
 
 /** The methods the contract has for the path of a request, upper-case, for an `Allow` header. */
@@ -129,6 +154,29 @@ export type RequestCheck =
  * headers and body. A missing body is 400, body-only violations are 422; anything else wrong is 400.
  */
 export function checkRequest(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): RequestCheck {
+  // Without a body, the verdict depends only on the path, the query and the headers the contract reads:
+  // remember it, since front-ends repeat the same reads.
+  if (facts.body !== undefined) return validate(spec, facts, checkSecurity);
+  const key = bodylessKey(spec, facts, checkSecurity);
+  const cache = cacheFor(checks, spec);
+  return cache.get(key) ?? remember(cache, key, validate(spec, facts, checkSecurity));
+}
+
+const checks = new WeakMap<IHttpOperation, Map<string, RequestCheck>>();
+const readHeaders = new WeakMap<IHttpOperation, string[]>();
+
+function bodylessKey(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): string {
+  let names = readHeaders.get(spec);
+  if (!names) {
+    const declared = (spec.request?.headers ?? []).map((h) => h.name.toLowerCase());
+    const keys = (spec.security ?? []).flat().flatMap((s) => ('in' in s && s.in === 'header' && 'name' in s ? [String(s.name).toLowerCase()] : []));
+    readHeaders.set(spec, (names = [...new Set(['authorization', 'cookie', 'content-type', 'content-length', 'transfer-encoding', ...declared, ...keys])]));
+  }
+  const headers = names.map((name) => `${name}=${JSON.stringify(facts.headers[name] ?? null)}`).join('&');
+  return `${checkSecurity}|${facts.method}|${facts.path}|${JSON.stringify(facts.query)}|${headers}`;
+}
+
+function validate(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): RequestCheck {
   const request = toPrismRequest(facts);
   if (checkSecurity) {
     const security = validators.validateSecurity({ resource: spec, element: request });
