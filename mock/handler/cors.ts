@@ -37,6 +37,6 @@ export function cors(context: MockContext): RequestHandler {
       'Access-Control-Max-Age': '600',
     };
     if (req.path.startsWith('/__mock/')) return void res.status(204).set(headers).end();
-    sendReply(context, req, res, undefined, [], { status: 204, headers });
+    sendReply(req, res, undefined, [], { status: 204, headers });
   };
 }

@@ -22,7 +22,7 @@ export function handleError(context: MockContext, log: (message: string) => void
     const [found, violations] = toProblem(error, req.path, context.options.bodyLimit);
     if (found.status === 500) log(`membership-mock: unexpected error on ${req.method} ${req.path}: ${error.stack ?? error.message}`);
     const match = matchOf(res);
-    sendReply(context, req, res, match?.operation, violations, problemReply(found), match?.pathParams);
+    sendReply(req, res, match?.operation, violations, problemReply(found), match?.pathParams);
   };
 }
 

@@ -26,7 +26,7 @@ export function handleRequest(context: MockContext): RequestHandler {
   return (req, res) => {
     const { operation, pathParams, path } = matchOf(res)!;
     const session = currentSession(res);
-    const send = (violations: Violation[], reply: Rendered, delay = 0) => later(delay, () => sendReply(context, req, res, operation, violations, reply, pathParams));
+    const send = (violations: Violation[], reply: Rendered, delay = 0) => later(delay, () => sendReply(req, res, operation, violations, reply, pathParams));
     const refuse = (kind: ProblemKind, violations: Violation[], { headers = {}, detail = describeViolations(violations) } = {}) =>
       send(violations, problemReply(problem(kind, detail, { instance: req.path, violations }), headers));
 
@@ -45,7 +45,7 @@ export function handleRequest(context: MockContext): RequestHandler {
     const override = takeOverride(session.overrides, { operationId: operation.id, method: req.method, path: req.path, pathParams, query, headers: req.headers as Record<string, string>, body, response: { status: 0, headers: {} } });
     const fault = rollFaults(context.options.faults, context.options.seed, session.name, count(session, REQUESTS));
     const delay = prefer.preferences.delay ?? override?.delay ?? fault.delay;
-    if (override?.fault === 'drop' || fault.drop) return later(delay, () => recordDrop(context, req, res, operation, pathParams));
+    if (override?.fault === 'drop' || fault.drop) return later(delay, () => recordDrop(req, res, operation, pathParams));
     const code = prefer.preferences.code ?? override?.status ?? (fault.fail ? failureStatus(operation) : undefined);
     if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (--failure-rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
     const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => req.accepts(types));

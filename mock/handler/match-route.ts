@@ -27,7 +27,7 @@ export function matchRoute(context: MockContext): RequestHandler {
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') || '/' : req.path;
     const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
     const routed = routeRequest(context.served.specs, method, path);
-    if (routed.kind === 'no-path') return sendReply(context, req, res, undefined, [], routeNotFound(context, req));
+    if (routed.kind === 'no-path') return sendReply(req, res, undefined, [], routeNotFound(context, req));
     if (routed.kind === 'no-method') return methodNotAllowed(context, req, res, path);
     const operation = context.served.operations.get(routed.spec)!;
     res.locals.match = { operation, pathParams: extractPathParams(operation.path, path), path } satisfies Match;
@@ -46,7 +46,7 @@ function methodNotAllowed(context: MockContext, req: Request, res: Response, pat
   if (methods.includes('GET')) methods.push('HEAD');
   methods.push('OPTIONS');
   const allow = methods.join(', ');
-  if (req.method === 'OPTIONS') return sendReply(context, req, res, undefined, [], { status: 204, headers: { Allow: allow } });
+  if (req.method === 'OPTIONS') return sendReply(req, res, undefined, [], { status: 204, headers: { Allow: allow } });
   const detail = `${req.method} is not defined for ${req.path}; the contract has: ${allow}.`;
-  return sendReply(context, req, res, undefined, [], problemReply(problem('methodNotAllowed', detail, { instance: req.path, allow: methods }), { Allow: allow }));
+  return sendReply(req, res, undefined, [], problemReply(problem('methodNotAllowed', detail, { instance: req.path, allow: methods }), { Allow: allow }));
 }

@@ -2,8 +2,8 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Operation } from '../contract/load-contract.js';
+import type { CallRecord } from '../journal/journal.js';
 import type { Problem, Violation } from '../problems/problems.js';
-import type { MockContext } from './mock-context.js';
 import { requestIdOf } from './request-id.js';
 import { currentSession } from './select-session.js';
 import type { Rendered } from './render-response.js';
@@ -19,7 +19,6 @@ export function problemReply(problem: Problem, headers: Record<string, string> =
  * its call in the journal.
  */
 export function sendReply(
-  context: MockContext,
   req: Request,
   res: Response,
   operation: Operation | undefined,
@@ -27,24 +26,12 @@ export function sendReply(
   reply: Rendered,
   pathParams: Record<string, string> = {},
 ): void {
-  res.locals.operationId = operation?.id;
   const headers = sendableHeaders(reply.headers);
-  currentSession(res).journal.record({
-    requestId: requestIdOf(res),
-    operationId: operation?.id ?? null,
-    method: req.method,
-    path: req.path,
-    pathParams,
-    query: { ...(req.query as Record<string, string | string[]>) },
-    headers: { ...req.headers } as Record<string, string | string[]>,
-    body: requestBody(req),
-    response: {
-      status: reply.status,
-      headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
-      // A HEAD answer carries no body on the wire, so none is recorded.
-      body: req.method === 'HEAD' ? undefined : reply.body,
-    },
-    violations,
+  recordCall(req, res, operation, pathParams, violations, {
+    status: reply.status,
+    headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
+    // A HEAD answer carries no body on the wire, so none is recorded.
+    body: req.method === 'HEAD' ? undefined : reply.body,
   });
   // Written with Node's own calls: Express's res.send adds work (ETag, type lookup) the mock never needs.
   res.statusCode = reply.status;
@@ -64,21 +51,25 @@ export function sendReply(
  * Records a call whose connection is dropped on purpose (a fault), with status 0 for "no answer", then
  * closes the connection.
  */
-export function recordDrop(_context: MockContext, req: Request, res: Response, operation: Operation, pathParams: Record<string, string>): void {
-  res.locals.operationId = operation.id;
+export function recordDrop(req: Request, res: Response, operation: Operation, pathParams: Record<string, string>): void {
+  recordCall(req, res, operation, pathParams, [], { status: 0, headers: {} });
+  req.socket.destroy();
+}
+
+function recordCall(req: Request, res: Response, operation: Operation | undefined, pathParams: Record<string, string>, violations: Violation[], response: CallRecord['response']): void {
+  res.locals.operationId = operation?.id;
   currentSession(res).journal.record({
     requestId: requestIdOf(res),
-    operationId: operation.id,
+    operationId: operation?.id ?? null,
     method: req.method,
     path: req.path,
     pathParams,
     query: { ...(req.query as Record<string, string | string[]>) },
     headers: { ...req.headers } as Record<string, string | string[]>,
     body: requestBody(req),
-    response: { status: 0, headers: {} },
-    violations: [],
+    response,
+    violations,
   });
-  req.socket.destroy();
 }
 
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */

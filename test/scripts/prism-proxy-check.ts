@@ -1,21 +1,13 @@
 // Puts Prism's validating proxy (prism-cli 5.14.2, --errors) in front of the mock, drives all seven
 // operations through it and prints what it saw. Exits 1 on any violation. Run: npm run check:proxy
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { DEFAULT_CONTRACT, startMock } from '../../mock/index.js';
+import { freePort } from '../support/free-port.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const AUTH = { Authorization: 'Bearer proxy-check' };
 const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const mock = await startMock({ seed: 'proxy-check' });
 const port = await freePort();

@@ -1,9 +1,8 @@
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
+import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
 
 const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
@@ -19,13 +18,6 @@ async function start(args: string[], options: { env?: NodeJS.ProcessEnv; contrac
   return cli;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the CLI as a real process', () => {
   test('serves the default contract and prints a one-line banner', async () => {
