@@ -60,6 +60,7 @@ export interface MockApp {
  */
 export function createApp(contract: Contract, options: MockOptions = {}): MockApp {
   const resolved = resolveMockOptions(options);
+  if (resolved.admin !== false && resolved.admin.token === '') throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
   const served = serve(contract);
   const context = createMockContext(served, resolved, checkSnapshot(resolved.state, served.collections, 'the initial state'));
   let overrides = 0;

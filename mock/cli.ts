@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
+import { parseLatency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
 
 const HELP = `Usage: membership-mock [options]
@@ -31,6 +32,9 @@ Options:
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
   --no-security-check    do not require the contract's credentials (no 401)
+  --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
+  --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
+  --drop-rate R          share (0-1) of connections closed without an answer
   --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN)
   --no-admin             remove the admin API /__mock/* altogether
   -h, --help             show this help
@@ -66,6 +70,9 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       'no-watch': { type: 'boolean' },
       log: { type: 'string' },
       'admin-token': { type: 'string' },
+      latency: { type: 'string' },
+      'failure-rate': { type: 'string' },
+      'drop-rate': { type: 'string' },
       'no-admin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -92,8 +99,30 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     cors: values['no-cors'] ? false : values['cors-origin'] === undefined ? true : values['cors-origin'].split(',').map((o) => o.trim()).filter(Boolean),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
-    admin: values['no-admin'] ? false : { token: values['admin-token'] ?? (process.env.MOCK_ADMIN_TOKEN || undefined) },
+    admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
+    faults: {
+      latency: values.latency === undefined ? undefined : latencyOf(values.latency),
+      failureRate: values['failure-rate'] === undefined ? undefined : share('--failure-rate', values['failure-rate']),
+      dropRate: values['drop-rate'] === undefined ? undefined : share('--drop-rate', values['drop-rate']),
+    },
   };
+}
+
+function adminToken(flag: string | undefined): string | undefined {
+  if (flag === '') throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
+  return flag ?? (process.env.MOCK_ADMIN_TOKEN || undefined);
+}
+
+function latencyOf(text: string): number | [number, number] {
+  const latency = parseLatency(text);
+  if (latency === undefined) throw new UsageError(`--latency must be milliseconds (0-60000) or a range like 100-300, not "${text}".`);
+  return latency;
+}
+
+function share(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(text)) throw new UsageError(`${flag} must be a share from 0 to 1, such as 0.1, not "${text}".`);
+  return value;
 }
 
 function adminNote(admin: ServerOptions['admin'], url: string): string {
@@ -126,6 +155,11 @@ function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
+
+// A rejection nobody handled is a bug in the mock: log it and keep serving, rather than lose every call.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`membership-mock: unhandled failure (please report it): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+});
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'verify') {
@@ -167,9 +201,14 @@ async function main(): Promise<void> {
     `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
 
+  let stopping = false;
   const stop = (signal: string) => {
-    process.stdout.write(`membership-mock: ${signal} received, stopping\n`);
-    setTimeout(() => process.exit(0), 5000).unref();
+    // A second signal means: now.
+    if (stopping) return process.exit(1);
+    stopping = true;
+    process.stdout.write(`membership-mock: ${signal} received, stopping (again to force)\n`);
+    // Requests in flight may wait up to 60 s (a delay, a long-poll); past that, stop anyway.
+    setTimeout(() => process.exit(1), 65_000).unref();
     running.close().then(
       () => process.exit(0),
       (error: Error) => {
@@ -178,8 +217,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 void main();

@@ -35,6 +35,11 @@ export interface MockOptions {
    */
   journalLimit?: number;
   /**
+   * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
+   * @default 100
+   */
+  sessionLimit?: number;
+  /**
    * Answer every operation from generated bodies and keep no state, as Prism does.
    * @default false (collections keep state: a created record is listed, read and deleted)
    */
@@ -133,6 +138,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     dynamic = true,
     checkSecurity = true,
     journalLimit = 10000,
+    sessionLimit = 100,
     stateless = false,
     placeholders = 3,
     clock = 'system',
@@ -144,7 +150,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log = 'off',
     logTo = defaultLogTo(),
   } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, admin, log, logTo };
+  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, sessionLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, admin, log, logTo };
 }
 
 let stdoutWriter: ((line: string) => void) | undefined;

@@ -51,7 +51,8 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     },
   });
   if (restored) mock.restore(restored);
-  const stopWatching = watch
+  // A contract read from a URL has no file to watch.
+  const stopWatching = watch && !/^https?:\/\//i.test(contract.source)
     ? watchContract(
         contract.source,
         (next) => {

@@ -4,20 +4,23 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { CallFilter } from '../journal/journal.js';
 import { waitForCall } from '../journal/wait-for-call.js';
 import type { MockContext } from '../handler/mock-context.js';
+import { toProblem } from '../handler/handle-error.js';
 import { currentSession } from '../handler/select-session.js';
 import { problem, type Problem } from '../problems/problems.js';
 import type { CallMatch } from '../respond/call-match.js';
+import { readFaults } from '../respond/faults.js';
 import type { MockControls } from './mock-controls.js';
 
 const FILTERS = ['operationId', 'method', 'path'] as const;
 const MAX_WAIT = 60_000;
+const ADMIN_BODY_LIMIT = 262_144;
 
-type Endpoint = (req: Request, res: Response) => void | Promise<void>;
+type Endpoint = (req: Request, res: Response) => unknown;
 
 /** The admin endpoints, for people, test suites and the remote client. */
 export function adminRouter(context: MockContext, controls: MockControls): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '256kb', strict: true }));
+  router.use(express.json({ limit: ADMIN_BODY_LIMIT, strict: true }));
   const endpoints: Record<string, Record<string, Endpoint>> = {
     '/health': {
       GET: (_req, res) => {
@@ -59,6 +62,19 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
         res.status(204).end();
       },
     },
+    '/faults': {
+      GET: (_req, res) => void res.json({ faults: context.faults }),
+      PUT: (req, res) => {
+        const result = readFaults(req.body);
+        if (!result.ok) return sendProblem(res, problem('invalidRequest', `The faults were refused: ${result.errors.join('; ')}.`, { instance: req.originalUrl, violations: result.errors.map((message) => ({ location: 'body', pointer: '', message })) }));
+        context.faults = result.faults;
+        res.json({ faults: context.faults });
+      },
+      DELETE: (_req, res) => {
+        context.faults = {};
+        res.status(204).end();
+      },
+    },
     '/sessions': {
       GET: (_req, res) => void res.json({ sessions: [...context.sessions.values()].map((s) => ({ name: s.name, calls: s.journal.count(), overrides: s.overrides.length })) }),
     },
@@ -93,10 +109,10 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
     Promise.resolve(handler(req, res)).catch(next);
   });
   // Admin failures answer as problems too, and stay out of the journal like every admin request.
-  router.use(((error: Error & { type?: string }, req, res, _next) => {
-    if (error.type === 'entity.parse.failed') return bad(res, req, `The body is not valid JSON: ${error.message}.`);
-    console.error(`membership-mock: the admin endpoint ${req.method} ${req.path} failed: ${error.stack ?? error.message}`);
-    sendProblem(res, problem('internal', 'The admin endpoint failed; the server log has the details.', { instance: req.originalUrl }));
+  router.use(((error: Error, req, res, _next) => {
+    const [found] = toProblem(error, req.originalUrl, ADMIN_BODY_LIMIT);
+    if (found.status === 500) console.error(`membership-mock: the admin endpoint ${req.method} ${req.originalUrl} failed: ${error.stack ?? error.message}`);
+    sendProblem(res, found);
   }) as ErrorRequestHandler);
   return router;
 }
@@ -107,7 +123,7 @@ async function wait(res: Response, match: CallMatch, timeout: number, since: str
   sendProblem(res, problem('waitTimedOut', `No call matching ${JSON.stringify(match)} arrived within ${timeout} ms.`));
 }
 
-function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait: { timeout: number; since?: string }) => unknown, extra: string[] = []): void {
+function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait: { timeout: number; since?: string }) => unknown, extra: string[] = []): unknown {
   const query = req.query as Record<string, unknown>;
   const filter: CallFilter = {};
   const wait: { timeout: number; since?: string } = { timeout: 5000 };
@@ -121,7 +137,7 @@ function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait:
     else if ((FILTERS as readonly string[]).includes(name)) filter[name as (typeof FILTERS)[number]] = value;
     else return bad(res, req, `Unknown filter "${name}"; filter calls by ${[...FILTERS, ...extra].join(', ')}.`, name);
   }
-  void use(filter, wait);
+  return use(filter, wait);
 }
 
 function bad(res: Response, req: Request, detail: string, name?: string): void {

@@ -26,7 +26,8 @@ export function handleError(context: MockContext, log: (message: string) => void
   };
 }
 
-function toProblem(error: HttpError, instance: string, bodyLimit: number): [Problem, Violation[]] {
+/** The problem for an error of the body parsers (or an unexpected one: 500), with its violations. */
+export function toProblem(error: HttpError, instance: string, bodyLimit: number): [Problem, Violation[]] {
   const at = (location: Violation['location'], pointer: string, message: string): Violation[] => [{ location, pointer, message }];
   switch (error.type) {
     case 'entity.parse.failed': {

@@ -6,7 +6,7 @@ import { checkRequest } from '../prism/prism-adapter.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
 import { chooseResponse } from '../respond/choose-response.js';
 import { rollFaults } from '../respond/faults.js';
-import { takeOverride } from '../respond/overrides.js';
+import { findOverride, useOverride } from '../respond/overrides.js';
 import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { respondFromState } from '../state/respond-from-state.js';
 import { checkContentType } from './check-content-type.js';
@@ -32,7 +32,11 @@ export function handleRequest(context: MockContext): RequestHandler {
 
     if (!isDecodable(path)) return refuse('invalidRequest', [{ location: 'path', pointer: '', message: 'The path has a malformed percent-encoding (such as %E0%A4%A).' }]);
     const body = requestBody(req);
-    if (body !== undefined && nestsTooDeep(body)) return refuse('invalidRequest', [{ location: 'body', pointer: '', message: `The body nests deeper than ${MAX_DEPTH} levels.` }]);
+    if (body !== undefined && nestsTooDeep(body)) {
+      // Kept out of the journal too: copying it for every reader of /__mock/calls would exhaust the stack.
+      res.locals.unrecordableBody = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
+      return refuse('invalidRequest', [{ location: 'body', pointer: '', message: `The body nests deeper than ${MAX_DEPTH} levels.` }]);
+    }
     const wrongType = body === undefined ? undefined : checkContentType(operation.spec, req.headers['content-type']);
     if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
     // The mock's own controls (`__code=500`) are not the contract's query parameters.
@@ -42,17 +46,24 @@ export function handleRequest(context: MockContext): RequestHandler {
 
     const prefer = parsePrefer(req.headers.prefer, req.query as Record<string, unknown>);
     if (!prefer.ok) return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], { detail: prefer.message });
-    const override = takeOverride(session.overrides, { operationId: operation.id, method: req.method, path: req.path, pathParams, query, headers: req.headers as Record<string, string>, body, response: { status: 0, headers: {} } });
-    const fault = rollFaults(context.options.faults, context.options.seed, session.name, count(session, REQUESTS));
+    // What to answer, strongest first: what this request asks (Prefer), an override, a fault, the contract.
+    const asked = prefer.preferences.code !== undefined || prefer.preferences.example !== undefined;
+    const override = asked ? undefined : findOverride(session.overrides, { operationId: operation.id, method: req.method, path: req.path, pathParams, query, headers: req.headers as Record<string, string>, body, response: { status: 0, headers: {} } });
+    const rolled = rollFaults(context.faults, context.options.seed, session.name, count(session, REQUESTS));
+    const fault = asked || override ? { delay: 0, fail: false, drop: false } : rolled;
     const delay = prefer.preferences.delay ?? override?.delay ?? fault.delay;
-    if (override?.fault === 'drop' || fault.drop) return later(delay, () => recordDrop(req, res, operation, pathParams));
+    if (override?.fault === 'drop' || fault.drop) {
+      if (override) useOverride(session.overrides, override);
+      return later(delay, () => recordDrop(req, res, operation, pathParams));
+    }
     const code = prefer.preferences.code ?? override?.status ?? (fault.fail ? failureStatus(operation) : undefined);
-    if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (--failure-rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
+    if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
     const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => req.accepts(types));
     if (!chosen.ok) {
       const [kind, pointer] = chosen.reason === 'not-acceptable' ? (['notAcceptable', '/accept'] as const) : (['invalidPrefer', '/prefer'] as const);
       return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
     }
+    if (override) useOverride(session.overrides, override);
 
     const { choice } = chosen;
     const dynamic = prefer.preferences.dynamic ?? context.options.dynamic;

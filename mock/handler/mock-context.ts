@@ -4,6 +4,7 @@ import type { Contract, Operation } from '../contract/load-contract.js';
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
 import { Journal } from '../journal/journal.js';
 import type { ResolvedMockOptions } from '../options.js';
+import type { Faults } from '../respond/faults.js';
 import type { Override } from '../respond/overrides.js';
 import { recordId } from '../state/check-snapshot.js';
 import { inferCollections, type CollectionMap } from '../state/infer-collections.js';
@@ -43,7 +44,12 @@ export interface MockContext {
   generator: BodyGenerator;
   /** What a reset returns a store to: the fixtures, or nothing (placeholders come back lazily). */
   initialState: StoreSnapshot;
+  /** Sessions, least recently used first; the default one is never evicted. */
   sessions: Map<string, Session>;
+  /** Numbers calls across every session, so an id is never reused while the mock runs. */
+  nextCallNumber: () => number;
+  /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
+  faults: Faults;
   /** The generated part of each list envelope (its fields besides the records), made once per operation. */
   envelopes: WeakMap<Operation, Record<string, unknown>>;
 }
@@ -55,23 +61,46 @@ export function serve(contract: Contract): Served {
     specs: contract.operations.map((op) => op.spec),
     operations: new Map(contract.operations.map((op) => [op.spec, op])),
     collections: inferCollections(contract.operations),
-    exposedHeaders: [...new Set(contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name))))].join(', '),
+    exposedHeaders: [...new Set(['X-Request-Id', ...contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name)))])].join(', '),
   };
 }
 
 /** Builds the context of a new mock instance, with its default session. */
 export function createMockContext(served: Served, options: ResolvedMockOptions, initialState: StoreSnapshot = {}): MockContext {
-  const context: MockContext = { served, options, generator: createBodyGenerator(options.seed), initialState, sessions: new Map(), envelopes: new WeakMap() };
+  let calls = 0;
+  const context: MockContext = {
+    served,
+    options,
+    generator: createBodyGenerator(options.seed),
+    initialState,
+    sessions: new Map(),
+    nextCallNumber: () => ++calls,
+    faults: options.faults,
+    envelopes: new WeakMap(),
+  };
   sessionOf(context, '');
   return context;
 }
 
-/** The named session, created (with the initial state) on first use. */
+/**
+ * The named session, created (with the initial state) on first use. Past `sessionLimit` named sessions,
+ * the least recently used one is dropped, so a stream of new names cannot grow memory without end.
+ */
 export function sessionOf(context: MockContext, name: string): Session {
   let session = context.sessions.get(name);
-  if (session) return session;
+  if (session) {
+    if (name !== '') {
+      context.sessions.delete(name);
+      context.sessions.set(name, session);
+    }
+    return session;
+  }
+  if (name !== '' && context.sessions.size > context.options.sessionLimit) {
+    const oldest = [...context.sessions.keys()].find((key) => key !== '');
+    if (oldest !== undefined) context.sessions.delete(oldest);
+  }
   const occurrences = new Map<string, number>();
-  session = { name, journal: new Journal(context.options.journalLimit), store: new MemoryStore(), overrides: [], occurrences, now: () => new Date() };
+  session = { name, journal: new Journal(context.options.journalLimit, context.nextCallNumber), store: new MemoryStore(), overrides: [], occurrences, now: () => new Date() };
   if (context.options.clock === 'seed') {
     session.now = () => {
       const ticks = (occurrences.get(SEED_CLOCK) ?? 0) + 1;

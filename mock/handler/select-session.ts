@@ -2,6 +2,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { problem } from '../problems/problems.js';
 import { sessionOf, type MockContext, type Session } from './mock-context.js';
+import { problemReply, sendReply } from './send-reply.js';
 
 export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -17,11 +18,11 @@ export function selectSession(context: MockContext): RequestHandler {
     const name = sessionName(req);
     res.locals.session = sessionOf(context, NAME.test(name) || name === '' ? name : '');
     if (name === '' || NAME.test(name)) return next();
-    const body = problem('invalidRequest', `The session name "${name.slice(0, 80)}" is not 1-64 characters of letters, digits, "_", ".", ":" or "-".`, {
-      instance: req.path,
-      violations: [{ location: 'header', pointer: `/${SESSION_HEADER}`, message: 'must be 1-64 characters of [A-Za-z0-9_.:-]' }],
-    });
-    res.status(400).type('application/problem+json').send(JSON.stringify(body));
+    const violations = [{ location: 'header' as const, pointer: `/${SESSION_HEADER}`, message: 'must be 1-64 characters of [A-Za-z0-9_.:-]' }];
+    const body = problem('invalidRequest', `The session name "${name.slice(0, 80)}" is not 1-64 characters of letters, digits, "_", ".", ":" or "-".`, { instance: req.path, violations });
+    // Recorded in the default session, like any request that reaches the mock (admin requests excepted).
+    if (req.path.startsWith('/__mock')) return void res.status(400).type('application/problem+json').send(JSON.stringify(body));
+    sendReply(req, res, undefined, violations, problemReply(body));
   };
 }
 

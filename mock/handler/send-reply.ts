@@ -66,7 +66,7 @@ function recordCall(req: Request, res: Response, operation: Operation | undefine
     pathParams,
     query: { ...(req.query as Record<string, string | string[]>) },
     headers: { ...req.headers } as Record<string, string | string[]>,
-    body: requestBody(req),
+    body: (res.locals.unrecordableBody as string | undefined) ?? requestBody(req),
     response,
     violations,
   });

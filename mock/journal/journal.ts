@@ -41,17 +41,24 @@ export class Journal {
   #next = 0;
   #size = 0;
   #sequence = 0;
+  #nextNumber: () => number;
   #dropped = 0;
   #listeners = new Set<(call: CallRecord) => void>();
 
-  constructor(readonly limit: number) {
+  /**
+   * @param limit how many calls it keeps
+   * @param nextNumber numbers the calls; sessions of one mock share one, so ids stay unique across resets
+   */
+  constructor(readonly limit: number, nextNumber?: () => number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
-    this.#ring = new Array(limit);
+    // The ring grows as calls come (a session that sees three calls holds three), up to the limit.
+    this.#ring = [];
+    this.#nextNumber = nextNumber ?? (() => ++this.#sequence);
   }
 
   /** Records a call and returns its id. */
   record(call: NewCall): string {
-    const id = `call-${++this.#sequence}`;
+    const id = `call-${this.#nextNumber()}`;
     if (this.#size === this.limit) this.#dropped++;
     else this.#size++;
     const record = { id, time: new Date().toISOString(), ...call };
@@ -95,7 +102,7 @@ export class Journal {
 
   /** Forgets every call; ids keep increasing. */
   clear(): void {
-    this.#ring = new Array(this.limit);
+    this.#ring = [];
     this.#next = 0;
     this.#size = 0;
     this.#dropped = 0;

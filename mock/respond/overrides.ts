@@ -30,6 +30,8 @@ export interface Override extends OverrideSpec {
   remaining: number | null;
 }
 
+const RESERVED_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'x-request-id', 'content-encoding']);
+
 /** Checks a status and body against the operation's responses: messages, empty when they fit. */
 export type CheckResponse = (operation: Operation, status: number, body: unknown) => string[];
 
@@ -57,6 +59,10 @@ export function readOverride(value: unknown, id: string, operations: Operation[]
   if (spec.times !== undefined && (!Number.isInteger(spec.times) || (spec.times as number) < 1)) errors.push('times must be a positive whole number');
   if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
   if (spec.headers !== undefined && (typeof spec.headers !== 'object' || spec.headers === null || Object.values(spec.headers).some((v) => typeof v !== 'string'))) errors.push('headers must be an object of strings');
+  else if (spec.headers !== undefined) {
+    const reserved = Object.keys(spec.headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase()));
+    if (reserved.length) errors.push(`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`);
+  }
   if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) errors.push('match must be an object');
   if (['status', 'body', 'headers', 'delay', 'fault'].every((key) => spec[key] === undefined)) errors.push('say what to do: status, body, headers, delay or fault');
   if (errors.length === 0 && operation && spec.body !== undefined) {
@@ -68,14 +74,12 @@ export function readOverride(value: unknown, id: string, operations: Operation[]
   return { ok: true, override: { ...(spec as unknown as OverrideSpec), id, remaining: times ?? null } };
 }
 
-/**
- * Takes the first override that applies to a call (by operation and match) and counts the use; an
- * override whose `times` are used up is removed.
- */
-export function takeOverride(overrides: Override[], call: Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'body' | 'response'>): Override | undefined {
-  const index = overrides.findIndex((o) => o.operationId === call.operationId && (!o.match || matchesCall(call as CallRecord, o.match)));
-  const override = overrides[index];
-  if (!override) return undefined;
-  if (override.remaining !== null && --override.remaining === 0) overrides.splice(index, 1);
-  return override;
+/** The first override that applies to a call (by operation and match), without using it up. */
+export function findOverride(overrides: Override[], call: Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'body' | 'response'>): Override | undefined {
+  return overrides.find((o) => o.operationId === call.operationId && (!o.match || matchesCall(call as CallRecord, o.match)));
+}
+
+/** Counts one use of an override that was applied; one whose `times` are used up is removed. */
+export function useOverride(overrides: Override[], override: Override): void {
+  if (override.remaining !== null && --override.remaining === 0) overrides.splice(overrides.indexOf(override), 1);
 }

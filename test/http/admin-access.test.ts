@@ -17,6 +17,19 @@ describe('access to the admin API', () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 
+  test('an empty token is refused, never taken as no token', async () => {
+    await expect(newMock({ admin: { token: '' } })).rejects.toThrow(/admin token is empty/);
+  });
+
+  test('path tricks do not reach the admin API around the token', async () => {
+    const mock = await newMock({ admin: { token: 's3cret' } });
+    for (const path of ['/__mock/../__mock/calls', '//__mock/calls', '/__MOCK/calls', '/%5F%5Fmock/calls', '/__mock%2Fcalls']) {
+      const res = await request(mock.app).get(path);
+      expect([401, 404], path).toContain(res.status);
+      expect(res.body.calls, path).toBeUndefined();
+    }
+  });
+
   test('with the admin API off, /__mock/* is an unknown path of the contract', async () => {
     const mock = await newMock({ admin: false });
     const res = await request(mock.app).post('/__mock/reset').expect(404);

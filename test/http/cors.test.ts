@@ -49,9 +49,25 @@ describe('CORS', () => {
     expect(res.headers.allow).toBe('GET, POST, HEAD, OPTIONS');
   });
 
-  test('the admin API answers browsers too', async () => {
+  test('the admin API answers only origins listed by name, so no web page can read the journal', async () => {
+    const open = await newMock();
+    const res = await request(open.app).get('/__mock/calls').set('Origin', 'https://evil.example').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    await request(open.app).options('/__mock/reset').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST').expect(403);
+    const listed = await newMock({ cors: [ORIGIN] });
+    expect((await request(listed.app).get('/__mock/calls').set('Origin', ORIGIN).expect(200)).headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
+  test('exposes X-Request-Id to scripts and varies on Origin even without one', async () => {
     const mock = await newMock();
-    const res = await request(mock.app).get('/__mock/calls').set('Origin', ORIGIN).expect(200);
-    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', ORIGIN).expect(200);
+    expect(res.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    expect((await request(mock.app).get('/members/m1/passes').set(AUTH)).headers.vary).toContain('Origin');
+  });
+
+  test('a refused preflight is journaled like any request', async () => {
+    const mock = await newMock({ cors: [ORIGIN] });
+    await request(mock.app).options('/members/m1/passes').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'GET').expect(403);
+    expect(mock.calls().map((c) => c.response.status)).toEqual([403]);
   });
 });

@@ -33,6 +33,9 @@ describe(`property tests (fast-check seed ${SEED}, ${RUNS} runs each)`, () => {
         const res = await request(mock.app)[method](`/${segments.join('/')}`).set(AUTH);
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        // An answer for an operation is one the contract documents for it.
+        const call = mock.calls().at(-1)!;
+        if (call.operationId) expect(validator.documents(call.operationId, res.status), `${call.operationId} ${res.status}`).toBe(true);
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -100,6 +100,36 @@ describe('overrides', () => {
     await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json').send('{').expect(400);
   });
 
+  test('Prefer wins over an override, and does not use it up', async () => {
+    mock.override({ operationId: 'listPasses', status: 500, times: 1 });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Prefer', 'code=404').expect(404);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  });
+
+  test('an override body is never sent under another status', async () => {
+    const pass = { id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M', member_id: 'm1', name: 'Forced', status: 'active', valid_from: '2026-01-05T09:30:00Z', valid_until: null, created_at: '2026-01-05T09:30:00Z' };
+    mock.override({ operationId: 'getPass', body: pass });
+    const res = await request(mock.app).get('/members/m1/passes/x').set(AUTH).set('Prefer', 'code=404').expect(404);
+    expect(res.body.title).toBe('Not found');
+  });
+
+  test('a request refused as not acceptable does not use an override up', async () => {
+    mock.override({ operationId: 'listPasses', status: 429, times: 1 });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Accept', 'text/html').expect(429);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  });
+
+  test('override headers may not replace what the mock writes itself', () => {
+    expect(() => mock.override({ operationId: 'deletePass', status: 204, headers: { 'Content-Length': '10', 'X-Request-Id': 'x' } })).toThrow(/headers may not set Content-Length, X-Request-Id/);
+  });
+
+  test('admin bodies that cannot be read answer 4xx, never 500', async () => {
+    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json').send(JSON.stringify({ operationId: 'x'.repeat(300_000) })).expect(413);
+    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json; charset=latin9').send('{}').expect(415);
+    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip').expect(400);
+  });
+
   test('reset removes overrides', async () => {
     mock.override({ operationId: 'listPasses', status: 500 });
     mock.reset();
@@ -128,6 +158,14 @@ describe('faults', () => {
     const statuses = await run((await newMock({ seed: 8, faults: { dropRate: 0.25 } })).app);
     expect(statuses.filter((s) => s === 0).length).toBeGreaterThan(2);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(20);
+  });
+
+  test('PUT /__mock/faults sets faults on a running mock, DELETE clears them, bad ones are refused', async () => {
+    await request(mock.app).put('/__mock/faults').send({ failureRate: 1 }).expect(200, { faults: { failureRate: 1 } });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
+    await request(mock.app).put('/__mock/faults').send({ failureRate: 2, latency: [5, 1] }).expect(400);
+    await request(mock.app).delete('/__mock/faults').expect(204);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 
   test('latency in a range delays every answer within it', async () => {

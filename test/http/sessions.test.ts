@@ -51,5 +51,23 @@ describe('sessions isolate parallel tests on one mock', () => {
   test('a malformed session name answers 400', async () => {
     const res = await request(mock.app).get('/members/m1/passes').set(as('no spaces allowed')).expect(400);
     expect(res.body.violations[0]).toMatchObject({ location: 'header', pointer: '/x-mock-session' });
+    expect(mock.calls().map((c) => c.response.status)).toEqual([400]);
+  });
+
+  test('sessions are bounded: past the limit the least recently used is dropped', async () => {
+    const small = await newMock({ sessionLimit: 3 });
+    for (const name of ['s1', 's2', 's3']) await request(small.app).get('/members/m1/passes').set(as(name));
+    await request(small.app).get('/members/m1/credentials').set(as('s1'));
+    await request(small.app).get('/members/m1/passes').set(as('s4'));
+    const names = (await request(small.app).get('/__mock/sessions')).body.sessions.map((s: { name: string }) => s.name);
+    expect(names.sort()).toEqual(['', 's1', 's3', 's4']);
+  });
+
+  test('call ids stay unique across sessions and resets', async () => {
+    await request(mock.app).get('/members/m1/passes').set(as('a'));
+    await request(mock.app).post('/__mock/reset');
+    await request(mock.app).get('/members/m1/passes').set(as('a'));
+    await request(mock.app).get('/members/m1/passes').set(as('b'));
+    expect([...mock.calls({}, 'a'), ...mock.calls({}, 'b')].map((c) => c.id)).toEqual(['call-2', 'call-3']);
   });
 });

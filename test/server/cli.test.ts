@@ -95,6 +95,34 @@ describe('the CLI as a real process', () => {
     expect(usage.stderr).toContain('--base-url is required.');
   });
 
+  test('fault flags make a running mock fail, repeatably', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--failure-rate', '1', '--latency', '50-60']);
+    const res = await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH });
+    expect(res.status).toBe(500);
+    expect((await runCli(['--failure-rate', '1.5'])).stderr).toContain('--failure-rate must be a share from 0 to 1');
+    expect((await runCli(['--latency', '9-1'])).stderr).toContain('--latency must be milliseconds');
+  });
+
+  test('an empty --admin-token is a usage error, not an open admin API', async () => {
+    const { code, stderr } = await runCli(['--admin-token', '']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--admin-token is empty');
+  });
+
+  test('serves a contract read from a URL, without trying to watch it', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(DEFAULT_CONTRACT, 'utf8');
+    const { createServer } = await import('node:http');
+    const files = createServer((_req, res) => res.end(text)).listen(0, '127.0.0.1');
+    await new Promise((r) => files.once('listening', r));
+    try {
+      const cli = await start(['--port', '0', '--contract', `http://127.0.0.1:${(files.address() as { port: number }).port}/membership.openapi.yaml`]);
+      expect(cli.banner).toContain('serving 7 operations');
+    } finally {
+      files.close();
+    }
+  });
+
   test('a taken port exits 1 saying so', async () => {
     const cli = await start(['--port', '0']);
     const port = new URL(cli.url).port;

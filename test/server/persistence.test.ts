@@ -51,6 +51,22 @@ describe('--state-file', () => {
     for (const records of Object.values(saved.collections)) expect(records).toHaveLength(4);
   });
 
+  test('a process killed while writing leaves a whole state file, never half of one', async () => {
+    const file = await tempFile('state.json');
+    const cli = await start(['--state-file', file]);
+    await post(`${cli.url}/members/m0/passes`, {});
+    // Keep it writing: many creates in flight, then kill -9 while they land.
+    const burst = Array.from({ length: 300 }, (_, i) => post(`${cli.url}/members/m${i % 30}/passes`, { name: 'x'.repeat(500) }).catch(() => undefined));
+    await new Promise((r) => setTimeout(r, 150));
+    await cli.stop('SIGKILL');
+    await Promise.all(burst);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.format).toBe('membership-mock-state');
+    const { readdir } = await import('node:fs/promises');
+    const dir = file.slice(0, file.lastIndexOf('/'));
+    expect((await readdir(dir)).filter((name) => name !== 'state.json' && !name.endsWith('.tmp'))).toEqual([]);
+  });
+
   test('a torn state file stops the start with a clear error and is left untouched', async () => {
     const file = await tempFile('state.json');
     const torn = '{"format":"membership-mock-state","version":1,"collections":{"/members/m1/passes":[{"id":"pas_';

@@ -39,11 +39,12 @@ export class CliProcess {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; output: string }> {
     let output = '';
     this.child.stdout!.on('data', (d) => (output += d));
-    if (this.child.exitCode === null) {
+    const running = this.child.exitCode === null && this.child.signalCode === null;
+    if (running) {
       const res = await fetch(`${this.url}/__mock/calls`).catch(() => undefined);
       if (res?.ok) this.#journal = ((await res.json()) as { calls: CallRecord[] }).calls;
     }
-    const exited = this.child.exitCode === null ? once(this.child, 'exit') : Promise.resolve([this.child.exitCode]);
+    const exited = running ? once(this.child, 'exit') : Promise.resolve([this.child.exitCode]);
     this.child.kill(signal);
     const [code] = await exited;
     return { code: code as number | null, output };
