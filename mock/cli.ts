@@ -31,6 +31,7 @@ Options:
   --log FORMAT           pretty (default), json, or off: one line per request
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
+  --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
@@ -59,6 +60,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
       static: { type: 'boolean' },
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
+      'session-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
@@ -90,6 +92,7 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     dynamic: !values.static,
     bodyLimit: values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
     journalLimit: values['journal-limit'] === undefined ? undefined : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+    sessionLimit: values['session-limit'] === undefined ? undefined : integer('--session-limit', values['session-limit'], 1, 100_000),
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),

@@ -63,7 +63,7 @@ describe('the CLI as a real process', () => {
   test('--help describes every flag and exits 0', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--contract', '--port', '--host', '--seed', '--static', '--body-limit', '--journal-limit', '--no-security-check', 'PORT']) expect(stdout).toContain(flag);
+    for (const flag of ['--contract', '--port', '--host', '--seed', '--static', '--stateless', '--placeholders', '--clock', '--data', '--state-file', '--cors-origin', '--no-cors', '--no-watch', '--log', '--body-limit', '--journal-limit', '--session-limit', '--latency', '--failure-rate', '--drop-rate', '--admin-token', '--no-admin', '--no-security-check', 'PORT', 'verify']) expect(stdout).toContain(flag);
   });
 
   test.each([
