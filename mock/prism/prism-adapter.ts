@@ -154,15 +154,17 @@ export type RequestCheck =
  * headers and body. A missing body is 400, body-only violations are 422; anything else wrong is 400.
  */
 export function checkRequest(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): RequestCheck {
-  // Without a body, the verdict depends only on the path, the query and the headers the contract reads:
-  // remember it, since front-ends repeat the same reads.
-  if (facts.body !== undefined) return validate(spec, facts, checkSecurity);
-  const key = bodylessKey(spec, facts, checkSecurity);
+  // The verdict depends only on the path, the query, the headers the contract reads and the body: remember
+  // it, since front-ends repeat the same requests (small bodies only, so the memo stays small).
+  const text = facts.body === undefined ? '' : JSON.stringify(facts.body);
+  if (text === undefined || text.length > MEMO_BODY_LIMIT) return validate(spec, facts, checkSecurity);
+  const key = `${bodylessKey(spec, facts, checkSecurity)}|${typeof facts.body}|${text}`;
   const cache = cacheFor(checks, spec);
   return cache.get(key) ?? remember(cache, key, validate(spec, facts, checkSecurity));
 }
 
 const checks = new WeakMap<IHttpOperation, Map<string, RequestCheck>>();
+const MEMO_BODY_LIMIT = 2048;
 const readHeaders = new WeakMap<IHttpOperation, string[]>();
 
 function bodylessKey(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): string {

@@ -15,7 +15,7 @@ export function makePlaceholder(generator: BodyGenerator, collection: Collection
   const key = `placeholder|${collectionKey}|${index}`;
   const record = asRecord(generator.generate(collection.schema, key));
   const instant = new Date(generator.anchor.getTime() - (count - index) * 41 * HOUR);
-  settleTimes(record, collection.schema, instant, 'placeholder');
+  settleTimes(record, collection.schema, instant);
   return echoPathParams(record, collection.schema, pathParams);
 }
 
@@ -33,19 +33,45 @@ export function makeCreated(
   requestSchema: JsonObject | undefined,
   now: Date,
 ): StoredRecord {
-  const record = asRecord(generator.generate(collection.schema, key));
   const body = isObject(sent) ? sent : {};
   const properties = propertiesOf(collection.schema);
   const requested = propertiesOf(requestSchema);
+  const fixed: StoredRecord = {};
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
-    if (Object.hasOwn(body, name)) record[name] = structuredClone(body[name]);
-    else if (isObject(requested[name]) && requested[name].default !== undefined) record[name] = structuredClone(requested[name].default);
-    else if (isNullable(schema)) record[name] = null;
-    else if (Array.isArray(schema.enum) && schema.enum.length > 0) record[name] = schema.enum[0];
+    if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
+    else if (isObject(requested[name]) && requested[name].default !== undefined) fixed[name] = structuredClone(requested[name].default);
+    else if (isNullable(schema)) fixed[name] = null;
+    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = schema.enum[0];
+    else if (schema.format === 'date-time') fixed[name] = iso(now);
+    else if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
   }
-  settleTimes(record, collection.schema, now, 'created', body);
-  return echoPathParams(record, collection.schema, pathParams);
+  // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
+  // was the largest cost of a create.
+  const open = asRecord(generator.generate(openPart(collection.schema, Object.keys(fixed)), key));
+  const record: StoredRecord = {};
+  for (const name of Object.keys(properties)) {
+    if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
+    else if (Object.hasOwn(open, name)) record[name] = open[name];
+  }
+  return record;
+}
+
+const openParts = new WeakMap<JsonObject, Map<string, JsonObject>>();
+
+/** The record schema without the properties already decided, made once per schema and set of names. */
+function openPart(schema: JsonObject, decided: string[]): JsonObject {
+  let bySet = openParts.get(schema);
+  if (!bySet) openParts.set(schema, (bySet = new Map()));
+  const id = decided.join('\u0000');
+  let part = bySet.get(id);
+  if (!part) {
+    const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
+    const required = Array.isArray(schema.required) ? schema.required.filter((name) => !decided.includes(name as string)) : undefined;
+    part = { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) };
+    bySet.set(id, part);
+  }
+  return part;
 }
 
 /** Writes the request's path parameters into the record's fields of the same name (`member_id`). */
@@ -57,15 +83,13 @@ export function echoPathParams(record: StoredRecord, schema: JsonObject, pathPar
   return record;
 }
 
-/**
- * Non-nullable date-times become the record's instant; nullable ones that are set fall after it, so a
- * record is never used before it exists. A created record's unsent nullable times were set to null above.
- */
-function settleTimes(record: StoredRecord, schema: JsonObject, instant: Date, kind: 'placeholder' | 'created', sent: JsonObject = {}): void {
+/** Non-nullable date-times become the record's instant; nullable ones that are set fall after it, so a
+ * record is never used before it exists. */
+function settleTimes(record: StoredRecord, schema: JsonObject, instant: Date): void {
   for (const [name, property] of Object.entries(propertiesOf(schema))) {
-    if (property.format !== 'date-time' || Object.hasOwn(sent, name) || !Object.hasOwn(record, name)) continue;
+    if (property.format !== 'date-time' || !Object.hasOwn(record, name)) continue;
     if (!isNullable(property)) record[name] = iso(instant);
-    else if (kind === 'placeholder' && typeof record[name] === 'string') {
+    else if (typeof record[name] === 'string') {
       const value = Date.parse(record[name] as string);
       const gap = Math.abs(instant.getTime() - (Number.isNaN(value) ? instant.getTime() : value)) % (400 * 24 * HOUR);
       record[name] = iso(new Date(instant.getTime() + gap + HOUR));
