@@ -29,10 +29,27 @@ export function matchRoute(context: MockContext): RequestHandler {
     const routed = routeRequest(context.served.specs, method, path);
     if (routed.kind === 'no-path') return sendReply(req, res, undefined, [], routeNotFound(context, req));
     if (routed.kind === 'no-method') return methodNotAllowed(context, req, res, path);
-    const operation = context.served.operations.get(routed.spec)!;
-    res.locals.match = { operation, pathParams: extractPathParams(operation.path, path), path } satisfies Match;
+    res.locals.match = matchFor(context, routed.spec, path);
     next();
   };
+}
+
+const MATCH_LIMIT = 10_000;
+const matches = new WeakMap<object, Map<string, Match>>();
+
+/** The match of an operation and a path, remembered per contract (path parameters are read once). */
+function matchFor(context: MockContext, spec: Operation['spec'], path: string): Match {
+  let cache = matches.get(context.served);
+  if (!cache) matches.set(context.served, (cache = new Map()));
+  const key = `${spec.method} ${path}`;
+  let match = cache.get(key);
+  if (!match) {
+    const operation = context.served.operations.get(spec)!;
+    match = Object.freeze({ operation, pathParams: Object.freeze(extractPathParams(operation.path, path)), path });
+    if (cache.size >= MATCH_LIMIT) cache.clear();
+    cache.set(key, match);
+  }
+  return match;
 }
 
 function routeNotFound(context: MockContext, req: Request) {

@@ -25,6 +25,7 @@ export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
  */
 export function parsePrefer(header: string | string[] | undefined, query: Record<string, unknown> = {}): PreferResult {
   const preferences: Preferences = {};
+  if (header === undefined && !PREFER_QUERY.some((name) => name in query)) return { ok: true, preferences };
   const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map((name) => `${name.slice(2)}=${query[name] as string}`);
   const text = [...(header === undefined ? [] : Array.isArray(header) ? header : [header]), ...fromQuery].join(',');
   const seen = new Set<string>();

@@ -74,6 +74,16 @@ export function successSchema(operation: Operation): JsonObject | undefined {
  * array property holding them (`data`). `undefined` when the list does not hold such records.
  */
 export function listArray(list: Operation, record: JsonObject): string[] | undefined {
+  const known = arrays.get(list);
+  if (known) return known.where;
+  const where = findListArray(list, record);
+  arrays.set(list, { where });
+  return where;
+}
+
+const arrays = new WeakMap<Operation, { where: string[] | undefined }>();
+
+function findListArray(list: Operation, record: JsonObject): string[] | undefined {
   const schema = successSchema(list);
   if (!schema) return undefined;
   if (schema.type === 'array' && isObject(schema.items)) return [];
