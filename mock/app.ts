@@ -17,7 +17,7 @@ import { selectSession } from './handler/select-session.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
-import { checkResponseBody } from './prism/prism-adapter.js';
+import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './respond/call-match.js';
 import { readOverride, type Override, type OverrideSpec } from './respond/overrides.js';
 import { checkSnapshot } from './state/check-snapshot.js';

@@ -1,52 +1,14 @@
-// The one boundary with @stoplight/prism-http: its fp-ts results become plain values here and nowhere else.
-import { createRequire } from 'node:module';
+// The mock's boundary with Prism for requests: loading operations, routing, validating requests. Prism's
+// fp-ts results become plain values here.
 import type { IHttpOperation } from '@stoplight/types';
 import type { Violation, ViolationLocation } from '../problems/problems.js';
+import { loader, matchPath, route, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
-const require = createRequire(import.meta.url);
-
-interface Left<L> { _tag: 'Left'; left: L }
-interface Right<R> { _tag: 'Right'; right: R }
-type Either<L, R> = Left<L> | Right<R>;
-
-/** The request as Prism reads it. */
-interface PrismRequest {
-  method: string;
-  url: { path: string; query: Record<string, string | string[]> };
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-interface Diagnostic {
-  message: string;
-  code?: string | number;
-  path?: string[];
-  severity: number;
-  tags?: string[];
-}
-
-type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
-
-// The loader alone, not the package index: that would also load Prism's mocker and its faker at start.
-const prism = require('@stoplight/prism-http/dist/utils/operations.js') as {
-  getHttpOperationsFromSpec(source: string): Promise<IHttpOperation[]>;
-};
-const route = (require('@stoplight/prism-http/dist/router/index.js') as {
-  default: (opts: { resources: IHttpOperation[]; input: PrismRequest }) => Either<Error & { status?: number }, IHttpOperation>;
-}).default;
-const matchPath = (require('@stoplight/prism-http/dist/router/matchPath.js') as {
-  matchPath(requestPath: string, operationPath: string): Either<Error, string>;
-}).matchPath;
 const NO_MATCH = 'no-match';
-const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
-  validateInput: Validator;
-  validateSecurity: Validator;
-  validateOutput: (opts: { resource: IHttpOperation; element: { statusCode: number; headers: Record<string, string>; body: unknown } }) => Either<Diagnostic[], unknown>;
-};
 
 /** Reads and dereferences an OpenAPI file into Prism's operations. */
 export function readOperations(location: string): Promise<IHttpOperation[]> {
-  return prism.getHttpOperationsFromSpec(location);
+  return loader.getHttpOperationsFromSpec(location);
 }
 
 /** What the router found for a method and path. */
@@ -93,27 +55,6 @@ export function allowedMethods(specs: IHttpOperation[], path: string): string[] 
     return match._tag === 'Right' && match.right !== NO_MATCH;
   });
   return [...new Set(methods.map((spec) => spec.method.toUpperCase()))];
-}
-
-/**
- * Checks a body against an operation's JSON response for a status (by default its first 2xx), with
- * Prism's validator.
- * @returns one message per error, empty when the body fits
- */
-export function checkResponseBody(spec: IHttpOperation, body: unknown, status?: number): string[] {
-  const response =
-    status === undefined
-      ? spec.responses.find((r) => /^2\d\d$/.test(r.code))
-      : (spec.responses.find((r) => r.code === String(status)) ?? spec.responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`) ?? spec.responses.find((r) => r.code === 'default'));
-  const mediaType = response?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.mediaType;
-  if (!response) return [`status ${status} is not documented`];
-  if (!mediaType) return body === undefined ? [] : [`the ${response.code} response has no JSON body in the contract`];
-  const result = validators.validateOutput({ resource: spec, element: { statusCode: status ?? Number(response.code), headers: { 'content-type': mediaType }, body } });
-  if (result._tag === 'Right') return [];
-  return result.left.filter((d) => d.severity === 0).map((d) => {
-    const pointer = (d.path ?? []).slice(1).map((s) => `/${s}`).join('') || '/';
-    return `${pointer} ${d.message.replace(/^Response body (?:property \S+ )?/, '')}`;
-  });
 }
 
 /** The request facts Prism's validator reads. */
@@ -220,42 +161,4 @@ function toViolation(d: Diagnostic): Violation {
   const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
   const pointer = [...segments, ...(missing ? [missing] : [])].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
   return { location, pointer, message };
-}
-
-/** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
-export interface ReceivedResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Parsed JSON for a JSON media type, else the text; `undefined` when the body is empty. */
-  body: unknown;
-}
-
-/**
- * Checks a received response against an operation with Prism's validator: the status must be documented
- * (any status, although Prism only warns about an undocumented 4xx), then the media type, body and headers.
- * @returns one readable message per violation, empty when the response keeps the contract
- * @example checkResponse(spec, { status: 200, headers: {}, body: undefined }) // ['status 200 is not documented (documented: 201, 400)']
- */
-export function checkResponse(spec: IHttpOperation, response: ReceivedResponse): string[] {
-  const documented = spec.responses.map((r) => r.code);
-  const known = documented.some((code) => code === 'default' || new RegExp(`^${code.replace(/X/gi, '\\d')}$`).test(String(response.status)));
-  if (!known) return [`status ${response.status} is not documented (documented: ${documented.join(', ')})`];
-  const result = validators.validateOutput({ resource: spec, element: { statusCode: response.status, headers: response.headers, body: response.body } });
-  if (result._tag === 'Right') return [];
-  return result.left.filter((d) => d.severity === 0).map((d) => describeOutputDiagnostic(d, response.status));
-}
-
-function describeOutputDiagnostic(d: Diagnostic, status: number): string {
-  const mediaType = /^The received media type "(.*)" does not match the ones? specified in the current response: (.*)$/.exec(d.message);
-  if (mediaType) {
-    const received = mediaType[1] ? `media type "${mediaType[1]}"` : 'no Content-Type';
-    return `${received} is not documented for ${status} (documented: ${mediaType[2]})`;
-  }
-  const [where, ...segments] = d.path ?? [];
-  if (where !== 'body' && where !== 'header') return d.message;
-  const message = d.message.replace(/^Response (?:body|header) (?:(?:property|parameter) \S+ )?/, '');
-  if (where === 'header') return `header ${segments.join('.')}: ${message}`;
-  const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
-  const pointer = [...segments, ...(missing ? [missing] : [])].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') || '/';
-  return `body ${pointer}: ${message}`;
 }

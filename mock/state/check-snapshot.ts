@@ -1,5 +1,5 @@
 // Checks state that comes from outside (fixtures, a state file) against the contract, record by record.
-import { checkResponseBody } from '../prism/prism-adapter.js';
+import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from './infer-collections.js';
 import { isObject } from './schema-facts.js';
 import type { StoreSnapshot } from './store.js';

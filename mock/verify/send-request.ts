@@ -1,5 +1,5 @@
 // Sends one request to the provider with a timeout and reads its answer as a client sees it.
-import type { ReceivedResponse } from '../prism/prism-adapter.js';
+import type { ReceivedResponse } from '../prism/check-response.js';
 
 /** A request ready to send: `body` is serialized as JSON when given. */
 export interface OutgoingRequest {

@@ -1,7 +1,7 @@
 // One walk against a provider: sends requests, checks each answer with Prism and keeps the steps.
 import type { Operation } from '../contract/load-contract.js';
 import { createBodyGenerator } from '../generate/generate-body.js';
-import { checkResponse, type ReceivedResponse } from '../prism/prism-adapter.js';
+import { checkResponse, type ReceivedResponse } from '../prism/check-response.js';
 import { buildTarget, createParamValues } from './param-values.js';
 import { sendRequest } from './send-request.js';
 import type { SkippedOperation, VerifyReport, VerifyStep } from './verify-report.js';

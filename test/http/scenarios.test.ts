@@ -44,7 +44,7 @@ describe('overrides', () => {
   });
 
   test('a body that breaks the contract is refused with the reasons', () => {
-    expect(() => mock.override({ operationId: 'getPass', body: { id: 'x' } })).toThrow(/body: \/ must have required property 'member_id'/);
+    expect(() => mock.override({ operationId: 'getPass', body: { id: 'x' } })).toThrow(/body: \/member_id: must have required property 'member_id'/);
   });
 
   test('applies only to calls that match', async () => {

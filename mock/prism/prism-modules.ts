@@ -1,0 +1,46 @@
+// The parts of @stoplight/prism-http the mock uses, loaded once, with the few types it needs. Only the files
+// of this folder import it; they hand the rest of the mock plain values.
+import { createRequire } from 'node:module';
+import type { IHttpOperation } from '@stoplight/types';
+
+const require = createRequire(import.meta.url);
+
+interface Left<L> { _tag: 'Left'; left: L }
+interface Right<R> { _tag: 'Right'; right: R }
+/** fp-ts's Either, as Prism returns it. */
+export type Either<L, R> = Left<L> | Right<R>;
+
+/** The request as Prism reads it. */
+export interface PrismRequest {
+  method: string;
+  url: { path: string; query: Record<string, string | string[]> };
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** A finding of Prism's validators; severity 0 is an error. */
+export interface Diagnostic {
+  message: string;
+  code?: string | number;
+  path?: string[];
+  severity: number;
+  tags?: string[];
+}
+
+type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
+
+// The loader alone, not the package index: that would also load Prism's mocker and its faker at start.
+export const loader = require('@stoplight/prism-http/dist/utils/operations.js') as {
+  getHttpOperationsFromSpec(source: string): Promise<IHttpOperation[]>;
+};
+export const route = (require('@stoplight/prism-http/dist/router/index.js') as {
+  default: (opts: { resources: IHttpOperation[]; input: PrismRequest }) => Either<Error & { status?: number }, IHttpOperation>;
+}).default;
+export const matchPath = (require('@stoplight/prism-http/dist/router/matchPath.js') as {
+  matchPath(requestPath: string, operationPath: string): Either<Error, string>;
+}).matchPath;
+export const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
+  validateInput: Validator;
+  validateSecurity: Validator;
+  validateOutput: (opts: { resource: IHttpOperation; element: { statusCode: number; headers: Record<string, string>; body: unknown } }) => Either<Diagnostic[], unknown>;
+};
