@@ -61,7 +61,9 @@ async function parseContract(location: string): Promise<Contract> {
   const info = (document.info ?? {}) as { title?: unknown; version?: unknown };
   let specs: IHttpOperation[];
   try {
-    specs = await readOperations(location);
+    // A document read from a URL is handed over already fetched: Prism's own download passes a polyfilled
+    // AbortSignal that Node 24's fetch refuses. (Relative $refs to other remote files are not followed then.)
+    specs = await readOperations(/^https?:\/\//i.test(location) ? document : location);
   } catch (error) {
     throw new ContractError(`The contract ${location} cannot be served: ${(error as Error).message}`);
   }

@@ -7,7 +7,7 @@ import { loader, matchPath, route, validators, type Diagnostic, type PrismReques
 const NO_MATCH = 'no-match';
 
 /** Reads and dereferences an OpenAPI file into Prism's operations. */
-export function readOperations(location: string): Promise<IHttpOperation[]> {
+export function readOperations(location: string | object): Promise<IHttpOperation[]> {
   return loader.getHttpOperationsFromSpec(location);
 }
 

@@ -31,7 +31,7 @@ type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => 
 
 // The loader alone, not the package index: that would also load Prism's mocker and its faker at start.
 export const loader = require('@stoplight/prism-http/dist/utils/operations.js') as {
-  getHttpOperationsFromSpec(source: string): Promise<IHttpOperation[]>;
+  getHttpOperationsFromSpec(source: string | object): Promise<IHttpOperation[]>;
 };
 export const route = (require('@stoplight/prism-http/dist/router/index.js') as {
   default: (opts: { resources: IHttpOperation[]; input: PrismRequest }) => Either<Error & { status?: number }, IHttpOperation>;
