@@ -1,6 +1,6 @@
 // The request pipeline after routing: validate, choose a response (Prefer, overrides, faults), answer from
 // state or generate, then record and send, after any delay.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Operation } from '../contract/load-contract.js';
 import { checkRequest } from '../prism/prism-adapter.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
@@ -58,7 +58,7 @@ export function handleRequest(context: MockContext): RequestHandler {
     }
     const code = prefer.preferences.code ?? override?.status ?? (fault.fail ? failureStatus(operation) : undefined);
     if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
-    const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => req.accepts(types));
+    const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => negotiate(req, types));
     if (!chosen.ok) {
       const [kind, pointer] = chosen.reason === 'not-acceptable' ? (['notAcceptable', '/accept'] as const) : (['invalidPrefer', '/prefer'] as const);
       return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
@@ -79,6 +79,20 @@ export function handleRequest(context: MockContext): RequestHandler {
     if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
     return send([], reply, delay);
   };
+}
+
+const negotiated = new Map<string, string | false>();
+
+/** `req.accepts(types)`, remembered by Accept header and types: parsing Accept is a cost on every request. */
+function negotiate(req: Request, types: string[]): string | false {
+  const key = `${req.headers.accept ?? ''}\u0000${types.join(',')}`;
+  let found = negotiated.get(key);
+  if (found === undefined) {
+    found = req.accepts(types);
+    if (negotiated.size >= 1000) negotiated.clear();
+    negotiated.set(key, found);
+  }
+  return found;
 }
 
 /** The first documented 5xx of an operation (an injected failure answers it), or 0 when there is none. */
