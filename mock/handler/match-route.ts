@@ -34,7 +34,7 @@ export function matchRoute(context: MockContext): RequestHandler {
   };
 }
 
-const MATCH_LIMIT = 10_000;
+const MATCH_LIMIT = 5_000;
 const matches = new WeakMap<object, Map<string, Match>>();
 
 /** The match of an operation and a path, remembered per contract (path parameters are read once). */
@@ -43,6 +43,10 @@ function matchFor(context: MockContext, spec: Operation['spec'], path: string): 
   if (!cache) matches.set(context.served, (cache = new Map()));
   const key = `${spec.method} ${path}`;
   let match = cache.get(key);
+  if (!match && key.length > 512) {
+    const operation = context.served.operations.get(spec)!;
+    return { operation, pathParams: extractPathParams(operation.path, path), path };
+  }
   if (!match) {
     const operation = context.served.operations.get(spec)!;
     match = Object.freeze({ operation, pathParams: Object.freeze(extractPathParams(operation.path, path)), path });

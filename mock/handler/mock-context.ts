@@ -96,7 +96,8 @@ export function sessionOf(context: MockContext, name: string): Session {
     return session;
   }
   if (name !== '' && context.sessions.size > context.options.sessionLimit) {
-    const oldest = [...context.sessions.keys()].find((key) => key !== '');
+    // A session someone is waiting on (a long-poll) is kept until the wait ends.
+    const oldest = [...context.sessions.entries()].find(([key, s]) => key !== '' && !s.journal.awaited)?.[0];
     if (oldest !== undefined) context.sessions.delete(oldest);
   }
   const occurrences = new Map<string, number>();

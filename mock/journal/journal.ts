@@ -87,6 +87,11 @@ export class Journal {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Whether someone is waiting for a call (a long-poll): such a session is not evicted. */
+  get awaited(): boolean {
+    return this.#listeners.size > 0;
+  }
+
   /** How many calls match, without copying them. */
   count(filter: CallFilter = {}): number {
     const matches = matcher(filter);

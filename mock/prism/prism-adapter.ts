@@ -17,7 +17,9 @@ export type RouteResult =
   | { kind: 'no-path' }
   | { kind: 'no-method' };
 
-const CACHE_LIMIT = 10_000;
+// Memos are bounded by entries and by key length, so hostile requests cannot make them large.
+const CACHE_LIMIT = 5_000;
+const KEY_LIMIT = 4_096;
 const routes = new WeakMap<IHttpOperation[], Map<string, RouteResult>>();
 
 /**
@@ -29,10 +31,13 @@ export function routeRequest(specs: IHttpOperation[], method: string, path: stri
   const key = `${method} ${path}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  if (key.length > 512) return routeUncached(specs, method, path);
+  return remember(cache, key, routeUncached(specs, method, path));
+}
+
+function routeUncached(specs: IHttpOperation[], method: string, path: string): RouteResult {
   const result = route({ resources: specs, input: { method, url: { path, query: {} }, headers: {} } });
-  const found: RouteResult =
-    result._tag === 'Right' ? { kind: 'matched', spec: result.right } : result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
-  return remember(cache, key, found);
+  return result._tag === 'Right' ? { kind: 'matched', spec: result.right } : result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
 }
 
 /** A bounded memo: emptied when full, so a stream of distinct paths cannot grow it without end. */
@@ -100,6 +105,7 @@ export function checkRequest(spec: IHttpOperation, facts: RequestFacts, checkSec
   const text = facts.body === undefined ? '' : JSON.stringify(facts.body);
   if (text === undefined || text.length > MEMO_BODY_LIMIT) return validate(spec, facts, checkSecurity);
   const key = `${bodylessKey(spec, facts, checkSecurity)}|${typeof facts.body}|${text}`;
+  if (key.length > KEY_LIMIT) return validate(spec, facts, checkSecurity);
   const cache = cacheFor(checks, spec);
   return cache.get(key) ?? remember(cache, key, validate(spec, facts, checkSecurity));
 }

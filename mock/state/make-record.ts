@@ -39,16 +39,22 @@ export function makeCreated(
   const fixed: StoredRecord = {};
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
-    if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
+    // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
+    if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
+    else if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined) fixed[name] = structuredClone(requested[name].default);
     else if (isNullable(schema)) fixed[name] = null;
     else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = schema.enum[0];
     else if (schema.format === 'date-time') fixed[name] = iso(now);
-    else if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
+  }
+  // A schema built with allOf/oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
+  const schema = collection.schema;
+  if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
+    return echoPathParams({ ...asRecord(generator.generate(schema, key)), ...fixed }, schema, pathParams);
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
-  const open = asRecord(generator.generate(openPart(collection.schema, Object.keys(fixed)), key));
+  const open = asRecord(generator.generate(openPart(schema, Object.keys(fixed)), key));
   const record: StoredRecord = {};
   for (const name of Object.keys(properties)) {
     if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
@@ -66,6 +72,8 @@ function openPart(schema: JsonObject, decided: string[]): JsonObject {
   const id = decided.join('\u0000');
   let part = bySet.get(id);
   if (!part) {
+    // One per set of fields clients send; bounded, since optional fields make many sets.
+    if (bySet.size >= 256) bySet.clear();
     const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
     const required = Array.isArray(schema.required) ? schema.required.filter((name) => !decided.includes(name as string)) : undefined;
     part = { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) };

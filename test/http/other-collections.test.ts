@@ -37,3 +37,23 @@ describe('state is inferred from the shape of any contract', () => {
     expect((await request(mock.app).get('/shelves/s1/books').expect(200)).body).toHaveLength(3);
   });
 });
+
+describe('created records in contracts of other shapes', () => {
+  const GADGETS = fileURLToPath(new URL('../fixtures/gadgets.openapi.yaml', import.meta.url));
+
+  test('a record schema built with allOf is generated whole and fits the contract', async () => {
+    const mock = await newMock({ contract: GADGETS, seed: 4 });
+    const first = (await request(mock.app).post('/gadgets').send({ name: 'g' }).expect(201)).body;
+    const second = (await request(mock.app).post('/gadgets').send({ name: 'h' }).expect(201)).body;
+    expect(first.id).toMatch(/^g_[a-z]{5}$/);
+    expect(second.id).not.toBe(first.id);
+    const ids = (await request(mock.app).get('/gadgets').expect(200)).body.map((g: { id: string }) => g.id);
+    expect(ids).toEqual(expect.arrayContaining([first.id, second.id]));
+  });
+
+  test('the path parameter wins over a field of the same name in the body', async () => {
+    const mock = await newMock({ contract: GADGETS, seed: 4 });
+    const thing = (await request(mock.app).post('/owners/o1/things').send({ name: 'n', owner_id: 'other' }).expect(201)).body;
+    expect(thing).toMatchObject({ owner_id: 'o1', name: 'n' });
+  });
+});
