@@ -30,29 +30,36 @@ for (;;) {
 mock.reset();
 
 type Step = { id: string; method: string; path: string; body?: unknown; expect: number };
-const steps = (m: string, i: number): Step[] => [
-  { id: 'listPasses', method: 'GET', path: `/members/${m}/passes?limit=${(i % 100) + 1}`, expect: 200 },
-  { id: 'createPass', method: 'POST', path: `/members/${m}/passes`, body: i % 2 ? {} : { name: `Pass ${i}`, valid_until: null }, expect: 201 },
-  { id: 'getPass', method: 'GET', path: `/members/${m}/passes/pas_${i}`, expect: 200 },
-  { id: 'deletePass', method: 'DELETE', path: `/members/${m}/passes/pas_${i}`, expect: 204 },
-  { id: 'listCredentials', method: 'GET', path: `/members/${m}/credentials`, expect: 200 },
-  { id: 'createCredential', method: 'POST', path: `/members/${m}/credentials`, body: { kind: ['pin', 'card', 'mobile'][i % 3], ...(i % 2 ? { label: 'Desk' } : {}) }, expect: 201 },
-  { id: 'deleteCredential', method: 'DELETE', path: `/members/${m}/credentials/crd_${i}`, expect: 204 },
-];
+type Answer = { status: number; body: unknown; violations: string | null };
 
 const rows = new Map<string, { requests: number; ok: number; violations: string[] }>();
+async function call(step: Step): Promise<Answer> {
+  const res = await fetch(`${proxy}${step.path}`, { method: step.method, headers: step.body ? JSON_BODY : AUTH, body: step.body ? JSON.stringify(step.body) : undefined });
+  const text = await res.text();
+  const answer = { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, violations: res.headers.get('sl-violations') };
+  const row = rows.get(step.id) ?? { requests: 0, ok: 0, violations: [] };
+  rows.set(step.id, row);
+  row.requests++;
+  if (answer.violations) row.violations.push(`${step.method} ${step.path}: ${answer.violations}`);
+  else if (answer.status === step.expect) row.ok++;
+  else row.violations.push(`${step.method} ${step.path}: status ${answer.status}, expected ${step.expect}`);
+  return answer;
+}
+
+// The mock keeps state, so each round reads and deletes what it created.
 for (let i = 0; i < ROUNDS; i++) {
-  for (const step of steps(`mbr_${i % 5}`, i)) {
-    const res = await fetch(`${proxy}${step.path}`, { method: step.method, headers: step.body ? JSON_BODY : AUTH, body: step.body ? JSON.stringify(step.body) : undefined });
-    await res.arrayBuffer();
-    const row = rows.get(step.id) ?? { requests: 0, ok: 0, violations: [] };
-    rows.set(step.id, row);
-    row.requests++;
-    const violations = res.headers.get('sl-violations');
-    if (violations) row.violations.push(`${step.method} ${step.path}: ${violations}`);
-    else if (res.status === step.expect) row.ok++;
-    else row.violations.push(`${step.method} ${step.path}: status ${res.status}, expected ${step.expect}`);
-  }
+  const m = `mbr_${i % 5}`;
+  await call({ id: 'listPasses', method: 'GET', path: `/members/${m}/passes?limit=${(i % 100) + 1}`, expect: 200 });
+  const pass = await call({ id: 'createPass', method: 'POST', path: `/members/${m}/passes`, body: i % 2 ? {} : { name: `Pass ${i}`, valid_until: null }, expect: 201 });
+  const passId = (pass.body as { id?: string } | undefined)?.id ?? 'missing';
+  await call({ id: 'getPass', method: 'GET', path: `/members/${m}/passes/${passId}`, expect: 200 });
+  await call({ id: 'deletePass', method: 'DELETE', path: `/members/${m}/passes/${passId}`, expect: 204 });
+  await call({ id: 'getPass', method: 'GET', path: `/members/${m}/passes/${passId}`, expect: 404 });
+  await call({ id: 'listCredentials', method: 'GET', path: `/members/${m}/credentials`, expect: 200 });
+  const credential = await call({ id: 'createCredential', method: 'POST', path: `/members/${m}/credentials`, body: { kind: ['pin', 'card', 'mobile'][i % 3], ...(i % 2 ? { label: 'Desk' } : {}) }, expect: 201 });
+  const credentialId = (credential.body as { id?: string } | undefined)?.id ?? 'missing';
+  await call({ id: 'deleteCredential', method: 'DELETE', path: `/members/${m}/credentials/${credentialId}`, expect: 204 });
+  await call({ id: 'deleteCredential', method: 'DELETE', path: `/members/${m}/credentials/${credentialId}`, expect: 404 });
 }
 prism.kill('SIGTERM');
 await mock.close();
