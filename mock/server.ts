@@ -58,6 +58,12 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
         (next) => {
           mock.reload(next);
           logTo(`membership-mock: contract reloaded, serving ${next.operations.length} operations of "${next.title}" ${next.version}`);
+          // The state is kept as it is; say so when the edit makes some of it break the new contract.
+          try {
+            checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
+          } catch (error) {
+            logTo(`membership-mock: after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`);
+          }
         },
         (error) => logTo(`membership-mock: the contract edit was not loaded, still serving the last good version: ${error.message}`),
       )

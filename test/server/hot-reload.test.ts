@@ -54,6 +54,19 @@ describe('hot reload of the contract on a running server', () => {
     expect(calls.calls.length).toBeGreaterThanOrEqual(3);
   });
 
+  test('an edit that the kept state no longer fits is served, and the log names the record', async () => {
+    const { path, text } = await editedCopy();
+    // Its only call comes before the edit: it is checked against the original contract.
+    const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: DEFAULT_CONTRACT });
+    started.push(cli);
+    const output: string[] = [];
+    cli.child.stdout!.on('data', (d) => output.push(String(d)));
+    await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH });
+    await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [badge]'));
+    await rename(`${path}.tmp`, path);
+    await eventually(async () => expect(output.join('')).toMatch(/after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/));
+  });
+
   test('a broken edit keeps serving the last good contract and says why', async () => {
     const { path } = await editedCopy();
     // Its answers are checked against the original: the broken edit is never served.
