@@ -75,7 +75,7 @@ export function handleRequest(context: MockContext): RequestHandler {
     const role = context.served.collections.roles.get(operation);
     const particular = code !== undefined || prefer.preferences.example !== undefined || override?.body !== undefined;
     if (!role || context.options.stateless || particular) return send([], render(override?.body), delay);
-    const { reply, changed } = respondFromState(context, session, role.collection, role.role, operation, choice, { path, pathParams, query, body, key }, render);
+    const { reply, changed } = respondFromState(context, session, role.collection, role.role, operation, { path, pathParams, query, body, key }, render);
     if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
     return send([], reply, delay);
   };

@@ -1,7 +1,6 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
 import type { Operation } from '../contract/load-contract.js';
 import { problem, type Violation } from '../problems/problems.js';
-import type { ResponseChoice } from '../respond/choose-response.js';
 import type { MockContext, Session } from '../handler/mock-context.js';
 import type { Rendered } from '../handler/render-response.js';
 import { listArray, successSchema, type Collection, type CollectionRole } from './infer-collections.js';
@@ -33,7 +32,6 @@ export function respondFromState(
   collection: Collection,
   role: CollectionRole,
   operation: Operation,
-  choice: ResponseChoice,
   request: StateRequest,
   render: (body?: unknown) => Rendered,
 ): { reply: Rendered; changed: boolean } {
