@@ -56,8 +56,9 @@ export function handleRequest(context: MockContext): RequestHandler {
       if (override) useOverride(session.overrides, override);
       return later(delay, () => recordDrop(req, res, operation, pathParams));
     }
-    const code = prefer.preferences.code ?? override?.status ?? (fault.fail ? failureStatus(operation) : undefined);
-    if (code === 0) return send([], problemReply(problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
+    const failure = fault.fail ? failureStatus(operation) : undefined;
+    if (failure === 'undocumented') return send([], problemReply(problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', { instance: req.path })), delay);
+    const code = prefer.preferences.code ?? override?.status ?? failure;
     const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => negotiate(req, types));
     if (!chosen.ok) {
       const [kind, pointer] = chosen.reason === 'not-acceptable' ? (['notAcceptable', '/accept'] as const) : (['invalidPrefer', '/prefer'] as const);
@@ -95,10 +96,10 @@ function negotiate(req: Request, types: string[]): string | false {
   return found;
 }
 
-/** The first documented 5xx of an operation (an injected failure answers it), or 0 when there is none. */
-function failureStatus(operation: Operation): number {
+/** The first documented 5xx of an operation (an injected failure answers it), if it documents one. */
+function failureStatus(operation: Operation): number | 'undocumented' {
   const code = operation.spec.responses.map((r) => r.code).find((c) => /^5\d\d$/.test(c));
-  return code ? Number(code) : 0;
+  return code ? Number(code) : 'undocumented';
 }
 
 /** Counts per session (requests for faults, creates for generation), so each draw differs and repeats. */
