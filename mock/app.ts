@@ -1,19 +1,13 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { adminGuard } from './admin/admin-guard.js';
 import { adminRouter } from './admin/admin-router.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
-import { cors } from './handler/cors.js';
-import { handleError } from './handler/handle-error.js';
-import { handleRequest } from './handler/handle-request.js';
-import { logRequests } from './handler/log-requests.js';
-import { matchRoute } from './handler/match-route.js';
+import { createHandler, type AdminHandler } from './handler/handle.js';
 import { createMockContext, resetSession, restoreState, serve, sessionOf } from './handler/mock-context.js';
-import { parseBody } from './handler/parse-body.js';
-import { prelude } from './handler/prelude.js';
-import { assignRequestId } from './handler/request-id.js';
-import { selectSession } from './handler/select-session.js';
+import { createBodyReader } from './handler/parse-body.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
@@ -25,8 +19,13 @@ import type { StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
 export interface MockApp {
-  /** The Express app: give it to supertest, or mount it in your own server. */
+  /** The Express app: give it to supertest, or mount it in your own server (`app.use('/api', mock.app)`). */
   app: Express;
+  /**
+   * The same mock as a plain Node request listener, without Express's per-request setup: what `startMock`
+   * and the CLI serve. `http.createServer(mock.handle)`.
+   */
+  handle: RequestListener;
   /** The contract served now (it changes on reload). */
   readonly contract: Contract;
   /** Copies of the recorded calls of a session (the default one unless named), oldest first. */
@@ -80,19 +79,13 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     },
   };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-  app.use(prelude(assignRequestId(), logRequests(resolved), selectSession(context), cors(context)));
-  if (resolved.admin !== false) app.use('/__mock', adminGuard(resolved.admin.token), adminRouter(context, controls));
-  app.use(matchRoute(context));
-  app.use(parseBody(resolved.bodyLimit));
-  app.use(handleRequest(context));
-  app.use(handleError(context));
+  const handle = createHandler(context, resolved.admin === false ? undefined : adminApi(resolved.admin.token, context, controls), createBodyReader(resolved.bodyLimit));
+  const app = bareExpress();
+  app.use((req, res) => handle(req, res));
 
   return {
     app,
+    handle,
     get contract() {
       return context.served.contract;
     },
@@ -112,5 +105,24 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     reload(next) {
       context.served = serve(next);
     },
+  };
+}
+
+/** Express without the defaults a mock never wants: no X-Powered-By, no ETag, plain query parsing. */
+function bareExpress(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  return app;
+}
+
+/** The admin API, an Express app of its own; the listener hands it the request with its session. */
+function adminApi(token: string | undefined, context: ReturnType<typeof createMockContext>, controls: MockControls): AdminHandler {
+  const app = bareExpress();
+  app.use('/__mock', adminGuard(token), adminRouter(context, controls));
+  return (req, res, ex) => {
+    Object.assign(res, { locals: { session: ex.session, requestId: ex.requestId } });
+    app(req, res);
   };
 }

@@ -1,6 +1,6 @@
 // startMock(): a mock listening on a real socket, for test suites, scripts and the CLI.
 import { once } from 'node:events';
-import { STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from './problems/problems.js';
 import type { AddressInfo } from 'node:net';
@@ -69,7 +69,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
       )
     : () => undefined;
 
-  const server = mock.app.listen(port, host);
+  const server = createServer(mock.handle).listen(port, host);
   server.on('clientError', answerClientError);
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);

@@ -3,9 +3,8 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { CallFilter } from '../journal/journal.js';
 import { waitForCall } from '../journal/wait-for-call.js';
-import type { MockContext } from '../handler/mock-context.js';
 import { toProblem } from '../handler/handle-error.js';
-import { currentSession } from '../handler/select-session.js';
+import type { MockContext, Session } from '../handler/mock-context.js';
 import { problem, type Problem } from '../problems/problems.js';
 import type { CallMatch } from '../respond/call-match.js';
 import { readFaults } from '../respond/faults.js';
@@ -16,6 +15,11 @@ const MAX_WAIT = 60_000;
 const ADMIN_BODY_LIMIT = 262_144;
 
 type Endpoint = (req: Request, res: Response) => unknown;
+
+/** The session of an admin request, chosen before it reached the admin API (see handler/handle.ts). */
+function currentSession(res: Response): Session {
+  return res.locals.session as Session;
+}
 
 /** The admin endpoints, for people, test suites and the remote client. */
 export function adminRouter(context: MockContext, controls: MockControls): Router {

@@ -1,46 +1,48 @@
 // CORS for browsers: any origin by default (or a list), preflights answered from the contract's methods.
-import type { RequestHandler } from 'express';
 import { allowedMethods } from '../prism/prism-adapter.js';
 import { problem } from '../problems/problems.js';
+import type { Exchange } from './exchange.js';
 import type { MockContext } from './mock-context.js';
-import { problemReply, sendReply } from './send-reply.js';
+import type { Rendered } from './render-response.js';
+import { problemReply } from './send-reply.js';
 
 /**
  * Sets CORS headers on every answer to an allowed origin, echoing it so credentialed requests work too,
- * and answers preflights with 204 and the methods the contract has for the path. Preflights and refusals
- * are journaled like any request that reaches the mock. The admin API answers other origins only when
- * they are listed by name (`--cors-origin`): "any origin" would let any web page read the journal.
+ * and answers preflights with 204 and the methods the contract has for the path. The admin API answers
+ * other origins only when they are listed by name (`--cors-origin`): "any origin" would let any web page
+ * read the journal. Returns the answer when the request is a preflight or a refused one.
  */
-export function cors(context: MockContext): RequestHandler {
+export function applyCors(context: MockContext, ex: Exchange, admin: boolean): Rendered | undefined {
   const { cors: allow } = context.options;
-  return (req, res, next) => {
-    if (allow === false) return next();
-    res.vary('Origin');
-    const origin = req.headers.origin;
-    if (origin === undefined) return next();
-    const admin = req.path.startsWith('/__mock/') || req.path === '/__mock';
-    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    const listed = allow !== true && allow.includes(origin);
-    if (!(listed || (allow === true && !admin))) {
-      if (!preflight) return next();
-      const body = problem('forbiddenOrigin', `The origin ${origin} is not allowed${admin ? ' to use the admin API' : ''}; allow it with --cors-origin.`, { instance: req.path });
-      if (admin) return void res.status(403).type('application/problem+json').send(JSON.stringify(body));
-      return sendReply(req, res, undefined, [], problemReply(body));
-    }
-    res.set({
-      'Access-Control-Allow-Origin': origin,
-      'Access-Control-Allow-Credentials': 'true',
-      'Access-Control-Expose-Headers': context.served.exposedHeaders,
-    });
-    if (!preflight) return next();
-    const requested = String(req.headers['access-control-request-method']).toUpperCase();
-    const known = admin ? [] : allowedMethods(context.served.specs, req.path);
-    const headers = {
-      'Access-Control-Allow-Methods': (known.length ? known : [requested]).join(', '),
-      'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? ''),
-      'Access-Control-Max-Age': '600',
-    };
-    if (admin) return void res.status(204).set(headers).end();
-    sendReply(req, res, undefined, [], { status: 204, headers });
+  if (allow === false) return undefined;
+  const { req, res } = ex;
+  addVary(res, 'Origin');
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  const listed = allow !== true && allow.includes(origin);
+  if (!(listed || (allow === true && !admin))) {
+    if (!preflight) return undefined;
+    return problemReply(problem('forbiddenOrigin', `The origin ${origin} is not allowed${admin ? ' to use the admin API' : ''}; allow it with --cors-origin.`, { instance: ex.path }));
+  }
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
+  res.setHeader('Access-Control-Expose-Headers', context.served.exposedHeaders);
+  if (!preflight) return undefined;
+  const requested = String(req.headers['access-control-request-method']).toUpperCase();
+  const known = admin ? [] : allowedMethods(context.served.specs, ex.path);
+  const headers = {
+    'Access-Control-Allow-Methods': (known.length ? known : [requested]).join(', '),
+    'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? ''),
+    'Access-Control-Max-Age': '600',
   };
+  return { status: 204, headers };
+}
+
+/** Adds a name to the `Vary` header, once. */
+function addVary(res: Exchange['res'], name: string): void {
+  const current = res.getHeader('Vary');
+  if (current === undefined) return void res.setHeader('Vary', name);
+  const names = String(current).split(',').map((n) => n.trim().toLowerCase());
+  if (!names.includes(name.toLowerCase()) && !names.includes('*')) res.setHeader('Vary', `${current}, ${name}`);
 }

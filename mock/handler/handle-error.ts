@@ -1,7 +1,6 @@
-// The one error middleware: body-parser failures and unexpected errors leave as problem+json, and are recorded.
-import type { ErrorRequestHandler } from 'express';
+// The one error answer: body-parser failures and unexpected errors leave as problem+json, and are recorded.
 import { problem, type Problem, type Violation } from '../problems/problems.js';
-import { matchOf } from './match-route.js';
+import type { Exchange } from './exchange.js';
 import type { MockContext } from './mock-context.js';
 import { problemReply, sendReply } from './send-reply.js';
 
@@ -14,16 +13,17 @@ interface HttpError extends Error {
   encoding?: string;
 }
 
-/** Answers errors thrown before or inside the pipeline. Stack traces go to the log, never to the client. */
-export function handleError(context: MockContext, log: (message: string) => void = console.error): ErrorRequestHandler {
-  return (error: HttpError, req, res, next) => {
-    if (res.headersSent) return next(error);
-    req.body = undefined;
-    const [found, violations] = toProblem(error, req.path, context.options.bodyLimit);
-    if (found.status === 500) log(`membership-mock: unexpected error on ${req.method} ${req.path}: ${error.stack ?? error.message}`);
-    const match = matchOf(res);
-    sendReply(req, res, match?.operation, violations, problemReply(found), match?.pathParams);
-  };
+/**
+ * Answers an error thrown inside the pipeline or passed on by a body parser. Stack traces go to the log,
+ * never to the client; when the answer had already started, the connection is closed instead.
+ */
+export function handleError(context: MockContext, ex: Exchange, thrown: unknown, log: (message: string) => void = console.error): void {
+  const error: HttpError = thrown instanceof Error ? thrown : new Error(String(thrown));
+  const [found, violations] = toProblem(error, ex.path, context.options.bodyLimit);
+  if (found.status === 500) log(`membership-mock: unexpected error on ${ex.method} ${ex.path}: ${error.stack ?? error.message}`);
+  if (ex.res.headersSent) return void ex.res.destroy();
+  ex.body = undefined;
+  sendReply(ex, problemReply(found, {}, violations));
 }
 
 /** The problem for an error of the body parsers (or an unexpected one: 500), with its violations. */

@@ -1,14 +1,15 @@
 // The first step for contract paths: find the operation before reading any body, so an unknown path is
 // a 404 and a wrong method a 405 whatever was sent, and only operations that take a body get one read.
-import type { Request, RequestHandler, Response } from 'express';
 import type { Operation } from '../contract/load-contract.js';
 import { extractPathParams } from '../contract/path-params.js';
 import { allowedMethods, routeRequest } from '../prism/prism-adapter.js';
 import { problem } from '../problems/problems.js';
+import type { Exchange } from './exchange.js';
 import type { MockContext } from './mock-context.js';
-import { problemReply, sendReply } from './send-reply.js';
+import type { Rendered } from './render-response.js';
+import { problemReply } from './send-reply.js';
 
-/** The operation a request was matched to, kept in `res.locals.match` for the rest of the pipeline. */
+/** The operation a request was matched to, kept in the exchange for the rest of the pipeline. */
 export interface Match {
   operation: Operation;
   pathParams: Record<string, string>;
@@ -16,22 +17,22 @@ export interface Match {
   path: string;
 }
 
-/** The match of this response's request, if the router found one. */
-export function matchOf(res: Response): Match | undefined {
-  return res.locals.match as Match | undefined;
+/**
+ * Routes with Prism's router: the operation of the request, or the answer when there is none (404; 405
+ * with `Allow`; 204 for a plain OPTIONS).
+ */
+export function matchRoute(context: MockContext, ex: Exchange): Match | Rendered {
+  const path = ex.path.length > 1 ? ex.path.replace(/\/+$/, '') || '/' : ex.path;
+  const method = ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase();
+  const routed = routeRequest(context.served.specs, method, path);
+  if (routed.kind === 'no-path') return routeNotFound(context, ex);
+  if (routed.kind === 'no-method') return methodNotAllowed(context, ex, path);
+  return matchFor(context, routed.spec, path);
 }
 
-/** Routes with Prism's router; answers 404, 405 and plain OPTIONS itself. */
-export function matchRoute(context: MockContext): RequestHandler {
-  return (req, res, next) => {
-    const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') || '/' : req.path;
-    const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
-    const routed = routeRequest(context.served.specs, method, path);
-    if (routed.kind === 'no-path') return sendReply(req, res, undefined, [], routeNotFound(context, req));
-    if (routed.kind === 'no-method') return methodNotAllowed(context, req, res, path);
-    res.locals.match = matchFor(context, routed.spec, path);
-    next();
-  };
+/** Whether routing found an operation. */
+export function isMatch(routed: Match | Rendered): routed is Match {
+  return 'operation' in routed;
 }
 
 const MATCH_LIMIT = 5_000;
@@ -56,18 +57,18 @@ function matchFor(context: MockContext, spec: Operation['spec'], path: string): 
   return match;
 }
 
-function routeNotFound(context: MockContext, req: Request) {
+function routeNotFound(context: MockContext, { method, path }: Exchange): Rendered {
   const operations = context.served.contract.operations.map((op) => ({ operationId: op.id, method: op.method.toUpperCase(), path: op.path }));
   const list = operations.map((op) => `${op.method} ${op.path}`).join(', ');
-  return problemReply(problem('routeNotFound', `${req.method} ${req.path} matches no path of the contract. It has: ${list}.`, { instance: req.path, operations }));
+  return problemReply(problem('routeNotFound', `${method} ${path} matches no path of the contract. It has: ${list}.`, { instance: path, operations }));
 }
 
-function methodNotAllowed(context: MockContext, req: Request, res: Response, path: string): void {
+function methodNotAllowed(context: MockContext, ex: Exchange, path: string): Rendered {
   const methods = allowedMethods(context.served.specs, path);
   if (methods.includes('GET')) methods.push('HEAD');
   methods.push('OPTIONS');
   const allow = methods.join(', ');
-  if (req.method === 'OPTIONS') return sendReply(req, res, undefined, [], { status: 204, headers: { Allow: allow } });
-  const detail = `${req.method} is not defined for ${req.path}; the contract has: ${allow}.`;
-  return sendReply(req, res, undefined, [], problemReply(problem('methodNotAllowed', detail, { instance: req.path, allow: methods }), { Allow: allow }));
+  if (ex.method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
+  const detail = `${ex.method} is not defined for ${ex.path}; the contract has: ${allow}.`;
+  return problemReply(problem('methodNotAllowed', detail, { instance: ex.path, allow: methods }), { Allow: allow });
 }

@@ -1,23 +1,35 @@
 // Reads the body of a request whose operation takes one, within the size limit; other bodies are ignored.
 import { isUtf8 } from 'node:buffer';
-import express, { type RequestHandler } from 'express';
-import { matchOf } from './match-route.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { Exchange } from './exchange.js';
+import { requestBody } from './request-body.js';
 
 const MAX_DEPTH = 64;
 
-/** The body parsers, run in turn, only for operations with a request body. */
-export function parseBody(limit: number): RequestHandler {
-  const parsers: RequestHandler[] = [
+/** A body parser of Express's (body-parser), called on Node's own request and response. */
+type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** Reads a body into `ex.body`, then calls `done` (with the parser's error when it fails: see handle-error.ts). */
+export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void;
+
+/** The body reader: JSON, forms, text and raw bytes, in turn, each within `limit` bytes and checked for UTF-8. */
+export function createBodyReader(limit: number): BodyReader {
+  const parsers = [
     express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
     express.urlencoded({ limit, extended: false, verify: requireUtf8 }),
     express.text({ limit, type: 'text/*', verify: requireUtf8 }),
     express.raw({ limit, type: () => true }),
-  ];
-  return (req, res, next) => {
-    if (!matchOf(res)?.operation.spec.request?.body) return next();
+  ] as unknown as Parser[];
+  return (ex, done) => {
+    const req = ex.req as IncomingMessage & { body?: unknown };
     const run = (i: number): void => {
-      if (i === parsers.length || req.body !== undefined) return next();
-      parsers[i]!(req, res, (error?: unknown) => (error ? next(error) : run(i + 1)));
+      // A body already parsed (by the app this mock is mounted in) is taken as it is.
+      if (i === parsers.length || req.body !== undefined) {
+        ex.body = requestBody(req.body);
+        return done();
+      }
+      parsers[i]!(req, ex.res, (error?: unknown) => (error ? done(error) : run(i + 1)));
     };
     run(0);
   };

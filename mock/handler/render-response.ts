@@ -1,6 +1,7 @@
 // Turns a chosen response into a body and headers: a named example, a contract example, or a generated body.
 import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
 import type { Operation } from '../contract/load-contract.js';
+import type { Violation } from '../problems/problems.js';
 import type { ResponseChoice } from '../respond/choose-response.js';
 import type { MockContext } from './mock-context.js';
 
@@ -10,6 +11,8 @@ export interface Rendered {
   headers: Record<string, string>;
   contentType?: string;
   body?: unknown;
+  /** How the request broke the contract, for the journal (a refusal's reasons). */
+  violations?: Violation[];
 }
 
 /** Facts about the request that make generated bodies repeatable and consistent with it. */

@@ -1,41 +1,37 @@
 // The last step of every request: record the call in the journal, then write the response.
-import { validateHeaderName, validateHeaderValue } from 'node:http';
-import type { Request, Response } from 'express';
-import type { Operation } from '../contract/load-contract.js';
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import type { CallRecord } from '../journal/journal.js';
 import type { Problem, Violation } from '../problems/problems.js';
-import { requestIdOf } from './request-id.js';
-import { currentSession } from './select-session.js';
+import type { Exchange } from './exchange.js';
 import type { Rendered } from './render-response.js';
-import { requestBody } from './request-body.js';
 
-/** Wraps a problem as a response to send. */
-export function problemReply(problem: Problem, headers: Record<string, string> = {}): Rendered {
-  return { status: problem.status, headers, contentType: 'application/problem+json', body: problem };
+/** Wraps a problem as a response to send; the journal records `violations` (the problem's own by default). */
+export function problemReply(problem: Problem, headers: Record<string, string> = {}, violations: Violation[] = problem.violations ?? []): Rendered {
+  return { status: problem.status, headers, contentType: 'application/problem+json', body: problem, violations };
 }
 
 /**
  * Records the call, then sends it. Recording comes first so that a client that has its answer always finds
  * its call in the journal.
  */
-export function sendReply(
-  req: Request,
-  res: Response,
-  operation: Operation | undefined,
-  violations: Violation[],
-  reply: Rendered,
-  pathParams: Record<string, string> = {},
-): void {
+export function sendReply(ex: Exchange, reply: Rendered): void {
   const headers = sendableHeaders(reply.headers);
-  recordCall(req, res, operation, pathParams, violations, {
+  recordCall(ex, reply.violations ?? [], {
     status: reply.status,
     headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
     // A HEAD answer carries no body on the wire, so none is recorded.
-    body: req.method === 'HEAD' ? undefined : reply.body,
+    body: ex.method === 'HEAD' ? undefined : reply.body,
   });
-  // Written with Node's own calls: Express's res.send adds work (ETag, type lookup) the mock never needs.
+  writeReply(ex.res, { ...reply, headers });
+}
+
+/**
+ * Writes a response with Node's own calls, without recording it (the admin API's answers are not calls).
+ * Node leaves the body out of an answer to HEAD by itself.
+ */
+export function writeReply(res: ServerResponse, reply: Rendered): void {
   res.statusCode = reply.status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
   if (reply.body === undefined) {
     res.end();
     return;
@@ -51,22 +47,21 @@ export function sendReply(
  * Records a call whose connection is dropped on purpose (a fault), with status 0 for "no answer", then
  * closes the connection.
  */
-export function recordDrop(req: Request, res: Response, operation: Operation, pathParams: Record<string, string>): void {
-  recordCall(req, res, operation, pathParams, [], { status: 0, headers: {} });
-  req.socket.destroy();
+export function recordDrop(ex: Exchange): void {
+  recordCall(ex, [], { status: 0, headers: {} });
+  ex.req.socket.destroy();
 }
 
-function recordCall(req: Request, res: Response, operation: Operation | undefined, pathParams: Record<string, string>, violations: Violation[], response: CallRecord['response']): void {
-  res.locals.operationId = operation?.id;
-  currentSession(res).journal.record({
-    requestId: requestIdOf(res),
-    operationId: operation?.id ?? null,
-    method: req.method,
-    path: req.path,
-    pathParams,
-    query: { ...(req.query as Record<string, string | string[]>) },
-    headers: { ...req.headers } as Record<string, string | string[]>,
-    body: (res.locals.unrecordableBody as string | undefined) ?? requestBody(req),
+function recordCall(ex: Exchange, violations: Violation[], response: CallRecord['response']): void {
+  ex.session.journal.record({
+    requestId: ex.requestId,
+    operationId: ex.match?.operation.id ?? null,
+    method: ex.method,
+    path: ex.path,
+    pathParams: ex.match?.pathParams ?? {},
+    query: { ...ex.query },
+    headers: { ...ex.req.headers } as Record<string, string | string[]>,
+    body: ex.unrecordableBody ?? ex.body,
     response,
     violations,
   });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
@@ -161,5 +161,22 @@ describe('odd requests still get a problem, never a crash', () => {
   test('records each of them in the journal with its answer', async () => {
     const recorded = mock.calls({ path: '/members/%E0%A4%A/passes' }).concat(mock.calls({ method: 'POST', path: '/members/m1/passes' }).slice(-3));
     expect(recorded.map((c) => c.response.status)).toEqual([400, 400, 415, 400]);
+  });
+});
+
+describe('a failure inside the mock', () => {
+  test('answers 500 problem+json, logs the stack, records the call, and keeps serving', async () => {
+    const failing = await newMock({ onStateChange: () => { throw new Error('disk full'); } });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const res = await request(failing.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' });
+      expectProblem(res, 500);
+      expect(res.text).not.toMatch(/disk full/);
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/unexpected error on POST \/members\/m1\/credentials: Error: disk full/));
+    } finally {
+      log.mockRestore();
+    }
+    expect(failing.calls().map((c) => [c.operationId, c.response.status])).toEqual([['createCredential', 500]]);
+    await request(failing.app).get('/__mock/health').expect(200);
   });
 });

@@ -1,0 +1,71 @@
+// One request and its response as the pipeline sees them: Node's own objects plus what each step learned.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Match } from './match-route.js';
+import type { MockContext, Session } from './mock-context.js';
+import { newRequestId } from './request-id.js';
+import { selectSession } from './select-session.js';
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * What the pipeline knows about a request. It works on Node's `IncomingMessage` and `ServerResponse`
+ * directly, so contract requests never pay for Express's per-request setup (see handle.ts).
+ */
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  /** The path as received, without the query (and, when mounted in an Express app, without the mount path). */
+  readonly path: string;
+  /** The query string as received, without `?`. */
+  readonly rawQuery: string;
+  /** The query parameters; a repeated name gives an array. */
+  readonly query: Query;
+  readonly requestId: string;
+  /** The session named by the request (see select-session.ts), or the default one. */
+  readonly session: Session;
+  /** The operation, once match-route.ts has found it. */
+  match?: Match;
+  /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
+  body?: unknown;
+  /** Recorded in the journal instead of the body, when the body cannot be recorded. */
+  unrecordableBody?: string;
+}
+
+const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
+
+/** Opens the exchange of a request: splits its target into path and query, names it, picks its session. */
+export function openExchange(context: MockContext, req: IncomingMessage, res: ServerResponse): Exchange {
+  const [path, rawQuery] = splitTarget(req.url ?? '/');
+  const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
+  return {
+    req,
+    res,
+    method: req.method ?? 'GET',
+    path,
+    rawQuery,
+    query,
+    requestId: newRequestId(req),
+    session: selectSession(context, req, path, query),
+  };
+}
+
+/**
+ * The path and query of a request target. The origin form (`/a/b?c=d`) is split by hand; a fragment is
+ * dropped; the absolute form (`http://host/a/b?c=d`, sent to proxies) is read with URL.
+ */
+export function splitTarget(target: string): [path: string, rawQuery: string] {
+  if (!target.startsWith('/')) {
+    try {
+      const url = new URL(target);
+      return [url.pathname, url.search.slice(1)];
+    } catch {
+      return [target, ''];
+    }
+  }
+  const hash = target.indexOf('#');
+  const end = hash < 0 ? target.length : hash;
+  const question = target.indexOf('?');
+  return question < 0 || question > end ? [target.slice(0, end), ''] : [target.slice(0, question), target.slice(question + 1, end)];
+}
