@@ -36,6 +36,15 @@ describe('createBodyGenerator', () => {
     expect(b.generate(schema, 'k2')).toEqual(second);
   });
 
+  test('x-faker deep in a schema is seeded too: the same key gives the same values whatever was drawn before', () => {
+    const nested = { type: 'object', required: ['owner'], properties: { owner: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'string', 'x-faker': 'person.lastName' } } } };
+    const generator = createBodyGenerator(4);
+    const first = generator.generate(nested, 'k');
+    for (const key of ['a', 'b', 'c']) generator.generate(schema, key);
+    expect(generator.generate(nested, 'k')).toEqual(first);
+    expect(createBodyGenerator(4).generate(nested, 'k')).toEqual(first);
+  });
+
   test('honours patterns and uses faker for x-faker', () => {
     const body = createBodyGenerator(3).generate(schema, 'k') as Record<string, string>;
     expect(body.id).toMatch(/^pas_[0-9A-Z]{8}$/);
