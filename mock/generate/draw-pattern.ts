@@ -1,0 +1,121 @@
+// Draws strings for the simple regular expressions ids are written with (`^crd_[0-9A-HJKMNP-TV-Z]{26}$`).
+
+/** Draws a string from random numbers in [0, 1); `undefined` when the draw does not match after all. */
+export type PatternDraw = (random: () => number) => string | undefined;
+
+interface Part {
+  chars: string;
+  min: number;
+  max: number;
+}
+
+const DIGITS = '0123456789';
+const WORD = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz${DIGITS}_`;
+const ALNUM = WORD.slice(0, -1);
+/** How many more times an open quantifier (`+`, `*`, `{2,}`) repeats at most. */
+const OPEN_EXTRA = 8;
+
+/**
+ * Compiles a pattern made of literals, classes (`[A-Z0-9_-]`, `\d`, `\w`, `.`) and quantifiers (`{n}`,
+ * `{n,m}`, `?`, `*`, `+`), optionally anchored. Anything else (groups, alternation, negated classes,
+ * lookarounds) gives `undefined`: json-schema-faker draws those. Every draw is checked against the
+ * pattern itself, and a draw that does not match gives `undefined` too.
+ * @example compilePattern('^pas_[0-9A-Z]{4}$')!(Math.random) // 'pas_7QX2'
+ */
+export function compilePattern(pattern: string): PatternDraw | undefined {
+  const parts = parse(pattern);
+  if (!parts) return undefined;
+  let check: RegExp;
+  try {
+    check = new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  return (random) => {
+    let text = '';
+    for (const { chars, min, max } of parts) {
+      const times = min + Math.floor(random() * (max - min + 1));
+      for (let i = 0; i < times; i++) text += chars[Math.floor(random() * chars.length)];
+    }
+    return check.test(text) ? text : undefined;
+  };
+}
+
+function parse(pattern: string): Part[] | undefined {
+  const source = pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
+  const parts: Part[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const atom = readAtom(source, i);
+    if (!atom) return undefined;
+    i = atom.end;
+    const quantifier = readQuantifier(source, i);
+    if (!quantifier) return undefined;
+    i = quantifier.end;
+    parts.push({ chars: atom.chars, min: quantifier.min, max: quantifier.max });
+  }
+  return parts;
+}
+
+function readAtom(source: string, i: number): { chars: string; end: number } | undefined {
+  const c = source[i]!;
+  if (c === '[') return readClass(source, i + 1);
+  if (c === '\\') {
+    const escaped = readEscape(source[i + 1]);
+    return escaped === undefined ? undefined : { chars: escaped, end: i + 2 };
+  }
+  if (c === '.') return { chars: ALNUM, end: i + 1 };
+  if ('()|^$*+?{}]'.includes(c)) return undefined;
+  return { chars: c, end: i + 1 };
+}
+
+/** A class of ASCII characters and ranges; negated classes are left to json-schema-faker. */
+function readClass(source: string, i: number): { chars: string; end: number } | undefined {
+  if (source[i] === '^') return undefined;
+  let chars = '';
+  while (i < source.length && source[i] !== ']') {
+    let first = source[i]!;
+    if (first === '\\') {
+      const escaped = readEscape(source[i + 1]);
+      if (escaped === undefined) return undefined;
+      i += 2;
+      if (escaped.length > 1) {
+        chars += escaped;
+        continue;
+      }
+      first = escaped;
+    } else i += 1;
+    if (source[i] === '-' && source[i + 1] !== undefined && source[i + 1] !== ']') {
+      const last = source[i + 1]!;
+      if (last === '\\' || last === '[') return undefined;
+      for (let code = first.charCodeAt(0); code <= last.charCodeAt(0); code++) chars += String.fromCharCode(code);
+      i += 2;
+    } else chars += first;
+  }
+  if (source[i] !== ']' || chars.length === 0 || /[^\x20-\x7e]/.test(chars)) return undefined;
+  return { chars: [...new Set(chars)].join(''), end: i + 1 };
+}
+
+/** `\d`, `\w`, or an escaped punctuation character; other escapes (`\b`, `\s`, `\u…`) are not drawn here. */
+function readEscape(c: string | undefined): string | undefined {
+  if (c === 'd') return DIGITS;
+  if (c === 'w') return WORD;
+  return c !== undefined && /[^A-Za-z0-9]/.test(c) ? c : undefined;
+}
+
+function readQuantifier(source: string, i: number): { min: number; max: number; end: number } | undefined {
+  const c = source[i];
+  const lazy = (end: number) => source[end] === '?' || source[end] === '+';
+  if (c === '?' || c === '*' || c === '+') {
+    if (lazy(i + 1)) return undefined;
+    return { min: c === '+' ? 1 : 0, max: c === '?' ? 1 : (c === '+' ? 1 : 0) + OPEN_EXTRA, end: i + 1 };
+  }
+  if (c !== '{') return { min: 1, max: 1, end: i };
+  const found = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+  if (!found) return undefined;
+  const min = Number(found[1]);
+  const max = found[2] === undefined ? min : found[3] === '' ? min + OPEN_EXTRA : Number(found[3]);
+  const end = i + found[0].length;
+  if (max < min || max > 1000 || lazy(end)) return undefined;
+  return { min, max, end };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest';
+import { compilePattern } from '../../mock/generate/draw-pattern.js';
+import { planQuickDraw } from '../../mock/generate/quick-draw.js';
+
+/** A fixed sequence of numbers in [0, 1), so draws replay. */
+function sequence(seed: number): () => number {
+  let x = seed;
+  return () => ((x = (x * 16807) % 2147483647) - 1) / 2147483646;
+}
+
+describe('compilePattern', () => {
+  test.each([
+    '^crd_[0-9A-HJKMNP-TV-Z]{26}$',
+    '^[A-Za-z0-9_-]+$',
+    '^\\d{3}-\\d{2,4}$',
+    'ab?c*d+',
+    '^[a-z]{2,}\\.[a-z]{2,3}$',
+    '^[\\w.]{1,8}$',
+    '^x.y$',
+  ])('every draw of %s matches it', (pattern) => {
+    const draw = compilePattern(pattern)!;
+    expect(draw).toBeDefined();
+    const random = sequence(7);
+    const check = new RegExp(pattern, 'u');
+    for (let i = 0; i < 300; i++) expect(draw(random)).toMatch(check);
+  });
+
+  test.each(['^a(b|c)$', '^[^a]+$', 'a|b', '^(?=a)a$', '^\\s+$', '^a{2,5}?$', '^\\u0041$', '^[a-z', '^a{5,2}$'])(
+    'leaves %s to json-schema-faker',
+    (pattern) => {
+      expect(compilePattern(pattern)).toBeUndefined();
+    },
+  );
+
+  test('the same numbers give the same string', () => {
+    const draw = compilePattern('^pas_[0-9A-Z]{12}$')!;
+    expect(draw(sequence(3))).toBe(draw(sequence(3)));
+    expect(draw(sequence(3))).not.toBe(draw(sequence(4)));
+  });
+});
+
+describe('planQuickDraw', () => {
+  const id = { type: 'string', pattern: '^crd_[0-9A-HJKMNP-TV-Z]{26}$', description: 'An id', readOnly: true };
+
+  test('draws a closed object of required pattern strings, the same for the same seed', () => {
+    const draw = planQuickDraw({ type: 'object', additionalProperties: false, required: ['id'], properties: { id } })!;
+    const value = draw(42) as { id: string };
+    expect(Object.keys(value)).toEqual(['id']);
+    expect(value.id).toMatch(/^crd_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(draw(42)).toEqual(value);
+    expect(draw(43)).not.toEqual(value);
+  });
+
+  test.each([
+    ['an optional property', { type: 'object', additionalProperties: false, required: [], properties: { id } }],
+    ['an open object', { type: 'object', required: ['id'], properties: { id } }],
+    ['a format', { type: 'string', pattern: '^a+$', format: 'email' }],
+    ['x-faker', { type: 'string', pattern: '^a+$', 'x-faker': 'person.firstName' }],
+    ['a length bound', { type: 'string', pattern: '^a+$', maxLength: 3 }],
+    ['an enum', { type: 'string', pattern: '^a+$', enum: ['a'] }],
+    ['nullable', { type: 'string', pattern: '^a+$', nullable: true }],
+    ['a property json-schema-faker must draw', { type: 'object', additionalProperties: false, required: ['at'], properties: { at: { type: 'string', format: 'date-time' } } }],
+  ])('leaves a schema with %s to json-schema-faker', (_, schema) => {
+    expect(planQuickDraw(schema)).toBeUndefined();
+  });
+});
