@@ -44,7 +44,7 @@ export function makeCreated(
     else if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined) fixed[name] = structuredClone(requested[name].default);
     else if (isNullable(schema)) fixed[name] = null;
-    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = schema.enum[0];
+    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = structuredClone(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
   }
   // A schema built with allOf/oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.

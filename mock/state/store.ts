@@ -15,6 +15,7 @@ export interface Store {
   get(collection: string, id: string): StoredRecord | undefined;
   /** Records in insertion order (oldest first), read-only. */
   list(collection: string): StoredRecord[];
+  /** Stores a record the caller hands over: it must not change it afterwards (the memory store freezes it). */
   put(collection: string, id: string, record: StoredRecord): void;
   /** Removes a record; `false` when there was none. */
   delete(collection: string, id: string): boolean;
@@ -28,8 +29,9 @@ export interface Store {
 }
 
 /**
- * The in-memory store. Records go in as copies and are frozen, so reads hand them out without copying:
- * a list of fifty records costs no clone on every request, and no caller can change the store by accident.
+ * The in-memory store. Records are frozen when they go in, so reads hand them out without copying: a list
+ * of fifty records costs no clone on every request, and no caller can change the store by accident.
+ * A put takes the record as it is (the mock made it for the store); a restore copies the snapshot first.
  */
 export class MemoryStore implements Store {
   #collections = new Map<string, Map<string, StoredRecord>>();
@@ -43,7 +45,7 @@ export class MemoryStore implements Store {
   }
 
   put(collection: string, id: string, record: StoredRecord): void {
-    this.#open(collection).set(id, deepFreeze(structuredClone(record)));
+    this.#open(collection).set(id, deepFreeze(record));
   }
 
   delete(collection: string, id: string): boolean {
