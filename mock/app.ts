@@ -2,11 +2,11 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { adminGuard } from './admin/admin-guard.js';
-import { adminRouter } from './admin/admin-router.js';
+import { adminRouter, enterAdmin } from './admin/admin-router.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
 import { createHandler, type AdminHandler } from './handler/handle.js';
-import { createMockContext, resetSession, restoreState, serve, sessionOf } from './handler/mock-context.js';
+import { createMockContext, resetSession, restoreState, serve, sessionOf, type MockContext } from './handler/mock-context.js';
 import { createBodyReader } from './handler/parse-body.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
@@ -118,11 +118,11 @@ function bareExpress(): Express {
 }
 
 /** The admin API, an Express app of its own; the listener hands it the request with its session. */
-function adminApi(token: string | undefined, context: ReturnType<typeof createMockContext>, controls: MockControls): AdminHandler {
+function adminApi(token: string | undefined, context: MockContext, controls: MockControls): AdminHandler {
   const app = bareExpress();
   app.use('/__mock', adminGuard(token), adminRouter(context, controls));
   return (req, res, ex) => {
-    Object.assign(res, { locals: { session: ex.session, requestId: ex.requestId } });
+    enterAdmin(res, ex.session);
     app(req, res);
   };
 }

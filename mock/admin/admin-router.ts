@@ -1,12 +1,13 @@
 // The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, reset.
 // Its own requests are never journaled. `X-Mock-Session` (or `?session=`) picks the session.
+import type { ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { CallFilter } from '../journal/journal.js';
 import { waitForCall } from '../journal/wait-for-call.js';
 import { toProblem } from '../handler/handle-error.js';
 import type { MockContext, Session } from '../handler/mock-context.js';
 import { problem, type Problem } from '../problems/problems.js';
-import type { CallMatch } from '../respond/call-match.js';
+import { checkCallMatch, type CallMatch } from '../respond/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import type { MockControls } from './mock-controls.js';
 
@@ -16,9 +17,15 @@ const ADMIN_BODY_LIMIT = 262_144;
 
 type Endpoint = (req: Request, res: Response) => unknown;
 
-/** The session of an admin request, chosen before it reached the admin API (see handler/handle.ts). */
+const sessions = new WeakMap<ServerResponse, Session>();
+
+/** Hands an admin request's session to the admin API: the listener chose it (see handler/handle.ts). */
+export function enterAdmin(res: ServerResponse, session: Session): void {
+  sessions.set(res, session);
+}
+
 function currentSession(res: Response): Session {
-  return res.locals.session as Session;
+  return sessions.get(res)!;
 }
 
 /** The admin endpoints, for people, test suites and the remote client. */
@@ -47,7 +54,8 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
       POST: (req, res) => {
         const { match = {}, timeout = 5000, since } = (req.body ?? {}) as { match?: CallMatch; timeout?: unknown; since?: unknown };
         if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT) return bad(res, req, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
-        if (typeof match !== 'object' || match === null) return bad(res, req, 'match must be an object: { operationId, method, path, params, query, headers, body }.');
+        const wrong = checkCallMatch(match);
+        if (wrong) return bad(res, req, wrong);
         return wait(res, match, timeout, typeof since === 'string' ? since : undefined);
       },
     },

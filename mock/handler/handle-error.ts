@@ -15,15 +15,21 @@ interface HttpError extends Error {
 
 /**
  * Answers an error thrown inside the pipeline or passed on by a body parser. Stack traces go to the log,
- * never to the client; when the answer had already started, the connection is closed instead.
+ * never to the client; when the answer had already started, the connection is closed instead. It never
+ * throws: if even the answer fails, the connection is closed and the process goes on.
  */
 export function handleError(context: MockContext, ex: Exchange, thrown: unknown, log: (message: string) => void = console.error): void {
-  const error: HttpError = thrown instanceof Error ? thrown : new Error(String(thrown));
-  const [found, violations] = toProblem(error, ex.path, context.options.bodyLimit);
-  if (found.status === 500) log(`membership-mock: unexpected error on ${ex.method} ${ex.path}: ${error.stack ?? error.message}`);
-  if (ex.res.headersSent) return void ex.res.destroy();
-  ex.body = undefined;
-  sendReply(ex, problemReply(found, {}, violations));
+  try {
+    const error: HttpError = thrown instanceof Error ? thrown : new Error(String(thrown));
+    const [found, violations] = toProblem(error, ex.path, context.options.bodyLimit);
+    if (found.status === 500) log(`membership-mock: unexpected error on ${ex.method} ${ex.path}: ${error.stack ?? error.message}`);
+    if (ex.res.headersSent) return void ex.res.destroy();
+    ex.body = undefined;
+    sendReply(ex, problemReply(found, {}, violations));
+  } catch (failure) {
+    log(`membership-mock: could not answer ${ex.method} ${ex.path} after an error: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}`);
+    ex.res.destroy();
+  }
 }
 
 /** The problem for an error of the body parsers (or an unexpected one: 500), with its violations. */

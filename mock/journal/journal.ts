@@ -64,7 +64,13 @@ export class Journal {
     const record = { id, time: new Date().toISOString(), ...call };
     this.#ring[this.#next] = record;
     this.#next = (this.#next + 1) % this.limit;
-    for (const listener of this.#listeners) listener(record);
+    for (const listener of this.#listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener's failure is its own: the call is recorded, and the request still gets its answer.
+      }
+    }
     return id;
   }
 

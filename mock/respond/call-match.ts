@@ -20,6 +20,24 @@ export interface CallMatch {
   status?: number;
 }
 
+/**
+ * What is wrong with a match that came as JSON (the admin API's `/calls/wait`), or `undefined` when it is
+ * usable: names and paths are strings, the status a number, the partial fields objects.
+ */
+export function checkCallMatch(match: unknown): string | undefined {
+  if (typeof match !== 'object' || match === null || Array.isArray(match)) return 'match must be an object: { operationId, method, path, params, query, headers, body, status }.';
+  const fields = match as Record<string, unknown>;
+  for (const name of ['operationId', 'method', 'path'] as const) {
+    if (fields[name] !== undefined && typeof fields[name] !== 'string') return `match.${name} must be a string.`;
+  }
+  if (fields.status !== undefined && typeof fields.status !== 'number') return 'match.status must be a number.';
+  for (const name of ['params', 'query', 'headers'] as const) {
+    const value = fields[name];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return `match.${name} must be an object.`;
+  }
+  return undefined;
+}
+
 /** Whether a call matches. */
 export function matchesCall(call: CallRecord, match: CallMatch): boolean {
   return differences(call, match).length === 0;

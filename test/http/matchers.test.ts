@@ -71,4 +71,15 @@ describe('vitest matchers over recorded calls', () => {
     expect(res.body.call.pathParams).toEqual({ member_id: 'm2' });
     await request(mock.app).post('/__mock/calls/wait').send({ match: { body: { kind: 'pin' } }, timeout: 50, since: res.body.call.id }).expect(408);
   });
+
+  test.each([
+    [{ method: 5 }, 'match.method must be a string.'],
+    [{ path: ['/a'] }, 'match.path must be a string.'],
+    [{ status: '201' }, 'match.status must be a number.'],
+    [{ query: 'a=1' }, 'match.query must be an object.'],
+    [[], 'match must be an object: { operationId, method, path, params, query, headers, body, status }.'],
+  ])('POST /__mock/calls/wait refuses the match %j with a 400 that says why', async (match, detail) => {
+    const res = await request(mock.app).post('/__mock/calls/wait').send({ match, timeout: 10 }).expect(400);
+    expect(res.body.detail).toBe(detail);
+  });
 });

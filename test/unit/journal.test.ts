@@ -6,6 +6,18 @@ const call = (path: string, method = 'GET', operationId: string | null = 'op'): 
 });
 
 describe('Journal', () => {
+  test('a listener that throws stops neither the recording nor the other listeners', () => {
+    const journal = new Journal(10);
+    const heard: string[] = [];
+    journal.subscribe(() => {
+      throw new TypeError('a broken matcher');
+    });
+    journal.subscribe((c) => heard.push(c.path));
+    expect(() => journal.record(call('/a'))).not.toThrow();
+    expect(heard).toEqual(['/a']);
+    expect(journal.list().map((c) => c.path)).toEqual(['/a']);
+  });
+
   test('returns calls oldest first with increasing ids', () => {
     const journal = new Journal(10);
     journal.record(call('/a'));
