@@ -52,20 +52,18 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
 }
 
 /**
- * The path and query of a request target. The origin form (`/a/b?c=d`) is split by hand; a fragment is
- * dropped; the absolute form (`http://host/a/b?c=d`, sent to proxies) is read with URL.
+ * The path and query of a request target, as received (nothing is normalised: `..` stays `..`). The
+ * absolute form (`http://host/a?b`, sent to proxies) loses its scheme and host; a fragment is dropped.
  */
 export function splitTarget(target: string): [path: string, rawQuery: string] {
+  let rest = target;
   if (!target.startsWith('/')) {
-    try {
-      const url = new URL(target);
-      return [url.pathname, url.search.slice(1)];
-    } catch {
-      return [target, ''];
-    }
+    const origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+    if (origin) rest = target.slice(origin[0].length) || '/';
+    if (rest.startsWith('?')) rest = `/${rest}`;
   }
-  const hash = target.indexOf('#');
-  const end = hash < 0 ? target.length : hash;
-  const question = target.indexOf('?');
-  return question < 0 || question > end ? [target.slice(0, end), ''] : [target.slice(0, question), target.slice(question + 1, end)];
+  const hash = rest.indexOf('#');
+  const end = hash < 0 ? rest.length : hash;
+  const question = rest.indexOf('?');
+  return question < 0 || question > end ? [rest.slice(0, end), ''] : [rest.slice(0, question), rest.slice(question + 1, end)];
 }

@@ -38,3 +38,27 @@ describe('requests Node refuses before the app', () => {
     expect((await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
 });
+
+describe('request targets as sent on the wire', () => {
+  const get = (target: string, headers = '') => raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`);
+  const status = (answer: string) => Number(answer.slice(9, 12));
+
+  test('the absolute form (as sent to a proxy) is served like the path it names', async () => {
+    expect(status(await get('http://x/members/m1/passes?limit=2'))).toBe(200);
+    expect(mock.calls().at(-1)).toMatchObject({ operationId: 'listPasses', path: '/members/m1/passes', query: { limit: '2' } });
+  });
+
+  test('dot segments are not resolved: /members/x/../m1/passes is no path of the contract', async () => {
+    expect(status(await get('http://x/members/x/../m1/passes'))).toBe(404);
+    expect(status(await get('/members/x/../m1/passes'))).toBe(404);
+    expect(mock.calls().at(-1)).toMatchObject({ operationId: null, path: '/members/x/../m1/passes' });
+  });
+
+  test('the admin API answers only its exact path: /__MOCK/calls is a contract 404, journaled, with no journal in it', async () => {
+    const answer = await get('/__MOCK/calls', 'Origin: http://elsewhere.example\r\n');
+    expect(status(answer)).toBe(404);
+    expect(answer).toContain('application/problem+json');
+    expect(answer).not.toContain('"calls"');
+    expect(mock.calls().at(-1)).toMatchObject({ operationId: null, path: '/__MOCK/calls' });
+  });
+});
