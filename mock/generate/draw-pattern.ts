@@ -14,17 +14,20 @@ const WORD = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz${DIGITS}_`;
 const ALNUM = WORD.slice(0, -1);
 /** How many more times an open quantifier (`+`, `*`, `{2,}`) repeats at most. */
 const OPEN_EXTRA = 8;
+/** The longest string drawn here; longer ones are left to json-schema-faker. */
+const MAX_LENGTH = 4096;
 
 /**
  * Compiles a pattern made of literals, classes (`[A-Z0-9_-]`, `\d`, `\w`, `.`) and quantifiers (`{n}`,
  * `{n,m}`, `?`, `*`, `+`), optionally anchored. Anything else (groups, alternation, negated classes,
- * lookarounds) gives `undefined`: json-schema-faker draws those. Every draw is checked against the
- * pattern itself, and a draw that does not match gives `undefined` too.
+ * lookarounds, characters outside printable ASCII, strings over 4096 characters) gives `undefined`:
+ * json-schema-faker draws those. Every draw is checked against the pattern itself, and a draw that does
+ * not match gives `undefined` too.
  * @example compilePattern('^pas_[0-9A-Z]{4}$')!(Math.random) // 'pas_7QX2'
  */
 export function compilePattern(pattern: string): PatternDraw | undefined {
   const parts = parse(pattern);
-  if (!parts) return undefined;
+  if (!parts || parts.reduce((sum, part) => sum + part.max, 0) > MAX_LENGTH) return undefined;
   let check: RegExp;
   try {
     check = new RegExp(pattern, 'u');
@@ -65,7 +68,8 @@ function readAtom(source: string, i: number): { chars: string; end: number } | u
     return escaped === undefined ? undefined : { chars: escaped, end: i + 2 };
   }
   if (c === '.') return { chars: ALNUM, end: i + 1 };
-  if ('()|^$*+?{}]'.includes(c)) return undefined;
+  // Only printable ASCII literals: a character outside it may be two UTF-16 units a quantifier would split.
+  if ('()|^$*+?{}]'.includes(c) || c < ' ' || c > '~') return undefined;
   return { chars: c, end: i + 1 };
 }
 

@@ -42,7 +42,9 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
       if (quick !== undefined) return quick;
       // Seeding faker costs ~26 µs (it rebuilds its twister): only schemas that ask faker (x-faker) pay it.
       if (ready.usesFaker) faker.seed(callSeed);
-      return generateSync(ready.schema, {
+      // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy
+      // keeps the contract apart from bodies that are changed or frozen (stored records) later.
+      return structuredClone(generateSync(ready.schema, {
         seed: callSeed,
         extensions: { faker },
         propAliases: { 'x-faker': 'faker' },
@@ -51,7 +53,7 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
           'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
           date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
         },
-      });
+      }));
     },
   };
 }

@@ -45,6 +45,21 @@ describe('createBodyGenerator', () => {
     expect(createBodyGenerator(4).generate(nested, 'k')).toEqual(first);
   });
 
+  test('never hands back an object of the schema itself, even past json-schema-faker’s depth limit', () => {
+    const leaf = { type: 'object', properties: { x: { type: 'integer' } }, default: { x: 1 } };
+    let deep: Record<string, unknown> = { type: 'object', required: ['leaf'], properties: { leaf } };
+    for (let i = 0; i < 5; i++) deep = { type: 'object', required: ['n'], properties: { n: deep } };
+    const objects: unknown[] = [];
+    const walk = (value: unknown) => {
+      if (typeof value !== 'object' || value === null) return;
+      objects.push(value);
+      Object.values(value).forEach(walk);
+    };
+    walk(createBodyGenerator(1).generate(deep, 'k'));
+    expect(objects.length).toBeGreaterThan(5);
+    expect(objects).not.toContain(leaf.default);
+  });
+
   test('honours patterns and uses faker for x-faker', () => {
     const body = createBodyGenerator(3).generate(schema, 'k') as Record<string, string>;
     expect(body.id).toMatch(/^pas_[0-9A-Z]{8}$/);
