@@ -292,6 +292,13 @@ function printGoals(routeList: Route[], servers: Server[], results: Results) {
   console.log(`  cold start ≤ Prism's: ${mark(cold('ours') <= cold('prism'))}`);
 }
 
+/** The in-process start figures of test/bench/start-time.ts, run in a fresh process so its first parse is a real one. */
+function printInProcessStart() {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/start-time.ts'], { cwd: ROOT, env: { ...process.env, ROUNDS: '20' }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`test/bench/start-time.ts failed:\n${run.stderr}`);
+  console.log(run.stdout.trimEnd().replace(/^/gm, '  '));
+}
+
 async function main() {
   console.log(
     `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ${ROUNDS} interleaved rounds × ${DURATION} s per server and route ` +
@@ -306,8 +313,8 @@ async function main() {
   console.log(`floor body: ${bodyBytes} bytes (size of our listPasses body); read uses pass id ${passId} on every server`);
   console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
   for (const s of servers) console.log(`  ${s.name.padEnd(6)}${fmt(s.coldStartMs)} ms`);
-  console.log("  (prism's includes npx resolving the cached package; the floor's includes the tsx loader;");
-  console.log('   in-process startMock() time: npm run bench:start)');
+  console.log("  (prism's includes npx resolving the cached package; the floor's includes the tsx loader)");
+  printInProcessStart();
   const routeList = routes(passId);
   console.log('smoke (one request each):');
   await smoke(servers, routeList);
