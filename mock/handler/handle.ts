@@ -1,5 +1,6 @@
 // The request listener of a mock: every request starts here, on Node's own request and response objects.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { problem } from '../problems/problems.js';
 import { applyCors } from './cors.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { handleError } from './handle-error.js';
@@ -9,7 +10,7 @@ import { isMatch, matchRoute } from './match-route.js';
 import type { MockContext } from './mock-context.js';
 import type { BodyReader } from './parse-body.js';
 import { refuseSessionName } from './select-session.js';
-import { sendReply, writeReply } from './send-reply.js';
+import { problemReply, sendReply, writeReply } from './send-reply.js';
 
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a session and CORS. */
 export type AdminHandler = (req: IncomingMessage, res: ServerResponse, ex: Exchange) => void;
@@ -22,7 +23,14 @@ export type AdminHandler = (req: IncomingMessage, res: ServerResponse, ex: Excha
  */
 export function createHandler(context: MockContext, admin: AdminHandler | undefined, readBody: BodyReader): RequestListener {
   return (req, res) => {
-    const ex = openExchange(context, req, res);
+    let ex: Exchange;
+    try {
+      ex = openExchange(context, req, res);
+    } catch (error) {
+      // Nothing to record the call with: answer, log, and keep the process.
+      console.error(`membership-mock: cannot read the request ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return writeReply(res, problemReply(problem('internal', 'The mock failed to answer this request; the server log has the details.')));
+    }
     try {
       res.setHeader('X-Request-Id', ex.requestId);
       logRequest(context.options, ex);

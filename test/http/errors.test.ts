@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import type { MockApp } from '../../mock/index.js';
+import { createHandler } from '../../mock/handler/handle.js';
+import { createMockContext, serve } from '../../mock/handler/mock-context.js';
+import { createBodyReader } from '../../mock/handler/parse-body.js';
+import { DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
+import { resolveMockOptions } from '../../mock/options.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
@@ -178,5 +182,21 @@ describe('a failure inside the mock', () => {
     }
     expect(failing.calls().map((c) => [c.operationId, c.response.status])).toEqual([['createCredential', 500]]);
     await request(failing.app).get('/__mock/health').expect(200);
+  });
+
+  test('before the request could even be read, it still answers 500 problem+json and keeps serving', async () => {
+    const context = createMockContext(serve(await loadContract(DEFAULT_CONTRACT)), resolveMockOptions({}));
+    const handle = createHandler(context, undefined, createBodyReader(1024));
+    const sessions = context.sessions;
+    context.sessions = Object.assign(new Map(sessions), { get: () => { throw new Error('sessions broken'); } });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expectProblem(await request(handle).get('/members/m1/passes').set(AUTH), 500);
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/cannot read the request GET \/members\/m1\/passes: Error: sessions broken/));
+    } finally {
+      log.mockRestore();
+    }
+    context.sessions = sessions;
+    await request(handle).get('/members/m1/passes').set(AUTH).expect(200);
   });
 });
