@@ -1,6 +1,7 @@
 // One request and its response as the pipeline sees them: Node's own objects plus what each step learned.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import parseUrl from 'parseurl';
 import type { Match } from './match-route.js';
 import type { MockContext, Session } from './mock-context.js';
 import { newRequestId } from './request-id.js';
@@ -37,7 +38,7 @@ const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
 
 /** Opens the exchange of a request: splits its target into path and query, names it, picks its session. */
 export function openExchange(context: MockContext, req: IncomingMessage, res: ServerResponse): Exchange {
-  const [path, rawQuery] = splitTarget(req.url ?? '/');
+  const [path, rawQuery] = splitTarget(req);
   const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
   return {
     req,
@@ -52,18 +53,13 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
 }
 
 /**
- * The path and query of a request target, as received (nothing is normalised: `..` stays `..`). The
- * absolute form (`http://host/a?b`, sent to proxies) loses its scheme and host; a fragment is dropped.
+ * The path and query of a request target, read exactly as Express reads them (the same `parseurl`, whose
+ * answer it caches on the request): nothing is normalised, `..` stays `..`, a fragment is dropped, and
+ * the absolute form (`http://host/a?b`, sent to proxies) loses its scheme and host. So the listener and
+ * the admin API, an Express app, always agree on where a request goes.
  */
-export function splitTarget(target: string): [path: string, rawQuery: string] {
-  let rest = target;
-  if (!target.startsWith('/')) {
-    const origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
-    if (origin) rest = target.slice(origin[0].length) || '/';
-    if (rest.startsWith('?')) rest = `/${rest}`;
-  }
-  const hash = rest.indexOf('#');
-  const end = hash < 0 ? rest.length : hash;
-  const question = rest.indexOf('?');
-  return question < 0 || question > end ? [rest.slice(0, end), ''] : [rest.slice(0, question), rest.slice(question + 1, end)];
+export function splitTarget(req: Pick<IncomingMessage, 'url'>): [path: string, rawQuery: string] {
+  const url = parseUrl(req as IncomingMessage);
+  const query = url?.query;
+  return [url?.pathname ?? '/', typeof query === 'string' ? query : ''];
 }

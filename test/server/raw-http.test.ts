@@ -54,6 +54,16 @@ describe('request targets as sent on the wire', () => {
     expect(mock.calls().at(-1)).toMatchObject({ operationId: null, path: '/members/x/../m1/passes' });
   });
 
+  test.each(['http://h;/__mock/health', "http://h'/__mock/health", 'http://h%2F/__mock/health', '//__mock/health', '/__mock%2Fhealth'])(
+    'an odd target such as %s still gets problem+json, never an HTML page',
+    async (target) => {
+      const answer = await get(target);
+      expect(status(answer)).toBeGreaterThanOrEqual(400);
+      expect(answer).toContain('application/problem+json');
+      expect(answer).not.toMatch(/<html|Cannot GET/i);
+    },
+  );
+
   test('the admin API answers only its exact path: /__MOCK/calls is a contract 404, journaled, with no journal in it', async () => {
     const answer = await get('/__MOCK/calls', 'Origin: http://elsewhere.example\r\n');
     expect(status(answer)).toBe(404);

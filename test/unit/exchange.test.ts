@@ -14,7 +14,9 @@ describe('splitTarget', () => {
     ['http://host?x=1', '/', 'x=1'],
     ['*', '*', ''],
     ['*?a=1', '*', 'a=1'],
+    ['http://h;/__mock/health', ';/__mock/health', ''],
+    ["http://h'/__mock/health", '%27/__mock/health', ''],
   ])('%s is path %s and query %j', (target, path, query) => {
-    expect(splitTarget(target)).toEqual([path, query]);
+    expect(splitTarget({ url: target })).toEqual([path, query]);
   });
 });
