@@ -38,8 +38,7 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
     generate(schema, key) {
       const callSeed = hashSeed(`${root}|${key}`);
       const ready = prepare(schema);
-      const quick = ready.quick?.(callSeed);
-      if (quick !== undefined) return quick;
+      if (ready.quick) return ready.quick(callSeed);
       // Seeding faker costs ~26 µs (it rebuilds its twister): only schemas that ask faker (x-faker) pay it.
       if (ready.usesFaker) faker.seed(callSeed);
       // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy

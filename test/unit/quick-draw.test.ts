@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { compilePattern } from '../../mock/generate/draw-pattern.js';
 import { planQuickDraw } from '../../mock/generate/quick-draw.js';
@@ -31,6 +32,38 @@ describe('compilePattern', () => {
       expect(compilePattern(pattern)).toBeUndefined();
     },
   );
+
+  test('a pattern of side-by-side open quantifiers is drawn at once (no regular expression runs per draw)', () => {
+    const draw = compilePattern(`^${'[ab]*a'.repeat(40)}$`)!;
+    const started = performance.now();
+    const text = draw(sequence(9));
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(text.match(/a/g)?.length).toBeGreaterThanOrEqual(40);
+  });
+
+  // Replay a failure with the seed and run count printed by fast-check.
+  test('every draw of any pattern it compiles matches the pattern (fast-check, seed 20261122, 400 runs)', () => {
+    const literal = fc.constantFrom('a', 'Z', '7', '_', '-', '/', ':', '=', '\\.', '\\+', '\\(', '\\[');
+    const inClass = fc.constantFrom('a-f', 'A-Z', '0-9', '_', '.', '\\-', '\\d', '\\w', 'x', '+');
+    const atom = fc.oneof(literal, fc.constantFrom('\\d', '\\w', '.'), fc.array(inClass, { minLength: 1, maxLength: 3 }).map((items) => `[${items.join('')}]`));
+    const quantifier = fc.oneof(fc.constantFrom('', '?', '*', '+'), fc.tuple(fc.nat(4), fc.nat(3)).map(([n, extra]) => `{${n},${n + extra}}`), fc.nat(5).map((n) => `{${n}}`), fc.nat(3).map((n) => `{${n},}`));
+    const pattern = fc.tuple(fc.boolean(), fc.array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 4 }), fc.boolean()).map(
+      ([start, parts, end]) => `${start ? '^' : ''}${parts.map(([a, q]) => a + q).join('')}${end ? '$' : ''}`,
+    );
+    let compiled = 0;
+    fc.assert(
+      fc.property(pattern, fc.integer({ min: 1, max: 2 ** 31 - 2 }), (source, seed) => {
+        const draw = compilePattern(source);
+        if (!draw) return;
+        compiled++;
+        const random = sequence(seed);
+        const check = new RegExp(source, 'u');
+        for (let i = 0; i < 20; i++) expect(draw(random)).toMatch(check);
+      }),
+      { seed: 20261122, numRuns: 400 },
+    );
+    expect(compiled).toBeGreaterThan(300);
+  });
 
   test('the same numbers give the same string', () => {
     const draw = compilePattern('^pas_[0-9A-Z]{12}$')!;
