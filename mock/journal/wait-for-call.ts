@@ -12,24 +12,36 @@ export interface WaitOptions {
 
 /**
  * Resolves with the first call that matches (one already recorded counts), or with `undefined` after the
- * timeout. The call is a copy.
+ * timeout. The call is a copy. A matcher that throws (an asymmetric matcher, say) rejects the wait with
+ * its error, whether the call was already there or arrives later.
  * @example const call = await waitForCall(journal, { operationId: 'createPass' }, { timeout: 2000 });
  */
 export function waitForCall(journal: Journal, match: CallMatch, { timeout = 5000, since }: WaitOptions = {}): Promise<CallRecord | undefined> {
   const after = since === undefined ? 0 : Number(/^call-(\d+)$/.exec(since)?.[1] ?? 0);
   const fits = (call: CallRecord) => Number(call.id.slice(5)) > after && matchesCall(call, match);
-  const found = journal.list().find(fits);
+  let found: CallRecord | undefined;
+  try {
+    found = journal.list().find(fits);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (found) return Promise.resolve(found);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
       resolve(undefined);
     }, timeout);
-    const stop = journal.subscribe((call) => {
-      if (!fits(call)) return;
+    const settle = (finish: () => void) => {
       clearTimeout(timer);
       stop();
-      resolve(structuredClone(call));
+      finish();
+    };
+    const stop = journal.subscribe((call) => {
+      try {
+        if (fits(call)) settle(() => resolve(structuredClone(call)));
+      } catch (error) {
+        settle(() => reject(error));
+      }
     });
   });
 }
