@@ -10,10 +10,13 @@ export function logRequest({ log, logTo }: ResolvedMockOptions, ex: Exchange): v
   res.once('finish', () => {
     const ms = Math.round(Number(process.hrtime.bigint() - start) / 10_000) / 100;
     const operationId = ex.match?.operation.id ?? null;
-    if (log === 'json') {
-      logTo(JSON.stringify({ time: new Date().toISOString(), requestId, method, path, operationId, status: res.statusCode, ms }));
-    } else {
-      logTo(`${method} ${path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms ${requestId}`);
+    const line = log === 'json'
+      ? JSON.stringify({ time: new Date().toISOString(), requestId, method, path, operationId, status: res.statusCode, ms })
+      : `${method} ${path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms ${requestId}`;
+    try {
+      logTo(line);
+    } catch {
+      // A logger that fails (a closed stream, a throwing `logTo`) loses the line, never the process.
     }
   });
 }
