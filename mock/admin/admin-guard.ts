@@ -1,6 +1,7 @@
 // Protects the admin API with a bearer token, compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { problemReply, writeReply } from '../handler/send-reply.js';
 import { problem } from '../problems/problems.js';
 
 /** Lets a request through only with `Authorization: Bearer <token>`; without a token set, lets everything through. */
@@ -14,7 +15,7 @@ export function adminGuard(token: string | undefined): RequestHandler {
       instance: req.originalUrl,
       violations: [{ location: 'header', pointer: '/authorization', message: given === undefined ? 'missing' : 'not the admin token' }],
     });
-    res.status(401).set('WWW-Authenticate', 'Bearer realm="membership-mock admin"').type('application/problem+json').send(JSON.stringify(body));
+    writeReply(res, problemReply(body, { 'WWW-Authenticate': 'Bearer realm="membership-mock admin"' }));
   };
 }
 

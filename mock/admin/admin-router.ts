@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { CallFilter } from '../journal/journal.js';
 import { waitForCall } from '../journal/wait-for-call.js';
 import { toProblem } from '../handler/handle-error.js';
+import { problemReply, writeReply } from '../handler/send-reply.js';
 import type { MockContext, Session } from '../handler/mock-context.js';
 import { problem, type Problem } from '../problems/problems.js';
 import { checkCallMatch, type CallMatch } from '../respond/call-match.js';
@@ -158,5 +159,5 @@ function bad(res: Response, req: Request, detail: string, name?: string): void {
 }
 
 function sendProblem(res: Response, body: Problem): void {
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  writeReply(res, problemReply(body));
 }

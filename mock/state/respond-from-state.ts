@@ -3,6 +3,7 @@ import type { Operation } from '../contract/load-contract.js';
 import { problem, type Violation } from '../problems/problems.js';
 import type { MockContext, Session } from '../handler/mock-context.js';
 import type { Rendered } from '../handler/render-response.js';
+import { problemReply } from '../handler/send-reply.js';
 import { listArray, successSchema, type Collection, type CollectionRole } from './infer-collections.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from './schema-facts.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
@@ -140,7 +141,8 @@ function decodeCursor(value: string | string[] | undefined): number | undefined 
 
 function badCursor(param: string, path: string): Rendered {
   const violation: Violation = { location: 'query', pointer: `/${param}`, message: 'must be a next_cursor value from a previous page, unchanged' };
-  return { status: 400, headers: {}, contentType: 'application/problem+json', body: problem('invalidRequest', `query /${param}: ${violation.message}.`, { instance: path, violations: [violation] }) };
+  // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
+  return problemReply(problem('invalidRequest', `query /${param}: ${violation.message}.`, { instance: path, violations: [violation] }), {}, []);
 }
 
 function notFound(collection: Collection, id: string, path: string, operation: Operation): Rendered {
@@ -148,5 +150,6 @@ function notFound(collection: Collection, id: string, path: string, operation: O
   const noun = collection.idParam?.replace(/(_id|Id)$/, '').replace(/^id$/, 'record') ?? 'record';
   const violation: Violation = { location: 'path', pointer: `/${collection.idParam}`, message: `no ${noun} with this id` };
   const detail = `${operation.id}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
-  return { status: 404, headers: {}, contentType: 'application/problem+json', body: problem('notFound', detail, { instance: path, violations: [violation] }) };
+  // A valid request for a record that is not there: the journal keeps no violation.
+  return problemReply(problem('notFound', detail, { instance: path, violations: [violation] }), {}, []);
 }
