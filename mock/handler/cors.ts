@@ -1,4 +1,5 @@
 // CORS for browsers: any origin by default (or a list), preflights answered from the contract's methods.
+import vary from 'vary';
 import { allowedMethods } from '../prism/prism-adapter.js';
 import { problem } from '../problems/problems.js';
 import type { Exchange } from './exchange.js';
@@ -16,7 +17,7 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
   const { cors: allow } = context.options;
   if (allow === false) return undefined;
   const { req, res } = ex;
-  addVary(res, 'Origin');
+  vary(res, 'Origin');
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
@@ -37,12 +38,4 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
     'Access-Control-Max-Age': '600',
   };
   return { status: 204, headers };
-}
-
-/** Adds a name to the `Vary` header, once. */
-function addVary(res: Exchange['res'], name: string): void {
-  const current = res.getHeader('Vary');
-  if (current === undefined) return void res.setHeader('Vary', name);
-  const names = String(current).split(',').map((n) => n.trim().toLowerCase());
-  if (!names.includes(name.toLowerCase()) && !names.includes('*')) res.setHeader('Vary', `${current}, ${name}`);
 }
