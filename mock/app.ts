@@ -6,7 +6,14 @@ import { adminRouter, enterAdmin } from './admin/admin-router.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
 import { createHandler, type AdminHandler } from './handler/handle.js';
-import { createMockContext, resetSession, restoreState, serve, sessionOf, type MockContext } from './handler/mock-context.js';
+import {
+  createMockContext,
+  resetSession,
+  restoreState,
+  serve,
+  sessionOf,
+  type MockContext,
+} from './handler/mock-context.js';
 import { createBodyReader } from './handler/parse-body.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
@@ -59,14 +66,24 @@ export interface MockApp {
  */
 export function createApp(contract: Contract, options: MockOptions = {}): MockApp {
   const resolved = resolveMockOptions(options);
-  if (resolved.admin !== false && resolved.admin.token === '') throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
+  if (resolved.admin !== false && resolved.admin.token === '')
+    throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
   const served = serve(contract);
-  const context = createMockContext(served, resolved, checkSnapshot(resolved.state, served.collections, 'the initial state'));
+  const context = createMockContext(
+    served,
+    resolved,
+    checkSnapshot(resolved.state, served.collections, 'the initial state'),
+  );
   let overrides = 0;
 
   const controls: MockControls = {
     override(session, spec) {
-      const result = readOverride(spec, `override-${++overrides}`, context.served.contract.operations, (operation, status, body) => checkResponseBody(operation.spec, body, status));
+      const result = readOverride(
+        spec,
+        `override-${++overrides}`,
+        context.served.contract.operations,
+        (operation, status, body) => checkResponseBody(operation.spec, body, status),
+      );
       if (result.ok) sessionOf(context, session).overrides.push(result.override);
       return result;
     },
@@ -79,7 +96,11 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     },
   };
 
-  const handle = createHandler(context, resolved.admin === false ? undefined : adminApi(resolved.admin.token, context, controls), createBodyReader(resolved.bodyLimit));
+  const handle = createHandler(
+    context,
+    resolved.admin === false ? undefined : adminApi(resolved.admin.token, context, controls),
+    createBodyReader(resolved.bodyLimit),
+  );
   const app = bareExpress();
   app.use((req, res) => handle(req, res));
 
@@ -90,7 +111,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
       return context.served.contract;
     },
     calls: (filter, session = '') => sessionOf(context, session).journal.list(filter),
-    waitForCall: (match, { session = '', ...wait } = {}) => waitForCall(sessionOf(context, session).journal, match, wait),
+    waitForCall: (match, { session = '', ...wait } = {}) =>
+      waitForCall(sessionOf(context, session).journal, match, wait),
     override(spec, session = '') {
       const result = controls.override(session, spec);
       if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);
@@ -100,7 +122,11 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     reset: () => controls.reset(),
     state: (session = '') => sessionOf(context, session).store.snapshot(),
     restore(snapshot) {
-      restoreState(context, sessionOf(context, ''), checkSnapshot(snapshot, context.served.collections, 'the restored state'));
+      restoreState(
+        context,
+        sessionOf(context, ''),
+        checkSnapshot(snapshot, context.served.collections, 'the restored state'),
+      );
     },
     reload(next) {
       context.served = serve(next);

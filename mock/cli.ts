@@ -47,7 +47,7 @@ Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 /** Thrown for a bad flag: the message is for the person at the terminal. */
 class UsageError extends Error {}
 
-function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version?: boolean }) {
+function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -90,16 +90,31 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
     host: values.host ?? '127.0.0.1',
     seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
     dynamic: !values.static,
-    bodyLimit: values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
-    journalLimit: values['journal-limit'] === undefined ? undefined : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
-    sessionLimit: values['session-limit'] === undefined ? undefined : integer('--session-limit', values['session-limit'], 1, 100_000),
+    bodyLimit:
+      values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
+    journalLimit:
+      values['journal-limit'] === undefined
+        ? undefined
+        : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+    sessionLimit:
+      values['session-limit'] === undefined
+        ? undefined
+        : integer('--session-limit', values['session-limit'], 1, 100_000),
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
-    placeholders: values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
+    placeholders:
+      values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
-    cors: values['no-cors'] ? false : values['cors-origin'] === undefined ? true : values['cors-origin'].split(',').map((o) => o.trim()).filter(Boolean),
+    cors: values['no-cors']
+      ? false
+      : values['cors-origin'] === undefined
+        ? true
+        : values['cors-origin']
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
@@ -112,19 +127,22 @@ function readOptions(argv: string[]): (ServerOptions & { help?: boolean; version
 }
 
 function adminToken(flag: string | undefined): string | undefined {
-  if (flag === '') throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
+  if (flag === '')
+    throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
   return flag ?? (process.env.MOCK_ADMIN_TOKEN || undefined);
 }
 
 function latencyOf(text: string): number | [number, number] {
   const latency = parseLatency(text);
-  if (latency === undefined) throw new UsageError(`--latency must be milliseconds (0-60000) or a range like 100-300, not "${text}".`);
+  if (latency === undefined)
+    throw new UsageError(`--latency must be milliseconds (0-60000) or a range like 100-300, not "${text}".`);
   return latency;
 }
 
 function share(flag: string, text: string): number {
   const value = Number(text);
-  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(text)) throw new UsageError(`${flag} must be a share from 0 to 1, such as 0.1, not "${text}".`);
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(text))
+    throw new UsageError(`${flag} must be a share from 0 to 1, such as 0.1, not "${text}".`);
   return value;
 }
 
@@ -150,7 +168,8 @@ function fromCaller(path: string): string {
 
 function integer(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
   return value;
 }
 
@@ -161,13 +180,19 @@ function version(): string {
 
 // A rejection nobody handled is a bug in the mock: log it and keep serving, rather than lose every call.
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`membership-mock: unhandled failure (please report it): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+  process.stderr.write(
+    `membership-mock: unhandled failure (please report it): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`,
+  );
 });
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'verify') {
     const { runVerify } = await import('./verify/verify-command.js');
-    process.exitCode = await runVerify(process.argv.slice(3), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+    process.exitCode = await runVerify(
+      process.argv.slice(3),
+      (t) => process.stdout.write(t),
+      (t) => process.stderr.write(t),
+    );
     return;
   }
   let options: ReturnType<typeof readOptions>;
@@ -192,10 +217,13 @@ async function main(): Promise<void> {
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     const message =
-      e instanceof ContractError || e instanceof StateError ? e.message
-      : e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is in use; choose another with --port.`
-      : e.code === 'EADDRNOTAVAIL' ? `cannot listen on ${options.host}: no such local address.`
-      : e.message;
+      e instanceof ContractError || e instanceof StateError
+        ? e.message
+        : e.code === 'EADDRINUSE'
+          ? `port ${options.port} on ${options.host} is in use; choose another with --port.`
+          : e.code === 'EADDRNOTAVAIL'
+            ? `cannot listen on ${options.host}: no such local address.`
+            : e.message;
     process.stderr.write(`membership-mock: ${message}\n`);
     process.exit(1);
   }

@@ -150,7 +150,24 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log = 'off',
     logTo = defaultLogTo(),
   } = options;
-  return { seed, bodyLimit, dynamic, checkSecurity, journalLimit, sessionLimit, stateless, placeholders, clock, faults, state, onStateChange, cors, admin, log, logTo };
+  return {
+    seed,
+    bodyLimit,
+    dynamic,
+    checkSecurity,
+    journalLimit,
+    sessionLimit,
+    stateless,
+    placeholders,
+    clock,
+    faults,
+    state,
+    onStateChange,
+    cors,
+    admin,
+    log,
+    logTo,
+  };
 }
 
 let stdoutWriter: ((line: string) => void) | undefined;

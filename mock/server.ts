@@ -14,7 +14,10 @@ import { createStateWriter, readJsonFile, readStateFile } from './state/state-fi
 import type { StoreSnapshot } from './state/store.js';
 
 /** A running mock: where it listens, and the test API of {@link MockApp}. */
-export interface RunningMock extends Pick<MockApp, 'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state'> {
+export interface RunningMock extends Pick<
+  MockApp,
+  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state'
+> {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
   port: number;
@@ -33,14 +36,28 @@ export interface RunningMock extends Pick<MockApp, 'calls' | 'waitForCall' | 'ov
  * await mock.close();
  */
 export async function startMock(options: ServerOptions = {}): Promise<RunningMock> {
-  const { contract: source = DEFAULT_CONTRACT, port = 0, host = '127.0.0.1', data, stateFile, watch = false, ...mockOptions } = options;
+  const {
+    contract: source = DEFAULT_CONTRACT,
+    port = 0,
+    host = '127.0.0.1',
+    data,
+    stateFile,
+    watch = false,
+    ...mockOptions
+  } = options;
   const contract = await loadContract(source);
   const collections = inferCollections(contract.operations);
-  const fixtures: StoreSnapshot = data ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data) : (mockOptions.state ?? {});
+  const fixtures: StoreSnapshot = data
+    ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data)
+    : (mockOptions.state ?? {});
   const saved = stateFile ? await readStateFile(stateFile) : undefined;
   const restored = saved === undefined || !stateFile ? undefined : checkSnapshot(saved, collections, stateFile);
   const { logTo } = resolveMockOptions(mockOptions);
-  const writer = stateFile ? createStateWriter(stateFile, (error) => logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`)) : undefined;
+  const writer = stateFile
+    ? createStateWriter(stateFile, (error) =>
+        logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`),
+      )
+    : undefined;
 
   const mock = createApp(contract, {
     ...mockOptions,
@@ -52,22 +69,30 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   });
   if (restored) mock.restore(restored);
   // A contract read from a URL has no file to watch.
-  const stopWatching = watch && !/^https?:\/\//i.test(contract.source)
-    ? watchContract(
-        contract.source,
-        (next) => {
-          mock.reload(next);
-          logTo(`membership-mock: contract reloaded, serving ${next.operations.length} operations of "${next.title}" ${next.version}`);
-          // The state is kept as it is; say so when the edit makes some of it break the new contract.
-          try {
-            checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
-          } catch (error) {
-            logTo(`membership-mock: after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`);
-          }
-        },
-        (error) => logTo(`membership-mock: the contract edit was not loaded, still serving the last good version: ${error.message}`),
-      )
-    : () => undefined;
+  const stopWatching =
+    watch && !/^https?:\/\//i.test(contract.source)
+      ? watchContract(
+          contract.source,
+          (next) => {
+            mock.reload(next);
+            logTo(
+              `membership-mock: contract reloaded, serving ${next.operations.length} operations of "${next.title}" ${next.version}`,
+            );
+            // The state is kept as it is; say so when the edit makes some of it break the new contract.
+            try {
+              checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
+            } catch (error) {
+              logTo(
+                `membership-mock: after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
+              );
+            }
+          },
+          (error) =>
+            logTo(
+              `membership-mock: the contract edit was not loaded, still serving the last good version: ${error.message}`,
+            ),
+        )
+      : () => undefined;
 
   const server = createServer(mock.handle).listen(port, host);
   server.on('clientError', answerClientError);
@@ -107,10 +132,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify(
     tooLarge
       ? problem('headersTooLarge', 'The request line and headers together are larger than the server accepts (16 KiB).')
-      : problem('malformedHttp', `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); check the method and the request line.`),
+      : problem(
+          'malformedHttp',
+          `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); check the method and the request line.`,
+        ),
   );
   const status = tooLarge ? 431 : 400;
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Closes a server: idle keep-alive connections at once, busy ones when their response is done. */

@@ -11,10 +11,20 @@ export function adminGuard(token: string | undefined): RequestHandler {
   return (req, res, next) => {
     const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (given !== undefined && timingSafeEqual(digest(given), expected)) return next();
-    const body = problem('unauthorized', 'The admin API needs the admin token: send Authorization: Bearer <token> (--admin-token or MOCK_ADMIN_TOKEN).', {
-      instance: req.originalUrl,
-      violations: [{ location: 'header', pointer: '/authorization', message: given === undefined ? 'missing' : 'not the admin token' }],
-    });
+    const body = problem(
+      'unauthorized',
+      'The admin API needs the admin token: send Authorization: Bearer <token> (--admin-token or MOCK_ADMIN_TOKEN).',
+      {
+        instance: req.originalUrl,
+        violations: [
+          {
+            location: 'header',
+            pointer: '/authorization',
+            message: given === undefined ? 'missing' : 'not the admin token',
+          },
+        ],
+      },
+    );
     writeReply(res, problemReply(body, { 'WWW-Authenticate': 'Bearer realm="membership-mock admin"' }));
   };
 }

@@ -37,24 +37,38 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
     '/health': {
       GET: (_req, res) => {
         const { contract } = context.served;
-        res.json({ status: 'ok', contract: { title: contract.title, version: contract.version }, operations: contract.operations.length });
+        res.json({
+          status: 'ok',
+          contract: { title: contract.title, version: contract.version },
+          operations: contract.operations.length,
+        });
       },
     },
     '/calls': {
-      GET: (req, res) => withFilter(req, res, (filter) => res.json({ calls: currentSession(res).journal.list(filter), dropped: currentSession(res).journal.dropped })),
+      GET: (req, res) =>
+        withFilter(req, res, (filter) =>
+          res.json({ calls: currentSession(res).journal.list(filter), dropped: currentSession(res).journal.dropped }),
+        ),
       DELETE: (_req, res) => {
         currentSession(res).journal.clear();
         res.status(204).end();
       },
     },
     '/calls/count': {
-      GET: (req, res) => withFilter(req, res, (filter) => res.json({ count: currentSession(res).journal.count(filter) })),
+      GET: (req, res) =>
+        withFilter(req, res, (filter) => res.json({ count: currentSession(res).journal.count(filter) })),
     },
     '/calls/wait': {
-      GET: (req, res) => withFilter(req, res, (filter, { timeout, since }) => wait(res, filter, timeout, since), ['timeout', 'since']),
+      GET: (req, res) =>
+        withFilter(req, res, (filter, { timeout, since }) => wait(res, filter, timeout, since), ['timeout', 'since']),
       POST: (req, res) => {
-        const { match = {}, timeout = 5000, since } = (req.body ?? {}) as { match?: CallMatch; timeout?: unknown; since?: unknown };
-        if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT) return bad(res, req, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
+        const {
+          match = {},
+          timeout = 5000,
+          since,
+        } = (req.body ?? {}) as { match?: CallMatch; timeout?: unknown; since?: unknown };
+        if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT)
+          return bad(res, req, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
         const wrong = checkCallMatch(match);
         if (wrong) return bad(res, req, wrong);
         return wait(res, match, timeout, typeof since === 'string' ? since : undefined);
@@ -67,7 +81,14 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
       GET: (_req, res) => void res.json({ overrides: currentSession(res).overrides }),
       POST: (req, res) => {
         const result = controls.override(currentSession(res).name, req.body);
-        if (!result.ok) return sendProblem(res, problem('invalidOverride', `The override was refused: ${result.errors.join('; ')}.`, { instance: req.originalUrl, violations: result.errors.map((message) => ({ location: 'body', pointer: '', message })) }));
+        if (!result.ok)
+          return sendProblem(
+            res,
+            problem('invalidOverride', `The override was refused: ${result.errors.join('; ')}.`, {
+              instance: req.originalUrl,
+              violations: result.errors.map((message) => ({ location: 'body', pointer: '', message })),
+            }),
+          );
         res.status(201).json(result.override);
       },
       DELETE: (_req, res) => {
@@ -79,7 +100,14 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
       GET: (_req, res) => void res.json({ faults: context.faults }),
       PUT: (req, res) => {
         const result = readFaults(req.body);
-        if (!result.ok) return sendProblem(res, problem('invalidRequest', `The faults were refused: ${result.errors.join('; ')}.`, { instance: req.originalUrl, violations: result.errors.map((message) => ({ location: 'body', pointer: '', message })) }));
+        if (!result.ok)
+          return sendProblem(
+            res,
+            problem('invalidRequest', `The faults were refused: ${result.errors.join('; ')}.`, {
+              instance: req.originalUrl,
+              violations: result.errors.map((message) => ({ location: 'body', pointer: '', message })),
+            }),
+          );
         context.faults = result.faults;
         res.json({ faults: context.faults });
       },
@@ -89,11 +117,22 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
       },
     },
     '/sessions': {
-      GET: (_req, res) => void res.json({ sessions: [...context.sessions.values()].map((s) => ({ name: s.name, calls: s.journal.count(), overrides: s.overrides.length })) }),
+      GET: (_req, res) =>
+        void res.json({
+          sessions: [...context.sessions.values()].map((s) => ({
+            name: s.name,
+            calls: s.journal.count(),
+            overrides: s.overrides.length,
+          })),
+        }),
     },
     '/reset': {
       POST: (req, res) => {
-        controls.reset(req.headers['x-mock-session'] !== undefined || req.query.session !== undefined ? currentSession(res).name : undefined);
+        controls.reset(
+          req.headers['x-mock-session'] !== undefined || req.query.session !== undefined
+            ? currentSession(res).name
+            : undefined,
+        );
         res.status(204).end();
       },
     },
@@ -104,27 +143,48 @@ export function adminRouter(context: MockContext, controls: MockControls): Route
     if (override && req.method === 'DELETE') {
       const list = currentSession(res).overrides;
       const index = list.findIndex((o) => o.id === override[1]);
-      if (index < 0) return sendProblem(res, problem('notFound', `There is no override ${override[1]} in this session.`, { instance: req.originalUrl }));
+      if (index < 0)
+        return sendProblem(
+          res,
+          problem('notFound', `There is no override ${override[1]} in this session.`, { instance: req.originalUrl }),
+        );
       list.splice(index, 1);
       return void res.status(204).end();
     }
     const methods = endpoints[req.path];
     if (!methods) {
-      const list = Object.entries(endpoints).flatMap(([path, m]) => Object.keys(m).map((method) => `${method} /__mock${path}`));
-      return sendProblem(res, problem('routeNotFound', `/__mock${req.path} is not an admin endpoint. There are: ${list.join(', ')}, DELETE /__mock/overrides/{id}.`, { instance: req.originalUrl }));
+      const list = Object.entries(endpoints).flatMap(([path, m]) =>
+        Object.keys(m).map((method) => `${method} /__mock${path}`),
+      );
+      return sendProblem(
+        res,
+        problem(
+          'routeNotFound',
+          `/__mock${req.path} is not an admin endpoint. There are: ${list.join(', ')}, DELETE /__mock/overrides/{id}.`,
+          { instance: req.originalUrl },
+        ),
+      );
     }
     const handler = methods[req.method === 'HEAD' ? 'GET' : req.method];
     if (!handler) {
       const allow = Object.keys(methods).join(', ');
       res.set('Allow', allow);
-      return sendProblem(res, problem('methodNotAllowed', `${req.method} is not defined for /__mock${req.path}; use ${allow}.`, { instance: req.originalUrl }));
+      return sendProblem(
+        res,
+        problem('methodNotAllowed', `${req.method} is not defined for /__mock${req.path}; use ${allow}.`, {
+          instance: req.originalUrl,
+        }),
+      );
     }
     Promise.resolve(handler(req, res)).catch(next);
   });
   // Admin failures answer as problems too, and stay out of the journal like every admin request.
   router.use(((error: Error, req, res, _next) => {
     const [found] = toProblem(error, req.originalUrl, ADMIN_BODY_LIMIT);
-    if (found.status === 500) console.error(`membership-mock: the admin endpoint ${req.method} ${req.originalUrl} failed: ${error.stack ?? error.message}`);
+    if (found.status === 500)
+      console.error(
+        `membership-mock: the admin endpoint ${req.method} ${req.originalUrl} failed: ${error.stack ?? error.message}`,
+      );
     sendProblem(res, found);
   }) as ErrorRequestHandler);
   return router;
@@ -136,7 +196,12 @@ async function wait(res: Response, match: CallMatch, timeout: number, since: str
   sendProblem(res, problem('waitTimedOut', `No call matching ${JSON.stringify(match)} arrived within ${timeout} ms.`));
 }
 
-function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait: { timeout: number; since?: string }) => unknown, extra: string[] = []): unknown {
+function withFilter(
+  req: Request,
+  res: Response,
+  use: (filter: CallFilter, wait: { timeout: number; since?: string }) => unknown,
+  extra: string[] = [],
+): unknown {
   const query = req.query as Record<string, unknown>;
   const filter: CallFilter = {};
   const wait: { timeout: number; since?: string } = { timeout: 5000 };
@@ -145,7 +210,8 @@ function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait:
     if (typeof value !== 'string') return bad(res, req, `The filter "${name}" must be given once.`, name);
     if (name === 'timeout' && extra.includes(name)) {
       wait.timeout = Number(value);
-      if (!/^\d+$/.test(value) || wait.timeout > MAX_WAIT) return bad(res, req, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, name);
+      if (!/^\d+$/.test(value) || wait.timeout > MAX_WAIT)
+        return bad(res, req, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, name);
     } else if (name === 'since' && extra.includes(name)) wait.since = value;
     else if ((FILTERS as readonly string[]).includes(name)) filter[name as (typeof FILTERS)[number]] = value;
     else return bad(res, req, `Unknown filter "${name}"; filter calls by ${[...FILTERS, ...extra].join(', ')}.`, name);
@@ -154,7 +220,9 @@ function withFilter(req: Request, res: Response, use: (filter: CallFilter, wait:
 }
 
 function bad(res: Response, req: Request, detail: string, name?: string): void {
-  const violations = name ? [{ location: 'query' as const, pointer: `/${name}`, message: detail }] : [{ location: 'body' as const, pointer: '', message: detail }];
+  const violations = name
+    ? [{ location: 'query' as const, pointer: `/${name}`, message: detail }]
+    : [{ location: 'body' as const, pointer: '', message: detail }];
   sendProblem(res, problem('invalidRequest', detail, { instance: req.originalUrl, violations }));
 }
 

@@ -45,7 +45,9 @@ export async function loadContract(source: string, cwd = process.cwd()): Promise
   const mtimeMs = await stat(location).then(
     (s) => s.mtimeMs,
     (error: NodeJS.ErrnoException) => {
-      throw new ContractError(`Cannot read the contract ${location}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      throw new ContractError(
+        `Cannot read the contract ${location}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      );
     },
   );
   const hit = cache.get(location);

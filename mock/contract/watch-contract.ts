@@ -8,7 +8,12 @@ import { loadContract, type Contract } from './load-contract.js';
  * The folder is watched, not the file, so editors that save by renaming are seen too.
  * @returns a function that stops watching
  */
-export function watchContract(path: string, onReload: (contract: Contract) => void, onError: (error: Error) => void, delayMs = 100): () => void {
+export function watchContract(
+  path: string,
+  onReload: (contract: Contract) => void,
+  onError: (error: Error) => void,
+  delayMs = 100,
+): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const name = basename(path);

@@ -43,16 +43,18 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
       if (ready.usesFaker) faker.seed(callSeed);
       // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy
       // keeps the contract apart from bodies that are changed or frozen (stored records) later.
-      return structuredClone(generateSync(ready.schema, {
-        seed: callSeed,
-        extensions: { faker },
-        propAliases: { 'x-faker': 'faker' },
-        optionalsProbability: 0.75,
-        formats: {
-          'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
-          date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
-        },
-      }));
+      return structuredClone(
+        generateSync(ready.schema, {
+          seed: callSeed,
+          extensions: { faker },
+          propAliases: { 'x-faker': 'faker' },
+          optionalsProbability: 0.75,
+          formats: {
+            'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
+            date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
+          },
+        }),
+      );
     },
   };
 }
@@ -82,7 +84,18 @@ function asksFaker(schema: unknown): boolean {
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMAS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const SCHEMAS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 
 /**
  * Walks a schema keyword by keyword (a property named `items` is a property, not a keyword): drops
@@ -100,6 +113,7 @@ function cleanSchema(schema: unknown): unknown {
     else out[key] = value;
   }
   const min = typeof out.minItems === 'number' ? out.minItems : 0;
-  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS)) out.maxItems = min + MAX_EXTRA_ITEMS;
+  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS))
+    out.maxItems = min + MAX_EXTRA_ITEMS;
   return out;
 }

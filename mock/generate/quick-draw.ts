@@ -25,8 +25,10 @@ export function planQuickDraw(schema: unknown): QuickDraw | undefined {
 function plan(schema: unknown): Draw | undefined {
   if (!isRecord(schema)) return undefined;
   const keys = Object.keys(schema);
-  if (schema.type === 'string' && typeof schema.pattern === 'string' && keys.every((k) => STRING_KEYS.has(k))) return compilePattern(schema.pattern);
-  if (schema.type !== 'object' || schema.additionalProperties !== false || !keys.every((k) => OBJECT_KEYS.has(k))) return undefined;
+  if (schema.type === 'string' && typeof schema.pattern === 'string' && keys.every((k) => STRING_KEYS.has(k)))
+    return compilePattern(schema.pattern);
+  if (schema.type !== 'object' || schema.additionalProperties !== false || !keys.every((k) => OBJECT_KEYS.has(k)))
+    return undefined;
   const properties = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
   const required = Array.isArray(schema.required) ? schema.required : [];
   if (properties.length === 0 || properties.some(([name]) => !required.includes(name))) return undefined;

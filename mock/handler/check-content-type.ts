@@ -11,8 +11,19 @@ export function checkContentType(spec: IHttpOperation, contentType: string | und
   const listed = (spec.request?.body?.contents ?? []).map((c) => c.mediaType.toLowerCase());
   if (listed.length === 0) return undefined;
   const essence = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (!essence) return { location: 'header', pointer: '/content-type', message: `A body needs a Content-Type; send one of: ${listed.join(', ')}.` };
+  if (!essence)
+    return {
+      location: 'header',
+      pointer: '/content-type',
+      message: `A body needs a Content-Type; send one of: ${listed.join(', ')}.`,
+    };
   const [type] = essence.split('/');
   const fits = listed.some((m) => m === essence || m === '*/*' || m === `${type}/*`);
-  return fits ? undefined : { location: 'header', pointer: '/content-type', message: `Content-Type "${essence}" is not accepted; send one of: ${listed.join(', ')}.` };
+  return fits
+    ? undefined
+    : {
+        location: 'header',
+        pointer: '/content-type',
+        message: `Content-Type "${essence}" is not accepted; send one of: ${listed.join(', ')}.`,
+      };
 }

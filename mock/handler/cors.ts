@@ -24,7 +24,13 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
   const listed = allow !== true && allow.includes(origin);
   if (!(listed || (allow === true && !admin))) {
     if (!preflight) return undefined;
-    return problemReply(problem('forbiddenOrigin', `The origin ${origin} is not allowed${admin ? ' to use the admin API' : ''}; allow it with --cors-origin.`, { instance: ex.path }));
+    return problemReply(
+      problem(
+        'forbiddenOrigin',
+        `The origin ${origin} is not allowed${admin ? ' to use the admin API' : ''}; allow it with --cors-origin.`,
+        { instance: ex.path },
+      ),
+    );
   }
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Credentials', 'true');

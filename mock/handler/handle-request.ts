@@ -26,27 +26,56 @@ export function handleRequest(context: MockContext, ex: Exchange): void {
   const { operation, pathParams, path } = ex.match!;
   const { session, body, req } = ex;
   const send = (reply: Rendered, delay = 0) => later(context, ex, delay, () => sendReply(ex, reply));
-  const refuse = (kind: ProblemKind, violations: Violation[], { headers = {}, detail = describeViolations(violations) } = {}) =>
-    send(problemReply(problem(kind, detail, { instance: ex.path, violations }), headers, violations));
+  const refuse = (
+    kind: ProblemKind,
+    violations: Violation[],
+    { headers = {}, detail = describeViolations(violations) } = {},
+  ) => send(problemReply(problem(kind, detail, { instance: ex.path, violations }), headers, violations));
 
-  if (!isDecodable(path)) return refuse('invalidRequest', [{ location: 'path', pointer: '', message: 'The path has a malformed percent-encoding (such as %E0%A4%A).' }]);
+  if (!isDecodable(path))
+    return refuse('invalidRequest', [
+      { location: 'path', pointer: '', message: 'The path has a malformed percent-encoding (such as %E0%A4%A).' },
+    ]);
   if (body !== undefined && nestsTooDeep(body)) {
     // Kept out of the journal too: copying it for every reader of /__mock/calls would exhaust the stack.
     ex.unrecordableBody = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
-    return refuse('invalidRequest', [{ location: 'body', pointer: '', message: `The body nests deeper than ${MAX_DEPTH} levels.` }]);
+    return refuse('invalidRequest', [
+      { location: 'body', pointer: '', message: `The body nests deeper than ${MAX_DEPTH} levels.` },
+    ]);
   }
   const wrongType = body === undefined ? undefined : checkContentType(operation.spec, req.headers['content-type']);
   if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
   // The mock's own controls (`__code=500`) are not the contract's query parameters.
   const query = withoutControls(ex.query);
-  const check = checkRequest(operation.spec, { method: ex.method, path, query, headers: req.headers, body }, context.options.checkSecurity);
-  if (!check.ok) return refuse(check.kind, check.violations, { headers: check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {} });
+  const check = checkRequest(
+    operation.spec,
+    { method: ex.method, path, query, headers: req.headers, body },
+    context.options.checkSecurity,
+  );
+  if (!check.ok)
+    return refuse(check.kind, check.violations, {
+      headers: check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {},
+    });
 
   const prefer = parsePrefer(req.headers.prefer, ex.query);
-  if (!prefer.ok) return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], { detail: prefer.message });
+  if (!prefer.ok)
+    return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], {
+      detail: prefer.message,
+    });
   // What to answer, strongest first: what this request asks (Prefer), an override, a fault, the contract.
   const asked = prefer.preferences.code !== undefined || prefer.preferences.example !== undefined;
-  const override = asked ? undefined : findOverride(session.overrides, { operationId: operation.id, method: ex.method, path: ex.path, pathParams, query, headers: req.headers as Record<string, string>, body, response: { status: 0, headers: {} } });
+  const override = asked
+    ? undefined
+    : findOverride(session.overrides, {
+        operationId: operation.id,
+        method: ex.method,
+        path: ex.path,
+        pathParams,
+        query,
+        headers: req.headers as Record<string, string>,
+        body,
+        response: { status: 0, headers: {} },
+      });
   const rolled = rollFaults(context.faults, context.options.seed, session.name, count(session, REQUESTS));
   const fault = asked || override ? { delay: 0, fail: false, drop: false } : rolled;
   const delay = prefer.preferences.delay ?? override?.delay ?? fault.delay;
@@ -55,11 +84,24 @@ export function handleRequest(context: MockContext, ex: Exchange): void {
     return later(context, ex, delay, () => recordDrop(ex));
   }
   const failure = fault.fail ? failureStatus(operation) : undefined;
-  if (failure === 'undocumented') return send(problemReply(problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', { instance: ex.path })), delay);
+  if (failure === 'undocumented')
+    return send(
+      problemReply(
+        problem('internal', 'A fault was injected (failure rate); the contract documents no 5xx for this operation.', {
+          instance: ex.path,
+        }),
+      ),
+      delay,
+    );
   const code = prefer.preferences.code ?? override?.status ?? failure;
-  const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) => negotiate(req.headers.accept, types));
+  const chosen = chooseResponse(operation, { ...prefer.preferences, code }, (types) =>
+    negotiate(req.headers.accept, types),
+  );
   if (!chosen.ok) {
-    const [kind, pointer] = chosen.reason === 'not-acceptable' ? (['notAcceptable', '/accept'] as const) : (['invalidPrefer', '/prefer'] as const);
+    const [kind, pointer] =
+      chosen.reason === 'not-acceptable'
+        ? (['notAcceptable', '/accept'] as const)
+        : (['invalidPrefer', '/prefer'] as const);
     return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
   }
   if (override) useOverride(session.overrides, override);
@@ -67,13 +109,27 @@ export function handleRequest(context: MockContext, ex: Exchange): void {
   const { choice } = chosen;
   const dynamic = prefer.preferences.dynamic ?? context.options.dynamic;
   const facts = { path, rawQuery: ex.rawQuery, pathParams };
-  const key = generationKey(operation, choice, facts, IDEMPOTENT.has(ex.method) ? undefined : count(session, operation.id));
-  const render = (stored?: unknown) => withHeaders(renderResponse(context, operation, choice, dynamic, facts, key, stored), override?.headers);
+  const key = generationKey(
+    operation,
+    choice,
+    facts,
+    IDEMPOTENT.has(ex.method) ? undefined : count(session, operation.id),
+  );
+  const render = (stored?: unknown) =>
+    withHeaders(renderResponse(context, operation, choice, dynamic, facts, key, stored), override?.headers);
   // State answers the collection operations, unless a particular response was asked for.
   const role = context.served.collections.roles.get(operation);
   const particular = code !== undefined || prefer.preferences.example !== undefined || override?.body !== undefined;
   if (!role || context.options.stateless || particular) return send(render(override?.body), delay);
-  const { reply, changed } = respondFromState(context, session, role.collection, role.role, operation, { path, pathParams, query, body, key }, render);
+  const { reply, changed } = respondFromState(
+    context,
+    session,
+    role.collection,
+    role.role,
+    operation,
+    { path, pathParams, query, body, key },
+    render,
+  );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
   return send(reply, delay);
 }
@@ -136,4 +192,3 @@ function isDecodable(path: string): boolean {
     return false;
   }
 }
-

@@ -21,15 +21,24 @@ export type AdminHandler = (req: IncomingMessage, res: ServerResponse, ex: Excha
  * per-request setup (prototype swaps, router layers) cost more than all of the mock's own work.
  * @example http.createServer(createHandler(context, admin, createBodyReader(limit))).listen(3000)
  */
-export function createHandler(context: MockContext, admin: AdminHandler | undefined, readBody: BodyReader): RequestListener {
+export function createHandler(
+  context: MockContext,
+  admin: AdminHandler | undefined,
+  readBody: BodyReader,
+): RequestListener {
   return (req, res) => {
     let ex: Exchange;
     try {
       ex = openExchange(context, req, res);
     } catch (error) {
       // Nothing to record the call with: answer, log, and keep the process.
-      console.error(`membership-mock: cannot read the request ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return writeReply(res, problemReply(problem('internal', 'The mock failed to answer this request; the server log has the details.')));
+      console.error(
+        `membership-mock: cannot read the request ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      return writeReply(
+        res,
+        problemReply(problem('internal', 'The mock failed to answer this request; the server log has the details.')),
+      );
     }
     try {
       res.setHeader('X-Request-Id', ex.requestId);

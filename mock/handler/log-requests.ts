@@ -10,9 +10,18 @@ export function logRequest({ log, logTo }: ResolvedMockOptions, ex: Exchange): v
   res.once('finish', () => {
     const ms = Math.round(Number(process.hrtime.bigint() - start) / 10_000) / 100;
     const operationId = ex.match?.operation.id ?? null;
-    const line = log === 'json'
-      ? JSON.stringify({ time: new Date().toISOString(), requestId, method, path, operationId, status: res.statusCode, ms })
-      : `${method} ${path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms ${requestId}`;
+    const line =
+      log === 'json'
+        ? JSON.stringify({
+            time: new Date().toISOString(),
+            requestId,
+            method,
+            path,
+            operationId,
+            status: res.statusCode,
+            ms,
+          })
+        : `${method} ${path} ${operationId ?? '-'} ${res.statusCode} ${ms}ms ${requestId}`;
     try {
       logTo(line);
     } catch {

@@ -58,9 +58,18 @@ function matchFor(context: MockContext, spec: Operation['spec'], path: string): 
 }
 
 function routeNotFound(context: MockContext, { method, path }: Exchange): Rendered {
-  const operations = context.served.contract.operations.map((op) => ({ operationId: op.id, method: op.method.toUpperCase(), path: op.path }));
+  const operations = context.served.contract.operations.map((op) => ({
+    operationId: op.id,
+    method: op.method.toUpperCase(),
+    path: op.path,
+  }));
   const list = operations.map((op) => `${op.method} ${op.path}`).join(', ');
-  return problemReply(problem('routeNotFound', `${method} ${path} matches no path of the contract. It has: ${list}.`, { instance: path, operations }));
+  return problemReply(
+    problem('routeNotFound', `${method} ${path} matches no path of the contract. It has: ${list}.`, {
+      instance: path,
+      operations,
+    }),
+  );
 }
 
 function methodNotAllowed(context: MockContext, ex: Exchange, path: string): Rendered {

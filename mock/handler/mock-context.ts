@@ -61,12 +61,21 @@ export function serve(contract: Contract): Served {
     specs: contract.operations.map((op) => op.spec),
     operations: new Map(contract.operations.map((op) => [op.spec, op])),
     collections: inferCollections(contract.operations),
-    exposedHeaders: [...new Set(['X-Request-Id', ...contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name)))])].join(', '),
+    exposedHeaders: [
+      ...new Set([
+        'X-Request-Id',
+        ...contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => (r.headers ?? []).map((h) => h.name))),
+      ]),
+    ].join(', '),
   };
 }
 
 /** Builds the context of a new mock instance, with its default session. */
-export function createMockContext(served: Served, options: ResolvedMockOptions, initialState: StoreSnapshot = {}): MockContext {
+export function createMockContext(
+  served: Served,
+  options: ResolvedMockOptions,
+  initialState: StoreSnapshot = {},
+): MockContext {
   let calls = 0;
   const context: MockContext = {
     served,
@@ -101,7 +110,14 @@ export function sessionOf(context: MockContext, name: string): Session {
     if (oldest !== undefined) context.sessions.delete(oldest);
   }
   const occurrences = new Map<string, number>();
-  session = { name, journal: new Journal(context.options.journalLimit, context.nextCallNumber), store: new MemoryStore(), overrides: [], occurrences, now: () => new Date() };
+  session = {
+    name,
+    journal: new Journal(context.options.journalLimit, context.nextCallNumber),
+    store: new MemoryStore(),
+    overrides: [],
+    occurrences,
+    now: () => new Date(),
+  };
   if (context.options.clock === 'seed') {
     session.now = () => {
       const ticks = (occurrences.get(SEED_CLOCK) ?? 0) + 1;

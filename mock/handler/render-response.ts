@@ -27,11 +27,22 @@ export interface RenderRequest {
  * with `key` unless `dynamic` is off (then examples come first), and error bodies serve the contract's
  * example when it has one.
  */
-export function renderResponse(context: MockContext, operation: Operation, choice: ResponseChoice, dynamic: boolean, request: RenderRequest, key: string, stored?: unknown): Rendered {
+export function renderResponse(
+  context: MockContext,
+  operation: Operation,
+  choice: ResponseChoice,
+  dynamic: boolean,
+  request: RenderRequest,
+  key: string,
+  stored?: unknown,
+): Rendered {
   const { status, content } = choice;
   // Static bodies depend only on the operation and status; error bodies prefer the contract's example.
-  const source = dynamic ? { key, preferExample: status >= 400 } : { key: `static|${operation.id}|${status}`, preferExample: true };
-  const body = stored ?? (content ? echoPathParams(renderBody(context, content, choice, source), request.pathParams) : undefined);
+  const source = dynamic
+    ? { key, preferExample: status >= 400 }
+    : { key: `static|${operation.id}|${status}`, preferExample: true };
+  const body =
+    stored ?? (content ? echoPathParams(renderBody(context, content, choice, source), request.pathParams) : undefined);
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
     const value = renderHeader(context, header, body, request, `${key}|header:${header.name}`);
@@ -40,7 +51,12 @@ export function renderResponse(context: MockContext, operation: Operation, choic
   return { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
 }
 
-function renderBody(context: MockContext, content: IMediaTypeContent, choice: ResponseChoice, { key, preferExample }: { key: string; preferExample: boolean }): unknown {
+function renderBody(
+  context: MockContext,
+  content: IMediaTypeContent,
+  choice: ResponseChoice,
+  { key, preferExample }: { key: string; preferExample: boolean },
+): unknown {
   const examples = content.examples ?? [];
   const named = examples.find((e) => e.key === choice.exampleKey);
   if (named && 'value' in named) return structuredClone(named.value);
@@ -53,7 +69,13 @@ function renderBody(context: MockContext, content: IMediaTypeContent, choice: Re
   return body;
 }
 
-function renderHeader(context: MockContext, header: IHttpHeaderParam, body: unknown, request: RenderRequest, key: string): string | undefined {
+function renderHeader(
+  context: MockContext,
+  header: IHttpHeaderParam,
+  body: unknown,
+  request: RenderRequest,
+  key: string,
+): string | undefined {
   if (header.name.toLowerCase() === 'content-type') return undefined;
   if (header.name.toLowerCase() === 'location' && isRecord(body) && typeof body.id === 'string') {
     return `${request.path.replace(/\/$/, '')}/${encodeURIComponent(body.id)}`;
@@ -84,7 +106,12 @@ function echoPathParams(body: unknown, pathParams: Record<string, string>): unkn
  * The key a generated body is drawn with: the request, so the same GET gives the same body; plus the
  * occurrence number for non-idempotent methods, so each POST gives a new one.
  */
-export function generationKey(operation: Operation, choice: ResponseChoice, request: RenderRequest, occurrence?: number): string {
+export function generationKey(
+  operation: Operation,
+  choice: ResponseChoice,
+  request: RenderRequest,
+  occurrence?: number,
+): string {
   const base = `${operation.id}|${choice.status}|${choice.content?.mediaType ?? ''}|${request.path}?${request.rawQuery}`;
   return occurrence === undefined ? base : `${base}|#${occurrence}`;
 }

@@ -19,8 +19,20 @@ export function selectSession(context: MockContext, req: IncomingMessage, path: 
 export function refuseSessionName(ex: Exchange): Rendered | undefined {
   const name = sessionName(ex.req, ex.path, ex.query);
   if (name === '' || NAME.test(name)) return undefined;
-  const violations = [{ location: 'header' as const, pointer: `/${SESSION_HEADER}`, message: 'must be 1-64 characters of [A-Za-z0-9_.:-]' }];
-  return problemReply(problem('invalidRequest', `The session name "${name.slice(0, 80)}" is not 1-64 characters of letters, digits, "_", ".", ":" or "-".`, { instance: ex.path, violations }));
+  const violations = [
+    {
+      location: 'header' as const,
+      pointer: `/${SESSION_HEADER}`,
+      message: 'must be 1-64 characters of [A-Za-z0-9_.:-]',
+    },
+  ];
+  return problemReply(
+    problem(
+      'invalidRequest',
+      `The session name "${name.slice(0, 80)}" is not 1-64 characters of letters, digits, "_", ".", ":" or "-".`,
+      { instance: ex.path, violations },
+    ),
+  );
 }
 
 function sessionName(req: IncomingMessage, path: string, query: Query): string {

@@ -6,7 +6,11 @@ import type { Exchange } from './exchange.js';
 import type { Rendered } from './render-response.js';
 
 /** Wraps a problem as a response to send; the journal records `violations` (the problem's own by default). */
-export function problemReply(problem: Problem, headers: Record<string, string> = {}, violations: Violation[] = problem.violations ?? []): Rendered {
+export function problemReply(
+  problem: Problem,
+  headers: Record<string, string> = {},
+  violations: Violation[] = problem.violations ?? [],
+): Rendered {
   return { status: problem.status, headers, contentType: 'application/problem+json', body: problem, violations };
 }
 

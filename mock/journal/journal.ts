@@ -49,8 +49,12 @@ export class Journal {
    * @param limit how many calls it keeps
    * @param nextNumber numbers the calls; sessions of one mock share one, so ids stay unique across resets
    */
-  constructor(readonly limit: number, nextNumber?: () => number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
+  constructor(
+    readonly limit: number,
+    nextNumber?: () => number,
+  ) {
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
     // The ring grows as calls come (a session that sees three calls holds three), up to the limit.
     this.#ring = [];
     this.#nextNumber = nextNumber ?? (() => ++this.#sequence);

@@ -16,7 +16,11 @@ export interface WaitOptions {
  * its error, whether the call was already there or arrives later.
  * @example const call = await waitForCall(journal, { operationId: 'createPass' }, { timeout: 2000 });
  */
-export function waitForCall(journal: Journal, match: CallMatch, { timeout = 5000, since }: WaitOptions = {}): Promise<CallRecord | undefined> {
+export function waitForCall(
+  journal: Journal,
+  match: CallMatch,
+  { timeout = 5000, since }: WaitOptions = {},
+): Promise<CallRecord | undefined> {
   const after = since === undefined ? 0 : Number(/^call-(\d+)$/.exec(since)?.[1] ?? 0);
   const fits = (call: CallRecord) => Number(call.id.slice(5)) > after && matchesCall(call, match);
   let found: CallRecord | undefined;
@@ -47,8 +51,13 @@ export function waitForCall(journal: Journal, match: CallMatch, { timeout = 5000
 }
 
 /** The calls closest to a match (fewest differences first), each with how it differs: for failure messages. */
-export function nearMisses(calls: CallRecord[], match: CallMatch, limit = 3): { call: CallRecord; differences: string[] }[] {
-  const sameOperation = match.operationId === undefined ? calls : calls.filter((c) => c.operationId === match.operationId);
+export function nearMisses(
+  calls: CallRecord[],
+  match: CallMatch,
+  limit = 3,
+): { call: CallRecord; differences: string[] }[] {
+  const sameOperation =
+    match.operationId === undefined ? calls : calls.filter((c) => c.operationId === match.operationId);
   const pool = sameOperation.length ? sameOperation : calls;
   return pool
     .map((call) => ({ call, differences: differences(call, match) }))

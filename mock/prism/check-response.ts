@@ -18,15 +18,21 @@ export interface ReceivedResponse {
  */
 export function checkResponse(spec: IHttpOperation, response: ReceivedResponse): string[] {
   const documented = spec.responses.map((r) => r.code);
-  const known = documented.some((code) => code === 'default' || new RegExp(`^${code.replace(/X/gi, '\\d')}$`).test(String(response.status)));
+  const known = documented.some(
+    (code) => code === 'default' || new RegExp(`^${code.replace(/X/gi, '\\d')}$`).test(String(response.status)),
+  );
   if (!known) return [`status ${response.status} is not documented (documented: ${documented.join(', ')})`];
-  const result = validators.validateOutput({ resource: spec, element: { statusCode: response.status, headers: response.headers, body: response.body } });
+  const result = validators.validateOutput({
+    resource: spec,
+    element: { statusCode: response.status, headers: response.headers, body: response.body },
+  });
   if (result._tag === 'Right') return [];
   return result.left.filter((d) => d.severity === 0).map((d) => describeOutputDiagnostic(d, response.status));
 }
 
 function describeOutputDiagnostic(d: Diagnostic, status: number): string {
-  const mediaType = /^The received media type "(.*)" does not match the ones? specified in the current response: (.*)$/.exec(d.message);
+  const mediaType =
+    /^The received media type "(.*)" does not match the ones? specified in the current response: (.*)$/.exec(d.message);
   if (mediaType) {
     const received = mediaType[1] ? `media type "${mediaType[1]}"` : 'no Content-Type';
     return `${received} is not documented for ${status} (documented: ${mediaType[2]})`;
@@ -36,7 +42,10 @@ function describeOutputDiagnostic(d: Diagnostic, status: number): string {
   const message = d.message.replace(/^Response (?:body|header) (?:(?:property|parameter) \S+ )?/, '');
   if (where === 'header') return `header ${segments.join('.')}: ${message}`;
   const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
-  const pointer = [...segments, ...(missing ? [missing] : [])].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') || '/';
+  const pointer =
+    [...segments, ...(missing ? [missing] : [])]
+      .map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+      .join('') || '/';
   return `body ${pointer}: ${message}`;
 }
 
@@ -49,9 +58,15 @@ export function checkResponseBody(spec: IHttpOperation, body: unknown, status?: 
   const response =
     status === undefined
       ? spec.responses.find((r) => /^2\d\d$/.test(r.code))
-      : (spec.responses.find((r) => r.code === String(status)) ?? spec.responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`) ?? spec.responses.find((r) => r.code === 'default'));
+      : (spec.responses.find((r) => r.code === String(status)) ??
+        spec.responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`) ??
+        spec.responses.find((r) => r.code === 'default'));
   if (!response) return [`status ${status} is not documented`];
   const mediaType = response.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.mediaType;
   if (!mediaType) return body === undefined ? [] : [`the ${response.code} response has no JSON body in the contract`];
-  return checkResponse(spec, { status: status ?? Number(response.code), headers: { 'content-type': mediaType }, body }).map((m) => m.replace(/^body /, ''));
+  return checkResponse(spec, {
+    status: status ?? Number(response.code),
+    headers: { 'content-type': mediaType },
+    body,
+  }).map((m) => m.replace(/^body /, ''));
 }

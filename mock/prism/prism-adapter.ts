@@ -12,10 +12,7 @@ export function readOperations(location: string | object): Promise<IHttpOperatio
 }
 
 /** What the router found for a method and path. */
-export type RouteResult =
-  | { kind: 'matched'; spec: IHttpOperation }
-  | { kind: 'no-path' }
-  | { kind: 'no-method' };
+export type RouteResult = { kind: 'matched'; spec: IHttpOperation } | { kind: 'no-path' } | { kind: 'no-method' };
 
 // Memos are bounded by entries and by key length, so hostile requests cannot make them large.
 const CACHE_LIMIT = 5_000;
@@ -37,7 +34,11 @@ export function routeRequest(specs: IHttpOperation[], method: string, path: stri
 
 function routeUncached(specs: IHttpOperation[], method: string, path: string): RouteResult {
   const result = route({ resources: specs, input: { method, url: { path, query: {} }, headers: {} } });
-  return result._tag === 'Right' ? { kind: 'matched', spec: result.right } : result.left.status === 405 ? { kind: 'no-method' } : { kind: 'no-path' };
+  return result._tag === 'Right'
+    ? { kind: 'matched', spec: result.right }
+    : result.left.status === 405
+      ? { kind: 'no-method' }
+      : { kind: 'no-path' };
 }
 
 /** A bounded memo: emptied when full, so a stream of distinct paths cannot grow it without end. */
@@ -91,9 +92,7 @@ export function toPrismRequest(facts: RequestFacts): PrismRequest {
 export type RefusalKind = 'unauthorized' | 'unsupportedMediaType' | 'missingBody' | 'invalidBody' | 'invalidRequest';
 
 /** The outcome of validating a request: nothing wrong, or what is wrong and which problem says it. */
-export type RequestCheck =
-  | { ok: true }
-  | { ok: false; kind: RefusalKind; violations: Violation[]; schemes: string[] };
+export type RequestCheck = { ok: true } | { ok: false; kind: RefusalKind; violations: Violation[]; schemes: string[] };
 
 /**
  * Validates a request with Prism: security first (401), then the media type (415), then path, query,
@@ -118,8 +117,23 @@ function bodylessKey(spec: IHttpOperation, facts: RequestFacts, checkSecurity: b
   let names = readHeaders.get(spec);
   if (!names) {
     const declared = (spec.request?.headers ?? []).map((h) => h.name.toLowerCase());
-    const keys = (spec.security ?? []).flat().flatMap((s) => ('in' in s && s.in === 'header' && 'name' in s ? [String(s.name).toLowerCase()] : []));
-    readHeaders.set(spec, (names = [...new Set(['authorization', 'cookie', 'content-type', 'content-length', 'transfer-encoding', ...declared, ...keys])]));
+    const keys = (spec.security ?? [])
+      .flat()
+      .flatMap((s) => ('in' in s && s.in === 'header' && 'name' in s ? [String(s.name).toLowerCase()] : []));
+    readHeaders.set(
+      spec,
+      (names = [
+        ...new Set([
+          'authorization',
+          'cookie',
+          'content-type',
+          'content-length',
+          'transfer-encoding',
+          ...declared,
+          ...keys,
+        ]),
+      ]),
+    );
   }
   const headers = names.map((name) => `${name}=${JSON.stringify(facts.headers[name] ?? null)}`).join('&');
   return `${checkSecurity}|${facts.method}|${facts.path}|${JSON.stringify(facts.query)}|${headers}`;
@@ -132,7 +146,12 @@ function validate(spec: IHttpOperation, facts: RequestFacts, checkSecurity: bool
     if (security._tag === 'Left') {
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
       const message = `Send credentials for one of the contract's security schemes${schemes.length ? ` (${schemes.join(', ')})` : ''}.`;
-      return { ok: false, kind: 'unauthorized', schemes, violations: [{ location: 'header', pointer: '/authorization', message }] };
+      return {
+        ok: false,
+        kind: 'unauthorized',
+        schemes,
+        violations: [{ location: 'header', pointer: '/authorization', message }],
+      };
     }
   }
   const input = validators.validateInput({ resource: spec, element: request });
@@ -141,13 +160,30 @@ function validate(spec: IHttpOperation, facts: RequestFacts, checkSecurity: bool
   if (errors.length === 0) return { ok: true };
   const unsupported = errors.find((d) => d.code === 415);
   if (unsupported) {
-    return { ok: false, kind: 'unsupportedMediaType', schemes: [], violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }] };
+    return {
+      ok: false,
+      kind: 'unsupportedMediaType',
+      schemes: [],
+      violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }],
+    };
   }
   // Prism reads a falsy body (JSON null, false, 0, "") as no body at all; it was sent, and is just wrong.
   const sentFalsy = facts.body !== undefined;
-  const violations = errors.map((d) => (sentFalsy && isMissingBody(d) ? { location: 'body' as const, pointer: '', message: `must be a value that fits the schema, not ${JSON.stringify(facts.body)}` } : toViolation(d)));
+  const violations = errors.map((d) =>
+    sentFalsy && isMissingBody(d)
+      ? {
+          location: 'body' as const,
+          pointer: '',
+          message: `must be a value that fits the schema, not ${JSON.stringify(facts.body)}`,
+        }
+      : toViolation(d),
+  );
   const missing = !sentFalsy && errors.some(isMissingBody);
-  const kind = missing ? 'missingBody' : violations.every((v) => v.location === 'body') ? 'invalidBody' : 'invalidRequest';
+  const kind = missing
+    ? 'missingBody'
+    : violations.every((v) => v.location === 'body')
+      ? 'invalidBody'
+      : 'invalidRequest';
   return { ok: false, kind, schemes: [], violations };
 }
 
@@ -165,6 +201,8 @@ function toViolation(d: Diagnostic): Violation {
   // Prism prefixes "Request body property a.b " to ajv's message; the location and pointer already say that.
   const message = d.message.replace(/^Request \w+ (?:(?:property|parameter) \S+ )?/, '');
   const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
-  const pointer = [...segments, ...(missing ? [missing] : [])].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  const pointer = [...segments, ...(missing ? [missing] : [])]
+    .map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
   return { location, pointer, message };
 }

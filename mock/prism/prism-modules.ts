@@ -5,8 +5,14 @@ import type { IHttpOperation } from '@stoplight/types';
 
 const require = createRequire(import.meta.url);
 
-interface Left<L> { _tag: 'Left'; left: L }
-interface Right<R> { _tag: 'Right'; right: R }
+interface Left<L> {
+  _tag: 'Left';
+  left: L;
+}
+interface Right<R> {
+  _tag: 'Right';
+  right: R;
+}
 /** fp-ts's Either, as Prism returns it. */
 export type Either<L, R> = Left<L> | Right<R>;
 
@@ -33,14 +39,24 @@ type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => 
 export const loader = require('@stoplight/prism-http/dist/utils/operations.js') as {
   getHttpOperationsFromSpec(source: string | object): Promise<IHttpOperation[]>;
 };
-export const route = (require('@stoplight/prism-http/dist/router/index.js') as {
-  default: (opts: { resources: IHttpOperation[]; input: PrismRequest }) => Either<Error & { status?: number }, IHttpOperation>;
-}).default;
-export const matchPath = (require('@stoplight/prism-http/dist/router/matchPath.js') as {
-  matchPath(requestPath: string, operationPath: string): Either<Error, string>;
-}).matchPath;
+export const route = (
+  require('@stoplight/prism-http/dist/router/index.js') as {
+    default: (opts: {
+      resources: IHttpOperation[];
+      input: PrismRequest;
+    }) => Either<Error & { status?: number }, IHttpOperation>;
+  }
+).default;
+export const matchPath = (
+  require('@stoplight/prism-http/dist/router/matchPath.js') as {
+    matchPath(requestPath: string, operationPath: string): Either<Error, string>;
+  }
+).matchPath;
 export const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
   validateInput: Validator;
   validateSecurity: Validator;
-  validateOutput: (opts: { resource: IHttpOperation; element: { statusCode: number; headers: Record<string, string>; body: unknown } }) => Either<Diagnostic[], unknown>;
+  validateOutput: (opts: {
+    resource: IHttpOperation;
+    element: { statusCode: number; headers: Record<string, string>; body: unknown };
+  }) => Either<Diagnostic[], unknown>;
 };

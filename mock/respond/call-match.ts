@@ -25,7 +25,8 @@ export interface CallMatch {
  * usable: names and paths are strings, the status a number, the partial fields objects.
  */
 export function checkCallMatch(match: unknown): string | undefined {
-  if (typeof match !== 'object' || match === null || Array.isArray(match)) return 'match must be an object: { operationId, method, path, params, query, headers, body, status }.';
+  if (typeof match !== 'object' || match === null || Array.isArray(match))
+    return 'match must be an object: { operationId, method, path, params, query, headers, body, status }.';
   const fields = match as Record<string, unknown>;
   for (const name of ['operationId', 'method', 'path'] as const) {
     if (fields[name] !== undefined && typeof fields[name] !== 'string') return `match.${name} must be a string.`;
@@ -33,7 +34,8 @@ export function checkCallMatch(match: unknown): string | undefined {
   if (fields.status !== undefined && typeof fields.status !== 'number') return 'match.status must be a number.';
   for (const name of ['params', 'query', 'headers'] as const) {
     const value = fields[name];
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return `match.${name} must be an object.`;
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      return `match.${name} must be an object.`;
   }
   return undefined;
 }
@@ -49,10 +51,14 @@ export function matchesCall(call: CallRecord, match: CallMatch): boolean {
  */
 export function differences(call: CallRecord, match: CallMatch): string[] {
   const out: string[] = [];
-  if (match.operationId !== undefined && call.operationId !== match.operationId) out.push(`operationId: expected ${show(match.operationId)}, received ${show(call.operationId)}`);
-  if (match.method !== undefined && call.method !== match.method.toUpperCase()) out.push(`method: expected ${match.method.toUpperCase()}, received ${call.method}`);
-  if (match.path !== undefined && !pathMatches(call.path, match.path)) out.push(`path: expected ${show(match.path)}, received ${show(call.path)}`);
-  if (match.status !== undefined && call.response.status !== match.status) out.push(`status: expected ${match.status}, received ${call.response.status}`);
+  if (match.operationId !== undefined && call.operationId !== match.operationId)
+    out.push(`operationId: expected ${show(match.operationId)}, received ${show(call.operationId)}`);
+  if (match.method !== undefined && call.method !== match.method.toUpperCase())
+    out.push(`method: expected ${match.method.toUpperCase()}, received ${call.method}`);
+  if (match.path !== undefined && !pathMatches(call.path, match.path))
+    out.push(`path: expected ${show(match.path)}, received ${show(call.path)}`);
+  if (match.status !== undefined && call.response.status !== match.status)
+    out.push(`status: expected ${match.status}, received ${call.response.status}`);
   if (match.params !== undefined) compare('params', call.pathParams, match.params, out);
   if (match.query !== undefined) compare('query', call.query, match.query, out);
   if (match.headers !== undefined) {
@@ -70,17 +76,20 @@ function pathMatches(path: string, expected: string): boolean {
 /** Partial deep comparison: objects may have more keys than expected; arrays match element by element. */
 function compare(where: string, actual: unknown, expected: unknown, out: string[]): void {
   if (isAsymmetric(expected)) {
-    if (!expected.asymmetricMatch(actual)) out.push(`${where}: expected ${expected.toString?.() ?? 'a match'}, received ${show(actual)}`);
+    if (!expected.asymmetricMatch(actual))
+      out.push(`${where}: expected ${expected.toString?.() ?? 'a match'}, received ${show(actual)}`);
     return;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return void out.push(`${where}: expected an array, received ${show(actual)}`);
-    if (actual.length !== expected.length) out.push(`${where}: expected ${expected.length} items, received ${actual.length}`);
+    if (actual.length !== expected.length)
+      out.push(`${where}: expected ${expected.length} items, received ${actual.length}`);
     expected.forEach((item, i) => i < actual.length && compare(`${where}[${i}]`, actual[i], item, out));
     return;
   }
   if (typeof expected === 'object' && expected !== null) {
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return void out.push(`${where}: expected an object, received ${show(actual)}`);
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual))
+      return void out.push(`${where}: expected an object, received ${show(actual)}`);
     for (const [key, value] of Object.entries(expected)) {
       if (!Object.hasOwn(actual, key)) out.push(`${where}.${key}: expected ${show(value)}, received nothing`);
       else compare(`${where}.${key}`, (actual as Record<string, unknown>)[key], value, out);
@@ -91,7 +100,11 @@ function compare(where: string, actual: unknown, expected: unknown, out: string[
 }
 
 function isAsymmetric(value: unknown): value is { asymmetricMatch(other: unknown): boolean; toString?(): string } {
-  return typeof value === 'object' && value !== null && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+  );
 }
 
 function show(value: unknown): string {

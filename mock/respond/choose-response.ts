@@ -27,17 +27,26 @@ export type Negotiate = (types: string[]) => string | false;
  */
 export function chooseResponse(operation: Operation, preferences: Preferences, negotiate: Negotiate): ChoiceResult {
   const responses = operation.spec.responses;
-  const response = preferences.code === undefined ? defaultResponse(responses) : findResponse(responses, preferences.code);
+  const response =
+    preferences.code === undefined ? defaultResponse(responses) : findResponse(responses, preferences.code);
   if (!response) {
     const codes = responses.map((r) => r.code).join(', ');
-    return { ok: false, reason: 'prefer', message: `Prefer code=${preferences.code} is not documented for ${operation.id}; documented: ${codes}.` };
+    return {
+      ok: false,
+      reason: 'prefer',
+      message: `Prefer code=${preferences.code} is not documented for ${operation.id}; documented: ${codes}.`,
+    };
   }
   const status = statusOf(response.code, preferences.code);
   // 204 and 304 never carry a body, whatever a `default` response documents.
   const contents = status === 204 || status === 304 ? [] : (response.contents ?? []).filter((c) => c.mediaType);
   if (contents.length === 0) {
     if (preferences.example !== undefined) {
-      return { ok: false, reason: 'prefer', message: `Prefer example=${preferences.example}: the ${status} response of ${operation.id} has no body.` };
+      return {
+        ok: false,
+        reason: 'prefer',
+        message: `Prefer example=${preferences.example}: the ${status} response of ${operation.id} has no body.`,
+      };
     }
     return { ok: true, choice: { status, response } };
   }
@@ -51,16 +60,23 @@ export function chooseResponse(operation: Operation, preferences: Preferences, n
   const names = (content.examples ?? []).map((e) => e.key);
   if (!names.includes(preferences.example)) {
     const known = names.length ? names.join(', ') : 'none';
-    return { ok: false, reason: 'prefer', message: `Prefer example=${preferences.example} is not an example of the ${status} response of ${operation.id}; examples: ${known}.` };
+    return {
+      ok: false,
+      reason: 'prefer',
+      message: `Prefer example=${preferences.example} is not an example of the ${status} response of ${operation.id}; examples: ${known}.`,
+    };
   }
   return { ok: true, choice: { status, response, content, exampleKey: preferences.example } };
 }
 
 function defaultResponse(responses: IHttpOperationResponse[]): IHttpOperationResponse | undefined {
-  const exact = responses
-    .filter((r) => /^2\d\d$/.test(r.code))
-    .sort((a, b) => Number(a.code) - Number(b.code))[0];
-  return exact ?? responses.find((r) => r.code.toUpperCase() === '2XX') ?? responses.find((r) => r.code === 'default') ?? responses[0];
+  const exact = responses.filter((r) => /^2\d\d$/.test(r.code)).sort((a, b) => Number(a.code) - Number(b.code))[0];
+  return (
+    exact ??
+    responses.find((r) => r.code.toUpperCase() === '2XX') ??
+    responses.find((r) => r.code === 'default') ??
+    responses[0]
+  );
 }
 
 function findResponse(responses: IHttpOperationResponse[], code: number): IHttpOperationResponse | undefined {

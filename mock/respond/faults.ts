@@ -48,16 +48,31 @@ export function parseLatency(text: string): number | [number, number] | undefine
 
 /** Checks faults given over HTTP or in options: the faults, or the reasons they are refused. */
 export function readFaults(value: unknown): { ok: true; faults: Faults } | { ok: false; errors: string[] } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['faults are a JSON object: { latency, failureRate, dropRate }'] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, errors: ['faults are a JSON object: { latency, failureRate, dropRate }'] };
   const { latency, failureRate, dropRate, ...rest } = value as Record<string, unknown>;
   const errors = Object.keys(rest).map((key) => `unknown field "${key}"; faults have latency, failureRate, dropRate`);
   const ms = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 60_000;
-  if (latency !== undefined && !(ms(latency) || (Array.isArray(latency) && latency.length === 2 && latency.every(ms) && latency[0] <= latency[1]))) {
+  if (
+    latency !== undefined &&
+    !(ms(latency) || (Array.isArray(latency) && latency.length === 2 && latency.every(ms) && latency[0] <= latency[1]))
+  ) {
     errors.push('latency is milliseconds (0-60000) or a [min, max] pair');
   }
-  for (const [name, rate] of [['failureRate', failureRate], ['dropRate', dropRate]] as const) {
-    if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) errors.push(`${name} is a share from 0 to 1`);
+  for (const [name, rate] of [
+    ['failureRate', failureRate],
+    ['dropRate', dropRate],
+  ] as const) {
+    if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1))
+      errors.push(`${name} is a share from 0 to 1`);
   }
   if (errors.length) return { ok: false, errors };
-  return { ok: true, faults: { latency: latency as Faults['latency'], failureRate: failureRate as number | undefined, dropRate: dropRate as number | undefined } };
+  return {
+    ok: true,
+    faults: {
+      latency: latency as Faults['latency'],
+      failureRate: failureRate as number | undefined,
+      dropRate: dropRate as number | undefined,
+    },
+  };
 }

@@ -30,7 +30,14 @@ export interface Override extends OverrideSpec {
   remaining: number | null;
 }
 
-const RESERVED_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'x-request-id', 'content-encoding']);
+const RESERVED_HEADERS = new Set([
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'x-request-id',
+  'content-encoding',
+]);
 
 /** Checks a status and body against the operation's responses: messages, empty when they fit. */
 export type CheckResponse = (operation: Operation, status: number, body: unknown) => string[];
@@ -39,34 +46,65 @@ export type CheckResponse = (operation: Operation, status: number, body: unknown
  * Validates an override against the contract and returns it ready to apply, or the reasons it is refused.
  * @example readOverride({ operationId: 'getPass', status: 500, times: 1 }, 'override-1', operations, check)
  */
-export function readOverride(value: unknown, id: string, operations: Operation[], check: CheckResponse): { ok: true; override: Override } | { ok: false; errors: string[] } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['an override is a JSON object with at least "operationId"'] };
+export function readOverride(
+  value: unknown,
+  id: string,
+  operations: Operation[],
+  check: CheckResponse,
+): { ok: true; override: Override } | { ok: false; errors: string[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, errors: ['an override is a JSON object with at least "operationId"'] };
   const spec = value as Record<string, unknown>;
   const errors: string[] = [];
   const known = ['operationId', 'match', 'status', 'body', 'headers', 'delay', 'fault', 'times'];
-  for (const key of Object.keys(spec)) if (!known.includes(key)) errors.push(`unknown field "${key}"; an override has ${known.join(', ')}`);
+  for (const key of Object.keys(spec))
+    if (!known.includes(key)) errors.push(`unknown field "${key}"; an override has ${known.join(', ')}`);
   const operation = operations.find((op) => op.id === spec.operationId);
-  if (!operation) errors.push(`operationId ${JSON.stringify(spec.operationId)} is not an operation of the contract; it has ${operations.map((op) => op.id).join(', ')}`);
+  if (!operation)
+    errors.push(
+      `operationId ${JSON.stringify(spec.operationId)} is not an operation of the contract; it has ${operations.map((op) => op.id).join(', ')}`,
+    );
   const documented = operation?.spec.responses.map((r) => r.code) ?? [];
   if (spec.status !== undefined) {
     const status = spec.status;
-    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) errors.push('status must be a final HTTP status code (200-599)');
-    else if (operation && !documented.some((code) => code === String(status) || code.toUpperCase() === `${String(status)[0]}XX` || code === 'default')) {
+    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)
+      errors.push('status must be a final HTTP status code (200-599)');
+    else if (
+      operation &&
+      !documented.some(
+        (code) => code === String(status) || code.toUpperCase() === `${String(status)[0]}XX` || code === 'default',
+      )
+    ) {
       errors.push(`status ${status} is not documented for ${operation.id}; documented: ${documented.join(', ')}`);
     }
   }
-  if (spec.delay !== undefined && (!Number.isInteger(spec.delay) || (spec.delay as number) < 0 || (spec.delay as number) > 60_000)) errors.push('delay must be whole milliseconds from 0 to 60000');
-  if (spec.times !== undefined && (!Number.isInteger(spec.times) || (spec.times as number) < 1)) errors.push('times must be a positive whole number');
+  if (
+    spec.delay !== undefined &&
+    (!Number.isInteger(spec.delay) || (spec.delay as number) < 0 || (spec.delay as number) > 60_000)
+  )
+    errors.push('delay must be whole milliseconds from 0 to 60000');
+  if (spec.times !== undefined && (!Number.isInteger(spec.times) || (spec.times as number) < 1))
+    errors.push('times must be a positive whole number');
   if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
-  if (spec.headers !== undefined && (typeof spec.headers !== 'object' || spec.headers === null || Object.values(spec.headers).some((v) => typeof v !== 'string'))) errors.push('headers must be an object of strings');
+  if (
+    spec.headers !== undefined &&
+    (typeof spec.headers !== 'object' ||
+      spec.headers === null ||
+      Object.values(spec.headers).some((v) => typeof v !== 'string'))
+  )
+    errors.push('headers must be an object of strings');
   else if (spec.headers !== undefined) {
     const reserved = Object.keys(spec.headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase()));
-    if (reserved.length) errors.push(`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`);
+    if (reserved.length)
+      errors.push(`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`);
   }
-  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) errors.push('match must be an object');
-  if (['status', 'body', 'headers', 'delay', 'fault'].every((key) => spec[key] === undefined)) errors.push('say what to do: status, body, headers, delay or fault');
+  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null))
+    errors.push('match must be an object');
+  if (['status', 'body', 'headers', 'delay', 'fault'].every((key) => spec[key] === undefined))
+    errors.push('say what to do: status, body, headers, delay or fault');
   if (errors.length === 0 && operation && spec.body !== undefined) {
-    const status = (spec.status as number | undefined) ?? Number(documented.find((code) => /^2\d\d$/.test(code)) ?? 200);
+    const status =
+      (spec.status as number | undefined) ?? Number(documented.find((code) => /^2\d\d$/.test(code)) ?? 200);
     errors.push(...check(operation, status, spec.body).map((e) => `body: ${e}`));
   }
   if (errors.length) return { ok: false, errors };
@@ -75,8 +113,13 @@ export function readOverride(value: unknown, id: string, operations: Operation[]
 }
 
 /** The first override that applies to a call (by operation and match), without using it up. */
-export function findOverride(overrides: Override[], call: Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'body' | 'response'>): Override | undefined {
-  return overrides.find((o) => o.operationId === call.operationId && (!o.match || matchesCall(call as CallRecord, o.match)));
+export function findOverride(
+  overrides: Override[],
+  call: Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'body' | 'response'>,
+): Override | undefined {
+  return overrides.find(
+    (o) => o.operationId === call.operationId && (!o.match || matchesCall(call as CallRecord, o.match)),
+  );
 }
 
 /** Counts one use of an override that was applied; one whose `times` are used up is removed. */

@@ -26,28 +26,36 @@ export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
 export function parsePrefer(header: string | string[] | undefined, query: Record<string, unknown> = {}): PreferResult {
   const preferences: Preferences = {};
   if (header === undefined && !PREFER_QUERY.some((name) => name in query)) return { ok: true, preferences };
-  const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map((name) => `${name.slice(2)}=${query[name] as string}`);
+  const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map(
+    (name) => `${name.slice(2)}=${query[name] as string}`,
+  );
   const text = [...(header === undefined ? [] : Array.isArray(header) ? header : [header]), ...fromQuery].join(',');
   const seen = new Set<string>();
   for (const part of text.split(/[,;]/)) {
     const [rawName = '', ...rest] = part.split('=');
     const name = rawName.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     // The header comes first: a query parameter never overrides what it said.
     if (seen.has(name)) continue;
     seen.add(name);
     if (name === 'code') {
       // 1xx are interim answers, never a final response a client could be given.
-      if (!/^[2-5]\d\d$/.test(value)) return { ok: false, message: `Prefer code=${value} is not a final HTTP status code (200-599).` };
+      if (!/^[2-5]\d\d$/.test(value))
+        return { ok: false, message: `Prefer code=${value} is not a final HTTP status code (200-599).` };
       preferences.code = Number(value);
     } else if (name === 'example') {
       if (value === '') return { ok: false, message: 'Prefer example= needs the name of an example.' };
       preferences.example = value;
     } else if (name === 'dynamic') {
-      if (value !== 'true' && value !== 'false') return { ok: false, message: `Prefer dynamic=${value} must be true or false.` };
+      if (value !== 'true' && value !== 'false')
+        return { ok: false, message: `Prefer dynamic=${value} must be true or false.` };
       preferences.dynamic = value === 'true';
     } else if (name === 'delay') {
-      if (!/^\d{1,5}$/.test(value) || Number(value) > 60_000) return { ok: false, message: `Prefer delay=${value} must be whole milliseconds from 0 to 60000.` };
+      if (!/^\d{1,5}$/.test(value) || Number(value) > 60_000)
+        return { ok: false, message: `Prefer delay=${value} must be whole milliseconds from 0 to 60000.` };
       preferences.delay = Number(value);
     }
   }

@@ -26,22 +26,28 @@ export function recordId(collections: CollectionMap, path: string, record: Recor
  * @throws StateError naming the source, the collection, the record's index and id, and what is wrong.
  */
 export function checkSnapshot(value: unknown, collections: CollectionMap, source: string): StoreSnapshot {
-  if (!isObject(value)) throw new StateError(`${source}: expected an object of collection paths, such as { "/members/m1/passes": [ ... ] }.`);
+  if (!isObject(value))
+    throw new StateError(
+      `${source}: expected an object of collection paths, such as { "/members/m1/passes": [ ... ] }.`,
+    );
   const known = collections.collections.map((c) => c.path).join(', ') || 'none';
   for (const [path, records] of Object.entries(value)) {
     const collection = collectionOf(collections, path);
-    if (!collection) throw new StateError(`${source}: "${path}" is not a collection of the contract; its collections are ${known}.`);
+    if (!collection)
+      throw new StateError(`${source}: "${path}" is not a collection of the contract; its collections are ${known}.`);
     if (!Array.isArray(records)) throw new StateError(`${source}: "${path}" must be an array of records.`);
     const seen = new Set<string>();
     records.forEach((record: unknown, index) => {
       const where = `${source}: "${path}"[${index}]`;
       if (!isObject(record)) throw new StateError(`${where} is not an object.`);
       const id = record[collection.idField];
-      if (typeof id !== 'string' && typeof id !== 'number') throw new StateError(`${where} has no "${collection.idField}".`);
+      if (typeof id !== 'string' && typeof id !== 'number')
+        throw new StateError(`${where} has no "${collection.idField}".`);
       if (seen.has(String(id))) throw new StateError(`${where} repeats the id "${id}".`);
       seen.add(String(id));
       const problems = checkResponseBody(collection.create.spec, record);
-      if (problems.length) throw new StateError(`${where} (id "${id}") does not fit the contract: ${problems.join('; ')}.`);
+      if (problems.length)
+        throw new StateError(`${where} (id "${id}") does not fit the contract: ${problems.join('; ')}.`);
     });
   }
   return value as StoreSnapshot;

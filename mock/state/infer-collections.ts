@@ -25,7 +25,6 @@ export interface Collection {
 /** What an operation does to a collection's state. */
 export type CollectionRole = 'create' | 'list' | 'read' | 'remove';
 
-
 /** Every collection of the contract, and for each operation its role. */
 export interface CollectionMap {
   collections: Collection[];
@@ -52,7 +51,17 @@ export function inferCollections(operations: Operation[]): CollectionMap {
     const remove = itemPath ? byKey.get(`delete ${itemPath}`) : undefined;
     const idParam = itemPath ? /\{([^}]+)\}$/.exec(itemPath)?.[1] : undefined;
     const scope = [...create.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const collection: Collection = { path: create.path, itemPath, idParam, idField: idField(schema, idParam, scope), schema, create, list, read, remove };
+    const collection: Collection = {
+      path: create.path,
+      itemPath,
+      idParam,
+      idField: idField(schema, idParam, scope),
+      schema,
+      create,
+      list,
+      read,
+      remove,
+    };
     collections.push(collection);
     roles.set(create, { collection, role: 'create' });
     roles.set(list, { collection, role: 'list' });
@@ -112,6 +121,9 @@ function idField(schema: JsonObject, idParam: string | undefined, scope: string[
 }
 
 function sameShape(a: JsonObject, b: JsonObject): boolean {
-  const keys = (s: JsonObject) => Object.keys(isObject(s.properties) ? s.properties : {}).sort().join(',');
+  const keys = (s: JsonObject) =>
+    Object.keys(isObject(s.properties) ? s.properties : {})
+      .sort()
+      .join(',');
   return keys(a) === keys(b);
 }

@@ -11,7 +11,14 @@ const HOUR = 3_600_000;
  * A placeholder record, the same for the same seed, collection and index, whatever the clock says.
  * Timestamps are anchored before the seed's anchor, one to three days apart, oldest first.
  */
-export function makePlaceholder(generator: BodyGenerator, collection: Collection, collectionKey: string, pathParams: Record<string, string>, index: number, count: number): StoredRecord {
+export function makePlaceholder(
+  generator: BodyGenerator,
+  collection: Collection,
+  collectionKey: string,
+  pathParams: Record<string, string>,
+  index: number,
+  count: number,
+): StoredRecord {
   const key = `placeholder|${collectionKey}|${index}`;
   const record = asRecord(generator.generate(collection.schema, key));
   const instant = new Date(generator.anchor.getTime() - (count - index) * 41 * HOUR);
@@ -42,7 +49,8 @@ export function makeCreated(
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
     if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
     else if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
-    else if (isObject(requested[name]) && requested[name].default !== undefined) fixed[name] = structuredClone(requested[name].default);
+    else if (isObject(requested[name]) && requested[name].default !== undefined)
+      fixed[name] = structuredClone(requested[name].default);
     else if (isNullable(schema)) fixed[name] = null;
     else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = structuredClone(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
@@ -75,7 +83,9 @@ function openPart(schema: JsonObject, decided: string[]): JsonObject {
     // One per set of fields clients send; bounded, since optional fields make many sets.
     if (bySet.size >= 256) bySet.clear();
     const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
-    const required = Array.isArray(schema.required) ? schema.required.filter((name) => !decided.includes(name as string)) : undefined;
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((name) => !decided.includes(name as string))
+      : undefined;
     part = { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) };
     bySet.set(id, part);
   }
@@ -83,7 +93,11 @@ function openPart(schema: JsonObject, decided: string[]): JsonObject {
 }
 
 /** Writes the request's path parameters into the record's fields of the same name (`member_id`). */
-export function echoPathParams(record: StoredRecord, schema: JsonObject, pathParams: Record<string, string>): StoredRecord {
+export function echoPathParams(
+  record: StoredRecord,
+  schema: JsonObject,
+  pathParams: Record<string, string>,
+): StoredRecord {
   const properties = propertiesOf(schema);
   for (const [name, value] of Object.entries(pathParams)) {
     if (isObject(properties[name]) && acceptsString(properties[name])) record[name] = value;
@@ -110,7 +124,11 @@ function iso(date: Date): string {
 }
 
 function acceptsString(schema: JsonObject): boolean {
-  return schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')) || schema.type === undefined;
+  return (
+    schema.type === 'string' ||
+    (Array.isArray(schema.type) && schema.type.includes('string')) ||
+    schema.type === undefined
+  );
 }
 
 function asRecord(value: unknown): StoredRecord {

@@ -64,11 +64,19 @@ export function concretePath(template: string, params: Record<string, string>): 
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-function ensureSeeded(context: MockContext, store: Store, collection: Collection, collectionKey: string, pathParams: Record<string, string>): boolean {
+function ensureSeeded(
+  context: MockContext,
+  store: Store,
+  collection: Collection,
+  collectionKey: string,
+  pathParams: Record<string, string>,
+): boolean {
   if (store.has(collectionKey)) return false;
   store.touch(collectionKey);
   const count = context.options.placeholders;
-  const scope = Object.fromEntries(Object.entries(pathParams).filter(([name]) => collection.path.includes(`{${name}}`)));
+  const scope = Object.fromEntries(
+    Object.entries(pathParams).filter(([name]) => collection.path.includes(`{${name}}`)),
+  );
   for (let i = 0; i < count; i++) {
     const record = makePlaceholder(context.generator, collection, collectionKey, scope, i, count);
     store.put(collectionKey, String(record[collection.idField]), record);
@@ -76,18 +84,42 @@ function ensureSeeded(context: MockContext, store: Store, collection: Collection
   return true;
 }
 
-function createRecord(context: MockContext, session: Session, collection: Collection, collectionKey: string, operation: Operation, request: StateRequest): StoredRecord {
-  const requestSchema = operation.spec.request?.body?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema as JsonObject | undefined;
+function createRecord(
+  context: MockContext,
+  session: Session,
+  collection: Collection,
+  collectionKey: string,
+  operation: Operation,
+  request: StateRequest,
+): StoredRecord {
+  const requestSchema = operation.spec.request?.body?.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema as
+    JsonObject | undefined;
   const now = session.now();
   for (let attempt = 0; ; attempt++) {
     const key = attempt === 0 ? request.key : `${request.key}|retry${attempt}`;
-    const record = makeCreated(context.generator, collection, key, request.pathParams, request.body, requestSchema, now);
+    const record = makeCreated(
+      context.generator,
+      collection,
+      key,
+      request.pathParams,
+      request.body,
+      requestSchema,
+      now,
+    );
     // Generated ids are random within their pattern; a clash with a stored record gets another draw.
     if (attempt >= 20 || !session.store.get(collectionKey, String(record[collection.idField]))) return record;
   }
 }
 
-function listBody(context: MockContext, store: Store, collection: Collection, operation: Operation, collectionKey: string, request: StateRequest, render: (body?: unknown) => Rendered): { body: unknown } | { reply: Rendered } {
+function listBody(
+  context: MockContext,
+  store: Store,
+  collection: Collection,
+  operation: Operation,
+  collectionKey: string,
+  request: StateRequest,
+  render: (body?: unknown) => Rendered,
+): { body: unknown } | { reply: Rendered } {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
   const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
@@ -119,7 +151,8 @@ function listBody(context: MockContext, store: Store, collection: Collection, op
 function pageLimit(operation: Operation, name: string, value: string | string[] | undefined): number {
   const given = Number(Array.isArray(value) ? value[0] : value);
   if (Number.isInteger(given) && given > 0) return given;
-  const schema = operation.spec.request?.query?.find((q) => q.name === name)?.schema as { default?: unknown } | undefined;
+  const schema = operation.spec.request?.query?.find((q) => q.name === name)?.schema as
+    { default?: unknown } | undefined;
   return typeof schema?.default === 'number' ? schema.default : 20;
 }
 
@@ -140,15 +173,27 @@ function decodeCursor(value: string | string[] | undefined): number | undefined 
 }
 
 function badCursor(param: string, path: string): Rendered {
-  const violation: Violation = { location: 'query', pointer: `/${param}`, message: 'must be a next_cursor value from a previous page, unchanged' };
+  const violation: Violation = {
+    location: 'query',
+    pointer: `/${param}`,
+    message: 'must be a next_cursor value from a previous page, unchanged',
+  };
   // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
-  return problemReply(problem('invalidRequest', `query /${param}: ${violation.message}.`, { instance: path, violations: [violation] }), {}, []);
+  return problemReply(
+    problem('invalidRequest', `query /${param}: ${violation.message}.`, { instance: path, violations: [violation] }),
+    {},
+    [],
+  );
 }
 
 function notFound(collection: Collection, id: string, path: string, operation: Operation): Rendered {
   // `pass_id` names a pass; a contract with `{id}` gets "record".
   const noun = collection.idParam?.replace(/(_id|Id)$/, '').replace(/^id$/, 'record') ?? 'record';
-  const violation: Violation = { location: 'path', pointer: `/${collection.idParam}`, message: `no ${noun} with this id` };
+  const violation: Violation = {
+    location: 'path',
+    pointer: `/${collection.idParam}`,
+    message: `no ${noun} with this id`,
+  };
   const detail = `${operation.id}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
   // A valid request for a record that is not there: the journal keeps no violation.
   return problemReply(problem('notFound', detail, { instance: path, violations: [violation] }), {}, []);

@@ -8,22 +8,35 @@ const FORMAT = 'membership-mock-state';
 /** Reads a JSON file, or says clearly why it cannot. */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new StateError(`Cannot read the ${what} ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new StateError(
+      `Cannot read the ${what} ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+    );
   });
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new StateError(`The ${what} ${path} is not valid JSON (${(error as Error).message}); it may have been cut short. It was left as it is: fix it, or move it away to start from the seed.`);
+    throw new StateError(
+      `The ${what} ${path} is not valid JSON (${(error as Error).message}); it may have been cut short. It was left as it is: fix it, or move it away to start from the seed.`,
+    );
   }
 }
 
 /** Reads a state file written by {@link createStateWriter}; `undefined` when there is none yet. */
 export async function readStateFile(path: string): Promise<unknown> {
-  const exists = await access(path).then(() => true, () => false);
+  const exists = await access(path).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return undefined;
-  const value = (await readJsonFile(path, 'state file')) as { format?: unknown; version?: unknown; collections?: unknown } | null;
+  const value = (await readJsonFile(path, 'state file')) as {
+    format?: unknown;
+    version?: unknown;
+    collections?: unknown;
+  } | null;
   if (typeof value !== 'object' || value === null || value.format !== FORMAT || value.version !== 1) {
-    throw new StateError(`The state file ${path} is not a membership-mock state file (expected "format": "${FORMAT}", "version": 1). It was left as it is.`);
+    throw new StateError(
+      `The state file ${path} is not a membership-mock state file (expected "format": "${FORMAT}", "version": 1). It was left as it is.`,
+    );
   }
   return value.collections;
 }

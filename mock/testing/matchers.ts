@@ -45,7 +45,8 @@ export const mockMatchers = {
       const found = calls.filter((c) => matchesCall(c, match));
       return {
         pass: found.length === times,
-        message: () => `expected ${times} call${times === 1 ? '' : 's'} ${describe(match)}, but received ${found.length}${found.length ? ` (${found.map((c) => c.id).join(', ')})` : ''}.\n${explainMisses(calls, match)}`,
+        message: () =>
+          `expected ${times} call${times === 1 ? '' : 's'} ${describe(match)}, but received ${found.length}${found.length ? ` (${found.map((c) => c.id).join(', ')})` : ''}.\n${explainMisses(calls, match)}`,
       };
     });
   },
@@ -59,21 +60,37 @@ export const mockMatchers = {
         if (at < 0) {
           const seen = calls.map((c) => c.operationId ?? `${c.method} ${c.path}`).join(' → ') || 'no calls';
           const before = calls.slice(0, from).find((c) => matchesCall(c, match));
-          const where = i === 0 ? 'never came' : before ? `came only before step ${i} (as ${before.id}), not after it` : `never came after step ${i}`;
+          const where =
+            i === 0
+              ? 'never came'
+              : before
+                ? `came only before step ${i} (as ${before.id}), not after it`
+                : `never came after step ${i}`;
           return {
             pass: false,
-            message: () => `expected calls in order: ${matches.map((m) => m.operationId).join(' → ')}, but step ${i + 1} (${describe(match)}) ${where}.\nreceived: ${seen}\n${explainMisses(calls.slice(from), match)}`,
+            message: () =>
+              `expected calls in order: ${matches.map((m) => m.operationId).join(' → ')}, but step ${i + 1} (${describe(match)}) ${where}.\nreceived: ${seen}\n${explainMisses(calls.slice(from), match)}`,
           };
         }
         from = at + 1;
       }
-      return { pass: true, message: () => `expected the calls not to come in order: ${matches.map((m) => m.operationId).join(' → ')}` };
+      return {
+        pass: true,
+        message: () => `expected the calls not to come in order: ${matches.map((m) => m.operationId).join(' → ')}`,
+      };
     });
   },
 };
 
-function withCalls(received: CallSource, judge: (calls: CallRecord[]) => MatcherResult): MatcherResult | Promise<MatcherResult> {
-  if (typeof received?.calls !== 'function') return { pass: false, message: () => 'expected a mock (createApp(), startMock() or connectMock()), with a calls() method' };
+function withCalls(
+  received: CallSource,
+  judge: (calls: CallRecord[]) => MatcherResult,
+): MatcherResult | Promise<MatcherResult> {
+  if (typeof received?.calls !== 'function')
+    return {
+      pass: false,
+      message: () => 'expected a mock (createApp(), startMock() or connectMock()), with a calls() method',
+    };
   const calls = received.calls();
   return calls instanceof Promise ? calls.then(judge) : judge(calls);
 }

@@ -36,7 +36,12 @@ export interface RemoteOptions {
 export function connectMock(url: string, { session, headers = {} }: RemoteOptions = {}): RemoteMock {
   const base = url.replace(/\/+$/, '');
   const sent = { ...headers, ...(session ? { 'X-Mock-Session': session } : {}) };
-  const call = async (method: string, path: string, body?: unknown, okStatuses = [200, 201, 204]): Promise<Response> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    okStatuses = [200, 201, 204],
+  ): Promise<Response> => {
     const res = await fetch(`${base}/__mock${path}`, {
       method,
       headers: body === undefined ? sent : { ...sent, 'Content-Type': 'application/json' },
@@ -61,8 +66,10 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
   };
   return {
     url: base,
-    calls: async (filter) => ((await (await call('GET', `/calls${query(filter)}`)).json()) as { calls: CallRecord[] }).calls,
-    count: async (filter) => ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
+    calls: async (filter) =>
+      ((await (await call('GET', `/calls${query(filter)}`)).json()) as { calls: CallRecord[] }).calls,
+    count: async (filter) =>
+      ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
     async waitForCall(match, { timeout = 5000, since } = {}) {
       const res = await call('POST', '/calls/wait', { match, timeout, since }, [200, 408]);
       return res.status === 408 ? undefined : ((await res.json()) as { call: CallRecord }).call;

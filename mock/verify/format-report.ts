@@ -13,13 +13,17 @@ export function formatReport(report: VerifyReport): string {
   for (const step of report.steps) {
     const mark = step.violations.length === 0 ? '✓' : '✗';
     const status = step.status === null ? '---' : String(step.status);
-    lines.push(`${mark} ${step.method.padEnd(methodWidth)} ${step.path.padEnd(pathWidth)} ${status} ${step.operationId}`);
+    lines.push(
+      `${mark} ${step.method.padEnd(methodWidth)} ${step.path.padEnd(pathWidth)} ${status} ${step.operationId}`,
+    );
     for (const violation of step.violations) lines.push(`    ${violation}`);
   }
   for (const { operationId, reason } of report.skipped) lines.push(`- ${operationId} skipped: ${reason}`);
   const operations = new Set(report.steps.map((s) => s.operationId)).size;
   const skipped = report.skipped.length ? `, ${count(report.skipped.length, 'skipped', 'skipped')}` : '';
-  lines.push(`${count(operations, 'operation')}, ${count(report.requests, 'request')}, ${count(report.violations, 'violation')}${skipped}`);
+  lines.push(
+    `${count(operations, 'operation')}, ${count(report.requests, 'request')}, ${count(report.violations, 'violation')}${skipped}`,
+  );
   return lines.join('\n');
 }
 

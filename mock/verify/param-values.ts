@@ -44,7 +44,12 @@ export function createParamValues(seed: number | string, given: Record<string, s
  * `fixed` wins over made-up values, e.g. the id of a record just created.
  * @example buildTarget(spec, values, { pass_id: 'pas_1' }, ['authorization']).path // '/members/verify_x/passes/pas_1'
  */
-export function buildTarget(spec: IHttpOperation, values: ParamValues, fixed: Record<string, string>, sentHeaders: string[]): { path: string; headers: Record<string, string> } {
+export function buildTarget(
+  spec: IHttpOperation,
+  values: ParamValues,
+  fixed: Record<string, string>,
+  sentHeaders: string[],
+): { path: string; headers: Record<string, string> } {
   const valueOf = (name: string, schema: unknown) => fixed[name] ?? values.valueOf(name, schema);
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = valueOf(name, spec.request?.path?.find((p) => p.name === name)?.schema);

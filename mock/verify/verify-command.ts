@@ -20,7 +20,11 @@ Options:
   -h, --help           show this help`;
 
 /** Runs the command; resolves with the exit code (0 clean, 1 violations, 2 usage). */
-export async function runVerify(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function runVerify(
+  argv: string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -42,7 +46,7 @@ export async function runVerify(argv: string[], out: (text: string) => void, err
     err(`membership-mock verify: ${(error as Error).message}\n`);
     return 2;
   }
-  if (values.help) return out(`${VERIFY_HELP}\n`), 0;
+  if (values.help) return (out(`${VERIFY_HELP}\n`), 0);
   const usage = (message: string) => (err(`membership-mock verify: ${message}\nRun with --help for the options.\n`), 2);
   if (!values['base-url']) return usage('--base-url is required.');
   const headers: Record<string, string> = {};
@@ -60,12 +64,25 @@ export async function runVerify(argv: string[], out: (text: string) => void, err
     params[param.slice(0, at)] = param.slice(at + 1);
   }
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) return usage('--timeout must be a positive number of milliseconds.');
-  const contract = values.contract === undefined ? DEFAULT_CONTRACT : /^https?:/i.test(values.contract) ? values.contract : resolve(process.env.INIT_CWD ?? process.cwd(), values.contract);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+    return usage('--timeout must be a positive number of milliseconds.');
+  const contract =
+    values.contract === undefined
+      ? DEFAULT_CONTRACT
+      : /^https?:/i.test(values.contract)
+        ? values.contract
+        : resolve(process.env.INIT_CWD ?? process.cwd(), values.contract);
 
   const { verifyProvider, formatReport } = await import('./verify-provider.js');
   try {
-    const report = await verifyProvider({ baseUrl: values['base-url'], contract, headers, params, seed: values.seed, timeoutMs });
+    const report = await verifyProvider({
+      baseUrl: values['base-url'],
+      contract,
+      headers,
+      params,
+      seed: values.seed,
+      timeoutMs,
+    });
     out(`${formatReport(report)}\n`);
     return report.violations > 0 ? 1 : 0;
   } catch (error) {

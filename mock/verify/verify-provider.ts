@@ -52,7 +52,8 @@ export interface VerifyOptions {
  */
 export async function verifyProvider(options: VerifyOptions): Promise<VerifyReport> {
   const { baseUrl, contract = DEFAULT_CONTRACT, headers = {}, seed = 1, timeoutMs = 10_000, params = {} } = options;
-  if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) throw new TypeError(`The base URL "${baseUrl}" is not an http(s) URL.`);
+  if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new TypeError(`The base URL "${baseUrl}" is not an http(s) URL.`);
   const { operations } = await loadContract(contract);
   const { collections, roles } = inferCollections(operations);
   const session = createVerifySession({ baseUrl, headers, seed, timeoutMs, params });
@@ -60,7 +61,9 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
   const walked = new Set<Operation>();
   for (const collection of collections) {
     const { itemPath } = collection;
-    const itemOperations = itemPath ? others.filter((op) => op.path === itemPath || op.path.startsWith(`${itemPath}/`)) : [];
+    const itemOperations = itemPath
+      ? others.filter((op) => op.path === itemPath || op.path.startsWith(`${itemPath}/`))
+      : [];
     itemOperations.forEach((op) => walked.add(op));
     await walkCollection(session, collection, itemOperations);
   }

@@ -21,7 +21,11 @@ export type BodyPlan = { body?: unknown; mediaType?: string } | { skip: string }
 /** A walk in progress. */
 export interface VerifySession {
   /** Sends one request for an operation, checks the answer against the contract and records it as a step. */
-  call(operation: Operation, fixed?: Record<string, string>, plan?: BodyPlan): Promise<{ step: VerifyStep; response?: ReceivedResponse }>;
+  call(
+    operation: Operation,
+    fixed?: Record<string, string>,
+    plan?: BodyPlan,
+  ): Promise<{ step: VerifyStep; response?: ReceivedResponse }>;
   /** The body an operation takes, generated from its JSON request schema. */
   planBody(operation: Operation): BodyPlan;
   skip(operation: Operation, reason: string): void;
@@ -46,15 +50,25 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
     async call(operation, fixed = {}, plan = {}) {
       const target = buildTarget(operation.spec, values, fixed, sentHeaders);
       const body = 'body' in plan ? plan.body : undefined;
-      const contentType: Record<string, string> = body === undefined ? {} : { 'Content-Type': ('mediaType' in plan && plan.mediaType) || 'application/json' };
-      const step: VerifyStep = { operationId: operation.id, method: operation.method.toUpperCase(), path: target.path, status: null, violations: [] };
+      const contentType: Record<string, string> =
+        body === undefined ? {} : { 'Content-Type': ('mediaType' in plan && plan.mediaType) || 'application/json' };
+      const step: VerifyStep = {
+        operationId: operation.id,
+        method: operation.method.toUpperCase(),
+        path: target.path,
+        status: null,
+        violations: [],
+      };
       steps.push(step);
-      const answer = await sendRequest({
-        method: step.method,
-        url: `${baseUrl.replace(/\/+$/, '')}${target.path}`,
-        headers: mergeHeaders({ Accept: ACCEPT }, target.headers, contentType, headers),
-        body,
-      }, timeoutMs);
+      const answer = await sendRequest(
+        {
+          method: step.method,
+          url: `${baseUrl.replace(/\/+$/, '')}${target.path}`,
+          headers: mergeHeaders({ Accept: ACCEPT }, target.headers, contentType, headers),
+          body,
+        },
+        timeoutMs,
+      );
       if (!answer.ok) {
         step.violations.push(answer.error);
         return { step };
@@ -68,13 +82,20 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
       const request = operation.spec.request?.body;
       if (!request) return {};
       const contents = request.contents ?? [];
-      const json = contents.find((c) => /^application\/json\b/i.test(c.mediaType)) ?? contents.find((c) => /[/+]json\b/i.test(c.mediaType));
+      const json =
+        contents.find((c) => /^application\/json\b/i.test(c.mediaType)) ??
+        contents.find((c) => /[/+]json\b/i.test(c.mediaType));
       if (!json) {
         if (!request.required) return {};
-        return { skip: `needs a ${contents.map((c) => c.mediaType).join(' or ') || 'non-JSON'} body, which verify cannot make` };
+        return {
+          skip: `needs a ${contents.map((c) => c.mediaType).join(' or ') || 'non-JSON'} body, which verify cannot make`,
+        };
       }
       try {
-        return { body: json.schema ? generator.generate(json.schema, `verify body ${operation.id}`) : {}, mediaType: json.mediaType };
+        return {
+          body: json.schema ? generator.generate(json.schema, `verify body ${operation.id}`) : {},
+          mediaType: json.mediaType,
+        };
       } catch (error) {
         return { skip: `cannot generate a body from its schema: ${(error as Error).message}` };
       }
@@ -86,7 +107,12 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
 
     report() {
       const violations = steps.reduce((sum, step) => sum + step.violations.length, 0);
-      return { steps: steps.map((step) => ({ ...step, violations: [...step.violations] })), violations, requests: steps.length, skipped: [...skipped] };
+      return {
+        steps: steps.map((step) => ({ ...step, violations: [...step.violations] })),
+        violations,
+        requests: steps.length,
+        skipped: [...skipped],
+      };
     },
   };
 }

@@ -13,7 +13,11 @@ const MAX_DIFFERENCES = 5;
  * are still called (with a made-up id) and their answers checked against the contract.
  * @example await walkCollection(session, inferCollections(contract.operations).collections[0], [])
  */
-export async function walkCollection(session: VerifySession, collection: Collection, itemOperations: Operation[]): Promise<void> {
+export async function walkCollection(
+  session: VerifySession,
+  collection: Collection,
+  itemOperations: Operation[],
+): Promise<void> {
   const { create, list, read, remove, idParam, idField } = collection;
   let created: JsonObject | undefined;
   const plan = session.planBody(create);
@@ -27,8 +31,12 @@ export async function walkCollection(session: VerifySession, collection: Collect
   const id = created ? String(created[idField]) : undefined;
 
   const listed = await session.call(list);
-  if (listed.response && !isSuccess(listed.response.status)) listed.step.violations.push(expectedSuccess(list, listed.response.status));
-  const records = listed.response && isSuccess(listed.response.status) ? itemsOf(listed.response.body, listArray(list, collection.schema)) : undefined;
+  if (listed.response && !isSuccess(listed.response.status))
+    listed.step.violations.push(expectedSuccess(list, listed.response.status));
+  const records =
+    listed.response && isSuccess(listed.response.status)
+      ? itemsOf(listed.response.body, listArray(list, collection.schema))
+      : undefined;
   if (id !== undefined && records && !records.some((r) => isObject(r) && String(r[idField]) === id)) {
     listed.step.violations.push(`created record is not in the list (${idField} ${id}, first page only)`);
   }
@@ -36,10 +44,12 @@ export async function walkCollection(session: VerifySession, collection: Collect
   const fixed = id !== undefined && idParam ? { [idParam]: id } : {};
   if (read) {
     const { step, response } = await session.call(read, fixed);
-    if (created && response && !isSuccess(response.status)) step.violations.push(expectedSuccess(read, response.status));
+    if (created && response && !isSuccess(response.status))
+      step.violations.push(expectedSuccess(read, response.status));
     else if (created && response) {
       const differences = differencesBetween(created, response.body);
-      if (differences.length > 0) step.violations.push(`read record differs from the created record at ${differences.join(', ')}`);
+      if (differences.length > 0)
+        step.violations.push(`read record differs from the created record at ${differences.join(', ')}`);
     }
   }
   for (const operation of itemOperations) {
@@ -57,7 +67,8 @@ export async function walkCollection(session: VerifySession, collection: Collect
   if (!read) return;
   const again = await session.call(read, fixed);
   const status = again.response?.status;
-  if (status !== undefined && status !== 404 && documents(read, 404)) again.step.violations.push(`expected 404 after delete, got ${status}`);
+  if (status !== undefined && status !== 404 && documents(read, 404))
+    again.step.violations.push(`expected 404 after delete, got ${status}`);
 }
 
 function isSuccess(status: number): boolean {
@@ -74,7 +85,9 @@ function expectedSuccess(operation: Operation, status: number): string {
 }
 
 function documents(operation: Operation, status: number): boolean {
-  return operation.spec.responses.some((r) => r.code === String(status) || r.code.toUpperCase() === `${String(status)[0]}XX`);
+  return operation.spec.responses.some(
+    (r) => r.code === String(status) || r.code.toUpperCase() === `${String(status)[0]}XX`,
+  );
 }
 
 /** The records of a list body, where {@link listArray} says they are; `undefined` when they are not an array. */
@@ -89,6 +102,8 @@ function differencesBetween(expected: unknown, actual: unknown, pointer = ''): s
   if (isDeepStrictEqual(expected, actual)) return [];
   if (!isObject(expected) || !isObject(actual)) return [pointer || '/'];
   const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
-  const found = keys.flatMap((key) => differencesBetween(expected[key], actual[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  const found = keys.flatMap((key) =>
+    differencesBetween(expected[key], actual[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+  );
   return found.slice(0, MAX_DIFFERENCES);
 }

@@ -59,10 +59,14 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 /** Free loopback ports, all held open at once so they differ, then released. */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -71,7 +75,12 @@ async function freePorts(count: number): Promise<number[]> {
 
 /** Spawn in its own process group (so npx's grandchildren die with it); drain stdout/stderr, keeping a tail. */
 function launch(name: ServerName, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const server = { name, child, url: '', coldStartMs: NaN, tail: '' };
   const keep = (chunk: Buffer) => (server.tail = (server.tail + chunk.toString()).slice(-2000));
   child.stdout!.on('data', keep);
@@ -177,7 +186,17 @@ async function startServers(): Promise<{ servers: Server[]; passId: string; body
   const raw = Buffer.from(await list.arrayBuffer());
   const passId = (JSON.parse(raw.toString()) as { data: { id: string }[] }).data[0]!.id;
   const prism = await start('prism', prismPort, 'npx', [
-    '-y', PRISM, 'mock', '-p', String(prismPort), '-h', '127.0.0.1', '--errors=false', '-v', 'error', CONTRACT,
+    '-y',
+    PRISM,
+    'mock',
+    '-p',
+    String(prismPort),
+    '-h',
+    '127.0.0.1',
+    '--errors=false',
+    '-v',
+    'error',
+    CONTRACT,
   ]);
   const floor = await start('floor', floorPort, process.execPath, ['--import', 'tsx', 'test/bench/floor-server.ts'], {
     PORT: String(floorPort),
@@ -203,7 +222,11 @@ async function smoke(servers: Server[], routeList: Route[]) {
   for (const server of servers) {
     const statuses: string[] = [];
     for (const route of routeList) {
-      const res = await fetch(server.url + route.path(server.name), { method: route.method, headers: headersFor(route), body: route.body });
+      const res = await fetch(server.url + route.path(server.name), {
+        method: route.method,
+        headers: headersFor(route),
+        body: route.body,
+      });
       statuses.push(`${route.name} ${res.status} (${(await res.arrayBuffer()).byteLength} B)`);
     }
     console.log(`  ${server.name.padEnd(5)} ${statuses.join(', ')}`);
@@ -211,7 +234,8 @@ async function smoke(servers: Server[], routeList: Route[]) {
 }
 
 async function load(server: Server, route: Route, seconds: number): Promise<Sample> {
-  if (server.child.exitCode !== null) throw new Error(`${server.name} exited (${server.child.exitCode}):\n${server.tail}`);
+  if (server.child.exitCode !== null)
+    throw new Error(`${server.name} exited (${server.child.exitCode}):\n${server.tail}`);
   const r = await autocannon({
     url: server.url + route.path(server.name),
     method: route.method,
@@ -221,7 +245,14 @@ async function load(server: Server, route: Route, seconds: number): Promise<Samp
     duration: seconds,
   });
   const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, codes };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    codes,
+  };
 }
 
 type Results = Map<string, Sample[]>;
@@ -254,13 +285,16 @@ function printRoute(route: Route, servers: Server[], results: Results) {
   console.log('  server      req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
   for (const { name } of servers) {
     const xs = samples(name);
-    const range = `(${Math.round(Math.min(...xs.map((x) => x.rps)))}–${Math.round(Math.max(...xs.map((x) => x.rps)))})`.padEnd(15);
+    const range =
+      `(${Math.round(Math.min(...xs.map((x) => x.rps)))}–${Math.round(Math.max(...xs.map((x) => x.rps)))})`.padEnd(15);
     console.log(
       `  ${name.padEnd(6)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.p50)), 1)} ${fmt(mean(xs.map((x) => x.p99)), 1)} ` +
         `${fmt(sum(xs.map((x) => x.non2xx)))} ${fmt(sum(xs.map((x) => x.errors)))}`,
     );
   }
-  console.log(`  ours/prism ${(rps('ours') / rps('prism')).toFixed(2)}x   ours/floor ${(rps('ours') / rps('floor')).toFixed(2)}x`);
+  console.log(
+    `  ours/prism ${(rps('ours') / rps('prism')).toFixed(2)}x   ours/floor ${(rps('ours') / rps('floor')).toFixed(2)}x`,
+  );
 }
 
 function printStatusCodes(routeList: Route[], servers: Server[], results: Results) {
@@ -268,7 +302,8 @@ function printStatusCodes(routeList: Route[], servers: Server[], results: Result
   for (const route of routeList) {
     for (const { name } of servers) {
       const counts: Record<string, number> = {};
-      for (const s of results.get(key(route.name, name))!) for (const [c, n] of Object.entries(s.codes)) counts[c] = (counts[c] ?? 0) + n;
+      for (const s of results.get(key(route.name, name))!)
+        for (const [c, n] of Object.entries(s.codes)) counts[c] = (counts[c] ?? 0) + n;
       const bad = Object.entries(counts).filter(([c]) => !c.startsWith('2'));
       if (bad.length) odd.push(`  ${route.name}/${name}: ${bad.map(([c, n]) => `${n}× ${c}`).join(', ')}`);
     }
@@ -294,7 +329,11 @@ function printGoals(routeList: Route[], servers: Server[], results: Results) {
 
 /** The in-process start figures of test/bench/start-time.ts, run in a fresh process so its first parse is a real one. */
 function printInProcessStart() {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/start-time.ts'], { cwd: ROOT, env: { ...process.env, ROUNDS: '20' }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/start-time.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ROUNDS: '20' },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`test/bench/start-time.ts failed:\n${run.stderr}`);
   console.log(run.stdout.trimEnd().replace(/^/gm, '  '));
 }
@@ -310,7 +349,9 @@ async function main() {
   );
   await ensureBuilt();
   const { servers, passId, bodyBytes } = await startServers();
-  console.log(`floor body: ${bodyBytes} bytes (size of our listPasses body); read uses pass id ${passId} on every server`);
+  console.log(
+    `floor body: ${bodyBytes} bytes (size of our listPasses body); read uses pass id ${passId} on every server`,
+  );
   console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
   for (const s of servers) console.log(`  ${s.name.padEnd(6)}${fmt(s.coldStartMs)} ms`);
   console.log("  (prism's includes npx resolving the cached package; the floor's includes the tsx loader)");
@@ -326,7 +367,9 @@ async function main() {
     const pid = servingPid(s.child.pid!);
     const helpers = tree(s.child.pid!).filter((p) => p !== pid);
     const helpersMb = sum(helpers.map(rssMb));
-    const note = helpers.length ? ` (+ ${helpersMb.toFixed(0)} MB in ${helpers.map(commOf).join(', ')}, not counted)` : '';
+    const note = helpers.length
+      ? ` (+ ${helpersMb.toFixed(0)} MB in ${helpers.map(commOf).join(', ')}, not counted)`
+      : '';
     console.log(`  ${s.name.padEnd(6)}${fmt(rssMb(pid))} MB${note}`);
   }
   printGoals(routeList, servers, results);

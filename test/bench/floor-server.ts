@@ -15,4 +15,6 @@ const app = express();
 app.get('/members/:member_id/passes', (_req, res) => void res.type('application/json').send(body));
 app.get('/members/:member_id/passes/:pass_id', (_req, res) => void res.type('application/json').send(body));
 app.post('/members/:member_id/credentials', (_req, res) => void res.status(201).type('application/json').send(body));
-app.listen(port, '127.0.0.1', () => console.log(`floor: express on http://127.0.0.1:${port}, body ${body.length} bytes`));
+app.listen(port, '127.0.0.1', () =>
+  console.log(`floor: express on http://127.0.0.1:${port}, body ${body.length} bytes`),
+);

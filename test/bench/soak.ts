@@ -9,7 +9,10 @@ const MINUTES = Number(process.env.MINUTES ?? 2);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const child = spawn(process.execPath, ['dist/mock/cli.js', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['dist/mock/cli.js', '--port', '0'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise<string>((resolve) => {
   let out = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -23,11 +26,19 @@ const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 const send = (method: string, path: string, body?: string) =>
   new Promise<{ status: number; text: string }>((resolve) => {
-    const req = request(`${url}${path}`, { method, agent, headers: { Authorization: 'Bearer soak', ...(body ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method,
+        agent,
+        headers: { Authorization: 'Bearer soak', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', () => resolve({ status: 0, text: '' }));
     req.end(body);
   });
@@ -45,7 +56,15 @@ async function worker(n: number): Promise<void> {
     const member = `soak_${(n * 7 + i) % 200}`;
     const created = await send('POST', `/members/${member}/passes`, '{"name":"Soak"}');
     const id = created.status === 201 ? (JSON.parse(created.text) as { id: string }).id : undefined;
-    const steps = [await send('GET', `/members/${member}/passes`), ...(id ? [await send('GET', `/members/${member}/passes/${id}`), await send('DELETE', `/members/${member}/passes/${id}`)] : [])];
+    const steps = [
+      await send('GET', `/members/${member}/passes`),
+      ...(id
+        ? [
+            await send('GET', `/members/${member}/passes/${id}`),
+            await send('DELETE', `/members/${member}/passes/${id}`),
+          ]
+        : []),
+    ];
     requests += 1 + steps.length;
     failures += [created, ...steps].filter((r) => r.status === 0 || r.status >= 500).length;
   }
@@ -56,6 +75,10 @@ const after = rssMb();
 child.kill('SIGTERM');
 agent.destroy();
 
-console.log(`soak: ${requests} requests in ${MINUTES} min over ${CONNECTIONS} connections, ${failures} failures (5xx or dropped)`);
-console.log(`RSS before ${before.toFixed(1)} MB, after ${after.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.rss), after).toFixed(1)} MB`);
+console.log(
+  `soak: ${requests} requests in ${MINUTES} min over ${CONNECTIONS} connections, ${failures} failures (5xx or dropped)`,
+);
+console.log(
+  `RSS before ${before.toFixed(1)} MB, after ${after.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.rss), after).toFixed(1)} MB`,
+);
 console.log(`RSS by time: ${samples.map((s) => `${s.minute.toFixed(1)}m ${s.rss.toFixed(0)}MB`).join(', ')}`);

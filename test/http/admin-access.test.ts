@@ -23,7 +23,13 @@ describe('access to the admin API', () => {
 
   test('path tricks do not reach the admin API around the token', async () => {
     const mock = await newMock({ admin: { token: 's3cret' } });
-    for (const path of ['/__mock/../__mock/calls', '//__mock/calls', '/__MOCK/calls', '/%5F%5Fmock/calls', '/__mock%2Fcalls']) {
+    for (const path of [
+      '/__mock/../__mock/calls',
+      '//__mock/calls',
+      '/__MOCK/calls',
+      '/%5F%5Fmock/calls',
+      '/__mock%2Fcalls',
+    ]) {
       const res = await request(mock.app).get(path);
       expect([401, 404], path).toContain(res.status);
       expect(res.body.calls, path).toBeUndefined();

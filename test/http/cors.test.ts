@@ -22,7 +22,12 @@ describe('CORS', () => {
 
   test('allows any origin by default on real answers and exposes the documented headers', async () => {
     const mock = await newMock();
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Origin', 'https://app.example').send({}).expect(201);
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Origin', 'https://app.example')
+      .send({})
+      .expect(201);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(res.headers['access-control-expose-headers']).toContain('Location');
   });
@@ -35,16 +40,32 @@ describe('CORS', () => {
 
   test('with a list of origins, allows those and refuses the preflight of others with 403', async () => {
     const mock = await newMock({ cors: [ORIGIN] });
-    await request(mock.app).options('/members/m1/passes').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'GET').expect(204);
-    const refused = await request(mock.app).options('/members/m1/passes').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'GET').expect(403);
+    await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(204);
+    const refused = await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(403);
     expect(refused.body.detail).toContain('https://evil.example is not allowed');
-    const simple = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', 'https://evil.example').expect(200);
+    const simple = await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set('Origin', 'https://evil.example')
+      .expect(200);
     expect(simple.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   test('with CORS off, a preflight is an ordinary OPTIONS', async () => {
     const mock = await newMock({ cors: false });
-    const res = await request(mock.app).options('/members/m1/passes').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'GET').expect(204);
+    const res = await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(204);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers.allow).toBe('GET, POST, HEAD, OPTIONS');
   });
@@ -53,9 +74,17 @@ describe('CORS', () => {
     const open = await newMock();
     const res = await request(open.app).get('/__mock/calls').set('Origin', 'https://evil.example').expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    await request(open.app).options('/__mock/reset').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST').expect(403);
+    await request(open.app)
+      .options('/__mock/reset')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(403);
     const listed = await newMock({ cors: [ORIGIN] });
-    expect((await request(listed.app).get('/__mock/calls').set('Origin', ORIGIN).expect(200)).headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(
+      (await request(listed.app).get('/__mock/calls').set('Origin', ORIGIN).expect(200)).headers[
+        'access-control-allow-origin'
+      ],
+    ).toBe(ORIGIN);
   });
 
   test('exposes X-Request-Id to scripts and varies on Origin even without one', async () => {
@@ -67,7 +96,11 @@ describe('CORS', () => {
 
   test('a refused preflight is journaled like any request', async () => {
     const mock = await newMock({ cors: [ORIGIN] });
-    await request(mock.app).options('/members/m1/passes').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'GET').expect(403);
+    await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(403);
     expect(mock.calls().map((c) => c.response.status)).toEqual([403]);
   });
 });

@@ -15,15 +15,21 @@ async function session(mock: MockApp): Promise<unknown[]> {
 // Generation alone (stateless); the determinism of stateful placeholders is in state.test.ts.
 describe('generated bodies follow the seed', () => {
   test('the same seed gives the same bodies in a new instance', async () => {
-    expect(await session(await newMock({ seed: 42, stateless: true }))).toEqual(await session(await newMock({ seed: 42, stateless: true })));
+    expect(await session(await newMock({ seed: 42, stateless: true }))).toEqual(
+      await session(await newMock({ seed: 42, stateless: true })),
+    );
   });
 
   test('another seed gives other bodies', async () => {
-    expect(await session(await newMock({ seed: 42, stateless: true }))).not.toEqual(await session(await newMock({ seed: 43, stateless: true })));
+    expect(await session(await newMock({ seed: 42, stateless: true }))).not.toEqual(
+      await session(await newMock({ seed: 43, stateless: true })),
+    );
   });
 
   test('a string seed works like a number seed', async () => {
-    expect(await session(await newMock({ seed: 'demo', stateless: true }))).toEqual(await session(await newMock({ seed: 'demo', stateless: true })));
+    expect(await session(await newMock({ seed: 'demo', stateless: true }))).toEqual(
+      await session(await newMock({ seed: 'demo', stateless: true })),
+    );
   });
 
   test('two instances in one process do not disturb each other when interleaved', async () => {

@@ -16,16 +16,27 @@ beforeAll(async () => {
 function expectProblem(res: request.Response, status: number): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String) });
+  expect(res.body).toMatchObject({
+    status,
+    type: expect.stringMatching(/^https:\/\//),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   expect(res.text).not.toMatch(/<html|at \w+ \(|node_modules/i);
 }
 
 describe('errors are problem+json that say what to change', () => {
   test('answers 400 with the body violation when the JSON is malformed', async () => {
-    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).set('Content-Type', 'application/json').send('{"kind": ');
+    const res = await request(mock.app)
+      .post('/members/m1/credentials')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send('{"kind": ');
     expectProblem(res, 400);
     expect(res.body.detail).toMatch(/not valid JSON/);
-    expect(res.body.violations).toEqual([{ location: 'body', pointer: '', message: expect.stringMatching(/not valid JSON/) }]);
+    expect(res.body.violations).toEqual([
+      { location: 'body', pointer: '', message: expect.stringMatching(/not valid JSON/) },
+    ]);
   });
 
   test('answers 400 naming the query parameter when limit is out of range', async () => {
@@ -57,7 +68,11 @@ describe('errors are problem+json that say what to change', () => {
     expectProblem(res, 404);
     expect(res.body.detail).toContain('GET /members/{member_id}/passes');
     expect(res.body.operations).toHaveLength(7);
-    expect(res.body.operations[0]).toEqual({ operationId: 'listPasses', method: 'GET', path: '/members/{member_id}/passes' });
+    expect(res.body.operations[0]).toEqual({
+      operationId: 'listPasses',
+      method: 'GET',
+      path: '/members/{member_id}/passes',
+    });
   });
 
   test('answers 405 with Allow when the path exists but the method does not', async () => {
@@ -73,13 +88,20 @@ describe('errors are problem+json that say what to change', () => {
   });
 
   test('answers 413 when the body is over the limit', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'x'.repeat(2000) });
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .send({ name: 'x'.repeat(2000) });
     expectProblem(res, 413);
     expect(res.body.detail).toMatch(/limit is 1024 bytes/);
   });
 
   test('answers 415 when the body is not JSON', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'text/plain').send('hello');
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'text/plain')
+      .send('hello');
     expectProblem(res, 415);
     expect(res.body.detail).toContain('application/json');
   });
@@ -89,7 +111,11 @@ describe('errors are problem+json that say what to change', () => {
     expectProblem(res, 422);
     expect(res.body.violations).toEqual(
       expect.arrayContaining([
-        { location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' },
+        {
+          location: 'body',
+          pointer: '/kind',
+          message: 'must be equal to one of the allowed values: pin, card, mobile',
+        },
         { location: 'body', pointer: '', message: "must NOT have additional properties; found 'extra'" },
       ]),
     );
@@ -98,11 +124,17 @@ describe('errors are problem+json that say what to change', () => {
   test('answers 422 naming the missing field when a required property is absent', async () => {
     const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send({});
     expectProblem(res, 422);
-    expect(res.body.violations).toEqual([{ location: 'body', pointer: '/kind', message: "must have required property 'kind'" }]);
+    expect(res.body.violations).toEqual([
+      { location: 'body', pointer: '/kind', message: "must have required property 'kind'" },
+    ]);
   });
 
   test('answers 422 when the body is JSON but not an object', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send('"just a string"');
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send('"just a string"');
     expectProblem(res, 422);
     expect(res.body.violations[0]).toMatchObject({ location: 'body', pointer: '', message: 'must be object' });
   });
@@ -110,11 +142,21 @@ describe('errors are problem+json that say what to change', () => {
   test('answers 415 when the body has no Content-Type', async () => {
     const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send(Buffer.from('{"kind":"pin"}'));
     expectProblem(res, 415);
-    expect(res.body.violations).toEqual([{ location: 'header', pointer: '/content-type', message: 'A body needs a Content-Type; send one of: application/json.' }]);
+    expect(res.body.violations).toEqual([
+      {
+        location: 'header',
+        pointer: '/content-type',
+        message: 'A body needs a Content-Type; send one of: application/json.',
+      },
+    ]);
   });
 
   test('answers 415 for a JSON type the operation does not list', async () => {
-    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).set('Content-Type', 'application/problem+json').send('{"kind":"pin"}');
+    const res = await request(mock.app)
+      .post('/members/m1/credentials')
+      .set(AUTH)
+      .set('Content-Type', 'application/problem+json')
+      .send('{"kind":"pin"}');
     expectProblem(res, 415);
     expect(res.body.detail).toContain('Content-Type "application/problem+json" is not accepted');
   });
@@ -128,28 +170,51 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('answers 400 when a compressed body cannot be decompressed', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not gzip at all');
     expectProblem(res, 400);
     expect(res.body.detail).toMatch(/could not be read/);
   });
 
   test('answers 415 for a charset it cannot read', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json; charset=latin9').send('{}');
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json; charset=latin9')
+      .send('{}');
     expectProblem(res, 415);
     expect(res.body.detail).toContain('charset "latin9"');
   });
 
   test('answers 400 when the body nests too deeply, and the journal stays readable', async () => {
     const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send(`{"name":${deep}}`);
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":${deep}}`);
     expectProblem(res, 400);
     expect(res.body.detail).toContain('nests deeper than 64 levels');
     expect(mock.calls({ operationId: 'createPass' }).at(-1)!.response.status).toBe(400);
   });
 
   test('ignores a body sent to an operation that takes none, however large or typed', async () => {
-    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(5000) })).expect(200);
-    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Content-Type', 'text/plain').send('hello').expect(200);
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ a: 'x'.repeat(5000) }))
+      .expect(200);
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'text/plain')
+      .send('hello')
+      .expect(200);
   });
 
   test('answers 404 for an unknown path before looking at the body', async () => {
@@ -163,20 +228,28 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('records each of them in the journal with its answer', async () => {
-    const recorded = mock.calls({ path: '/members/%E0%A4%A/passes' }).concat(mock.calls({ method: 'POST', path: '/members/m1/passes' }).slice(-3));
+    const recorded = mock
+      .calls({ path: '/members/%E0%A4%A/passes' })
+      .concat(mock.calls({ method: 'POST', path: '/members/m1/passes' }).slice(-3));
     expect(recorded.map((c) => c.response.status)).toEqual([400, 400, 415, 400]);
   });
 });
 
 describe('a failure inside the mock', () => {
   test('answers 500 problem+json, logs the stack, records the call, and keeps serving', async () => {
-    const failing = await newMock({ onStateChange: () => { throw new Error('disk full'); } });
+    const failing = await newMock({
+      onStateChange: () => {
+        throw new Error('disk full');
+      },
+    });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const res = await request(failing.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' });
       expectProblem(res, 500);
       expect(res.text).not.toMatch(/disk full/);
-      expect(log).toHaveBeenCalledWith(expect.stringMatching(/unexpected error on POST \/members\/m1\/credentials: Error: disk full/));
+      expect(log).toHaveBeenCalledWith(
+        expect.stringMatching(/unexpected error on POST \/members\/m1\/credentials: Error: disk full/),
+      );
     } finally {
       log.mockRestore();
     }
@@ -188,11 +261,17 @@ describe('a failure inside the mock', () => {
     const context = createMockContext(serve(await loadContract(DEFAULT_CONTRACT)), resolveMockOptions({}));
     const handle = createHandler(context, undefined, createBodyReader(1024));
     const sessions = context.sessions;
-    context.sessions = Object.assign(new Map(sessions), { get: () => { throw new Error('sessions broken'); } });
+    context.sessions = Object.assign(new Map(sessions), {
+      get: () => {
+        throw new Error('sessions broken');
+      },
+    });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expectProblem(await request(handle).get('/members/m1/passes').set(AUTH), 500);
-      expect(log).toHaveBeenCalledWith(expect.stringMatching(/cannot read the request GET \/members\/m1\/passes: Error: sessions broken/));
+      expect(log).toHaveBeenCalledWith(
+        expect.stringMatching(/cannot read the request GET \/members\/m1\/passes: Error: sessions broken/),
+      );
     } finally {
       log.mockRestore();
     }

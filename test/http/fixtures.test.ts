@@ -5,7 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
-const DATA = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/membership-data.json', import.meta.url)), 'utf8'));
+const DATA = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../fixtures/membership-data.json', import.meta.url)), 'utf8'),
+);
 const PASS = DATA['/members/mbr_demo/passes'][0];
 
 describe('fixtures as the initial state', () => {
@@ -30,11 +32,23 @@ describe('fixtures as the initial state', () => {
   });
 
   test.each([
-    ['a record that breaks the schema', { '/members/m1/passes': [{ ...PASS, status: 'lost' }] }, /"\/members\/m1\/passes"\[0\] \(id "pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M"\) does not fit the contract: \/status: must be equal to one of the allowed values/],
-    ['a record with an undocumented field', { '/members/m1/passes': [PASS, { ...PASS, id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1N', colour: 'red' }] }, /\[1\] .*must NOT have additional properties; found 'colour'/],
+    [
+      'a record that breaks the schema',
+      { '/members/m1/passes': [{ ...PASS, status: 'lost' }] },
+      /"\/members\/m1\/passes"\[0\] \(id "pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M"\) does not fit the contract: \/status: must be equal to one of the allowed values/,
+    ],
+    [
+      'a record with an undocumented field',
+      { '/members/m1/passes': [PASS, { ...PASS, id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1N', colour: 'red' }] },
+      /\[1\] .*must NOT have additional properties; found 'colour'/,
+    ],
     ['a record without id', { '/members/m1/passes': [{ name: 'x' }] }, /"\/members\/m1\/passes"\[0\] has no "id"/],
     ['two records with one id', { '/members/m1/passes': [PASS, PASS] }, /\[1\] repeats the id/],
-    ['an unknown collection', { '/members/m1/vouchers': [] }, /"\/members\/m1\/vouchers" is not a collection of the contract; its collections are \/members\/\{member_id\}\/passes, \/members\/\{member_id\}\/credentials/],
+    [
+      'an unknown collection',
+      { '/members/m1/vouchers': [] },
+      /"\/members\/m1\/vouchers" is not a collection of the contract; its collections are \/members\/\{member_id\}\/passes, \/members\/\{member_id\}\/credentials/,
+    ],
     ['records that are not a list', { '/members/m1/passes': {} }, /must be an array of records/],
   ])('refuses %s, naming the record', async (_name, state, message) => {
     const contract = await loadContract(DEFAULT_CONTRACT);

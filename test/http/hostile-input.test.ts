@@ -17,31 +17,97 @@ afterAll(() => {
 type Case = [name: string, send: () => request.Test, status: number];
 // The bytes go out as they are: superagent would otherwise turn a Buffer sent as JSON into {"type":"Buffer",...}.
 const post = (path: string, type: string, body: string | Buffer) =>
-  request(mock.app).post(path).set(AUTH).set('Content-Type', type).serialize((b: unknown) => b as string).send(body as string);
+  request(mock.app)
+    .post(path)
+    .set(AUTH)
+    .set('Content-Type', type)
+    .serialize((b: unknown) => b as string)
+    .send(body as string);
 
 const cases: Case[] = [
   ['malformed JSON', () => post('/members/m1/passes', 'application/json', '{"name":'), 400],
   ['JSON null where an object is expected', () => post('/members/m1/passes', 'application/json', 'null'), 422],
   ['JSON false where an object is expected', () => post('/members/m1/passes', 'application/json', 'false'), 422],
-  ['a JSON array where an object is expected', () => post('/members/m1/credentials', 'application/json', '[{"kind":"pin"}]'), 422],
+  [
+    'a JSON array where an object is expected',
+    () => post('/members/m1/credentials', 'application/json', '[{"kind":"pin"}]'),
+    422,
+  ],
   ['a JSON number where an object is expected', () => post('/members/m1/credentials', 'application/json', '42'), 422],
   ['a wrong content type', () => post('/members/m1/passes', 'text/csv', 'a,b'), 415],
   ['no content type', () => request(mock.app).post('/members/m1/passes').set(AUTH).send(Buffer.from('{}')), 415],
   ['a form instead of JSON', () => post('/members/m1/passes', 'application/x-www-form-urlencoded', 'name=x'), 415],
-  ['a body over the configured limit', () => post('/members/m1/passes', 'application/json', JSON.stringify({ name: 'x'.repeat(5000) })), 413],
-  ['JSON nested 1,500 deep', () => post('/members/m1/passes', 'application/json', `${'['.repeat(1500)}${']'.repeat(1500)}`), 400],
-  ['invalid UTF-8', () => post('/members/m1/credentials', 'application/json', Buffer.from([0x7b, 0x22, 0x6b, 0x69, 0x6e, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])), 400],
-  ['__proto__ in the body', () => post('/members/m1/passes', 'application/json', '{"__proto__":{"polluted":true}}'), 422],
-  ['constructor.prototype in the body', () => post('/members/m1/credentials', 'application/json', '{"kind":"pin","constructor":{"prototype":{"polluted":true}}}'), 422],
-  ['__proto__ in the query', () => request(mock.app).get('/members/m1/passes?__proto__[polluted]=1&constructor[prototype][polluted]=1').set(AUTH), 200],
+  [
+    'a body over the configured limit',
+    () => post('/members/m1/passes', 'application/json', JSON.stringify({ name: 'x'.repeat(5000) })),
+    413,
+  ],
+  [
+    'JSON nested 1,500 deep',
+    () => post('/members/m1/passes', 'application/json', `${'['.repeat(1500)}${']'.repeat(1500)}`),
+    400,
+  ],
+  [
+    'invalid UTF-8',
+    () =>
+      post(
+        '/members/m1/credentials',
+        'application/json',
+        Buffer.from([0x7b, 0x22, 0x6b, 0x69, 0x6e, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      ),
+    400,
+  ],
+  [
+    '__proto__ in the body',
+    () => post('/members/m1/passes', 'application/json', '{"__proto__":{"polluted":true}}'),
+    422,
+  ],
+  [
+    'constructor.prototype in the body',
+    () =>
+      post(
+        '/members/m1/credentials',
+        'application/json',
+        '{"kind":"pin","constructor":{"prototype":{"polluted":true}}}',
+      ),
+    422,
+  ],
+  [
+    '__proto__ in the query',
+    () =>
+      request(mock.app).get('/members/m1/passes?__proto__[polluted]=1&constructor[prototype][polluted]=1').set(AUTH),
+    200,
+  ],
   ['__proto__ as a member id', () => request(mock.app).get('/members/__proto__/passes').set(AUTH), 200],
-  ['a very long path', () => request(mock.app).get(`/members/${'m'.repeat(8000)}/passes`).set(AUTH), 400],
-  ['a very long header', () => request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Long', 'h'.repeat(8000)), 200],
-  ['encoded path traversal in an id', () => request(mock.app).get('/members/m1/passes/..%2F..%2Fetc%2Fpasswd').set(AUTH), 400],
+  [
+    'a very long path',
+    () =>
+      request(mock.app)
+        .get(`/members/${'m'.repeat(8000)}/passes`)
+        .set(AUTH),
+    400,
+  ],
+  [
+    'a very long header',
+    () => request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Long', 'h'.repeat(8000)),
+    200,
+  ],
+  [
+    'encoded path traversal in an id',
+    () => request(mock.app).get('/members/m1/passes/..%2F..%2Fetc%2Fpasswd').set(AUTH),
+    400,
+  ],
   ['an encoded null byte in an id', () => request(mock.app).delete('/members/m1/credentials/crd%00x').set(AUTH), 400],
   ['a method the contract does not have', () => request(mock.app).put('/members/m1/passes').set(AUTH).send({}), 405],
   ['a WebDAV method', () => request(mock.app).propfind('/members/m1/passes').set(AUTH), 405],
-  ['thousands of query parameters', () => request(mock.app).get(`/members/m1/passes?${Array.from({ length: 2000 }, (_, i) => `${i}=`).join('&')}`).set(AUTH), 200],
+  [
+    'thousands of query parameters',
+    () =>
+      request(mock.app)
+        .get(`/members/m1/passes?${Array.from({ length: 2000 }, (_, i) => `${i}=`).join('&')}`)
+        .set(AUTH),
+    200,
+  ],
   ['a repeated limit', () => request(mock.app).get('/members/m1/passes?limit=1&limit=2').set(AUTH), 400],
   ['an unknown path with a hostile body', () => post('/__proto__/x', 'application/json', '{"__proto__":1}'), 404],
 ];
@@ -68,7 +134,10 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
   test('every hostile request is in the journal, readable, and the journal kept the odd keys as data', async () => {
     const calls = mock.calls();
     expect(calls.length).toBeGreaterThanOrEqual(cases.length);
-    const proto = calls.find((c) => c.path === '/members/m1/passes' && c.response.status === 422 && JSON.stringify(c.body).includes('__proto__'));
+    const proto = calls.find(
+      (c) =>
+        c.path === '/members/m1/passes' && c.response.status === 422 && JSON.stringify(c.body).includes('__proto__'),
+    );
     expect(Object.hasOwn(proto!.body as object, '__proto__')).toBe(true);
     expect(((proto!.body as Record<string, unknown>).__proto__ as Record<string, unknown>).polluted).toBe(true);
   });
@@ -87,8 +156,16 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
   });
 
   test('a caller X-Request-Id is echoed when sensible and replaced when not', async () => {
-    expect((await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Request-Id', 'trace-123')).headers['x-request-id']).toBe('trace-123');
-    expect((await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Request-Id', 'bad id with spaces')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(
+      (await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Request-Id', 'trace-123')).headers[
+        'x-request-id'
+      ],
+    ).toBe('trace-123');
+    expect(
+      (await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Request-Id', 'bad id with spaces')).headers[
+        'x-request-id'
+      ],
+    ).toMatch(/^[0-9a-f-]{36}$/);
     expect(mock.calls().at(-2)!.requestId).toBe('trace-123');
   });
 });

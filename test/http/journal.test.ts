@@ -11,7 +11,12 @@ beforeEach(async () => {
 
 describe('the call journal', () => {
   test('records a call with its params, query, headers, body, response and no violations', async () => {
-    const res = await request(mock.app).post('/members/m1/credentials?trace=1').set(AUTH).set('X-Client', 'web').send({ kind: 'pin', label: 'Desk' }).expect(201);
+    const res = await request(mock.app)
+      .post('/members/m1/credentials?trace=1')
+      .set(AUTH)
+      .set('X-Client', 'web')
+      .send({ kind: 'pin', label: 'Desk' })
+      .expect(201);
     const [call] = mock.calls();
     expect(call).toMatchObject({
       id: 'call-1',
@@ -31,11 +36,25 @@ describe('the call journal', () => {
   test('records invalid and unmatched requests with their violations', async () => {
     await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'x' }).expect(422);
     await request(mock.app).get('/nowhere').expect(404);
-    await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send('{bad').expect(400);
+    await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send('{bad')
+      .expect(400);
     const calls = mock.calls();
-    expect(calls.map((c) => [c.operationId, c.response.status])).toEqual([['createCredential', 422], [null, 404], ['createPass', 400]]);
-    expect(calls[0]!.violations).toEqual([{ location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' }]);
-    expect(calls[2]!.violations[0]).toMatchObject({ location: 'body', message: expect.stringMatching(/not valid JSON/) });
+    expect(calls.map((c) => [c.operationId, c.response.status])).toEqual([
+      ['createCredential', 422],
+      [null, 404],
+      ['createPass', 400],
+    ]);
+    expect(calls[0]!.violations).toEqual([
+      { location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' },
+    ]);
+    expect(calls[2]!.violations[0]).toMatchObject({
+      location: 'body',
+      message: expect.stringMatching(/not valid JSON/),
+    });
   });
 
   test('GET /__mock/calls filters by operationId, method and path', async () => {
@@ -43,7 +62,10 @@ describe('the call journal', () => {
     await request(mock.app).get('/members/m2/passes').set(AUTH);
     await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
     const byOperation = await request(mock.app).get('/__mock/calls?operationId=listPasses').expect(200);
-    expect(byOperation.body.calls.map((c: { path: string }) => c.path)).toEqual(['/members/m1/passes', '/members/m2/passes']);
+    expect(byOperation.body.calls.map((c: { path: string }) => c.path)).toEqual([
+      '/members/m1/passes',
+      '/members/m2/passes',
+    ]);
     const byMethod = await request(mock.app).get('/__mock/calls?method=post').expect(200);
     expect(byMethod.body.calls).toHaveLength(1);
     const byPath = await request(mock.app).get('/__mock/calls').query({ path: '/members/m1/passes' }).expect(200);
@@ -74,7 +96,11 @@ describe('the call journal', () => {
 
   test('GET /__mock/health answers 200 with the contract it serves', async () => {
     const res = await request(mock.app).get('/__mock/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', contract: { title: 'Membership Passes and Credentials API', version: '1.0.0' }, operations: 7 });
+    expect(res.body).toEqual({
+      status: 'ok',
+      contract: { title: 'Membership Passes and Credentials API', version: '1.0.0' },
+      operations: 7,
+    });
   });
 
   test('an unknown filter answers 400 naming the filters that exist', async () => {

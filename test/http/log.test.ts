@@ -17,12 +17,26 @@ describe('the request log', () => {
     const lines: string[] = [];
     const mock = await newMock({ log: 'json', logTo: (line) => lines.push(line) });
     await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201);
-    expect(JSON.parse(lines[0]!)).toEqual({ time: expect.any(String), requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'POST', path: '/members/m1/credentials', operationId: 'createCredential', status: 201, ms: expect.any(Number) });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: expect.any(String),
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      method: 'POST',
+      path: '/members/m1/credentials',
+      operationId: 'createCredential',
+      status: 201,
+      ms: expect.any(Number),
+    });
   });
 
   test('a logTo that throws loses its line, never the answer or the process', async () => {
     let attempts = 0;
-    const mock = await newMock({ log: 'pretty', logTo: () => { attempts++; throw new Error('the log disk is full'); } });
+    const mock = await newMock({
+      log: 'pretty',
+      logTo: () => {
+        attempts++;
+        throw new Error('the log disk is full');
+      },
+    });
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
     await new Promise((resolve) => setImmediate(resolve));

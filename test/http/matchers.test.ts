@@ -34,32 +34,62 @@ describe('vitest matchers over recorded calls', () => {
   });
 
   test('toHaveReceivedInOrder accepts other calls between the steps', () => {
-    expect(mock).toHaveReceivedInOrder(['listCredentials', { operationId: 'createCredential', params: { member_id: 'm2' } }]);
-    expect(mock).not.toHaveReceivedInOrder([{ operationId: 'createCredential', params: { member_id: 'm2' } }, 'listCredentials']);
+    expect(mock).toHaveReceivedInOrder([
+      'listCredentials',
+      { operationId: 'createCredential', params: { member_id: 'm2' } },
+    ]);
+    expect(mock).not.toHaveReceivedInOrder([
+      { operationId: 'createCredential', params: { member_id: 'm2' } },
+      'listCredentials',
+    ]);
   });
 
   test('the failure messages show the closest calls and how they differ', () => {
-    expect(failure(() => expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'pin' } }))).toMatchSnapshot('toHaveReceived');
-    expect(failure(() => expect(mock).toHaveReceivedTimes('createCredential', 3, { body: { kind: 'card' } }))).toMatchSnapshot('toHaveReceivedTimes');
-    expect(failure(() => expect(mock).toHaveReceivedInOrder(['createCredential', 'listCredentials']))).toMatchSnapshot('toHaveReceivedInOrder');
+    expect(
+      failure(() =>
+        expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'pin' } }),
+      ),
+    ).toMatchSnapshot('toHaveReceived');
+    expect(
+      failure(() => expect(mock).toHaveReceivedTimes('createCredential', 3, { body: { kind: 'card' } })),
+    ).toMatchSnapshot('toHaveReceivedTimes');
+    expect(failure(() => expect(mock).toHaveReceivedInOrder(['createCredential', 'listCredentials']))).toMatchSnapshot(
+      'toHaveReceivedInOrder',
+    );
     expect(failure(() => expect(mock).toHaveReceived('deletePass'))).toMatchSnapshot('no such operation called');
   });
 
   test('waitForCall resolves when a later call arrives, and with undefined after the timeout', async () => {
     const waiting = mock.waitForCall({ operationId: 'deletePass' }, { timeout: 2000 });
-    setTimeout(() => void request(mock.app).delete('/members/m1/passes/x').set(AUTH).then(() => undefined), 50);
+    setTimeout(
+      () =>
+        void request(mock.app)
+          .delete('/members/m1/passes/x')
+          .set(AUTH)
+          .then(() => undefined),
+      50,
+    );
     expect((await waiting)?.operationId).toBe('deletePass');
     expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
   });
 
   test('GET /__mock/calls/count counts with the same filters', async () => {
-    expect((await request(mock.app).get('/__mock/calls/count?operationId=createCredential').expect(200)).body).toEqual({ count: 2 });
+    expect((await request(mock.app).get('/__mock/calls/count?operationId=createCredential').expect(200)).body).toEqual({
+      count: 2,
+    });
   });
 
   test('GET /__mock/calls/wait long-polls, and answers 408 when nothing came', async () => {
     const waiting = request(mock.app).get('/__mock/calls/wait?operationId=getPass&timeout=2000');
     const answer = waiting.then((r) => r);
-    setTimeout(() => void request(mock.app).get('/members/m1/passes/p1').set(AUTH).then(() => undefined), 50);
+    setTimeout(
+      () =>
+        void request(mock.app)
+          .get('/members/m1/passes/p1')
+          .set(AUTH)
+          .then(() => undefined),
+      50,
+    );
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.body.call).toMatchObject({ operationId: 'getPass', path: '/members/m1/passes/p1' });
@@ -67,9 +97,15 @@ describe('vitest matchers over recorded calls', () => {
   });
 
   test('POST /__mock/calls/wait matches on the body, and `since` skips calls already seen', async () => {
-    const res = await request(mock.app).post('/__mock/calls/wait').send({ match: { body: { kind: 'pin' } }, timeout: 100 }).expect(200);
+    const res = await request(mock.app)
+      .post('/__mock/calls/wait')
+      .send({ match: { body: { kind: 'pin' } }, timeout: 100 })
+      .expect(200);
     expect(res.body.call.pathParams).toEqual({ member_id: 'm2' });
-    await request(mock.app).post('/__mock/calls/wait').send({ match: { body: { kind: 'pin' } }, timeout: 50, since: res.body.call.id }).expect(408);
+    await request(mock.app)
+      .post('/__mock/calls/wait')
+      .send({ match: { body: { kind: 'pin' } }, timeout: 50, since: res.body.call.id })
+      .expect(408);
   });
 
   test.each([

@@ -14,7 +14,11 @@ beforeAll(async () => {
 
 describe('the seven operations', () => {
   test('listPasses answers 200 with a page of passes that fits the contract', async () => {
-    const res = await request(mock.app).get('/members/mbr_1/passes').set(AUTH).expect(200).expect('Content-Type', /^application\/json/);
+    const res = await request(mock.app)
+      .get('/members/mbr_1/passes')
+      .set(AUTH)
+      .expect(200)
+      .expect('Content-Type', /^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'next_cursor']);
     expect(contract.check('listPasses', 200, 'application/json', res.body)).toEqual([]);
   });
@@ -54,7 +58,11 @@ describe('the seven operations', () => {
   });
 
   test('deleteCredential answers 204 with no body', async () => {
-    const created = await request(mock.app).post('/members/mbr_1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201);
+    const created = await request(mock.app)
+      .post('/members/mbr_1/credentials')
+      .set(AUTH)
+      .send({ kind: 'pin' })
+      .expect(201);
     await request(mock.app).delete(`/members/mbr_1/credentials/${created.body.id}`).set(AUTH).expect(204, '');
   });
 

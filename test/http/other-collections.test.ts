@@ -10,10 +10,27 @@ const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', impo
 
 describe('state is inferred from the shape of any contract', () => {
   test('finds the collections of our contract and of another one, with their id fields', async () => {
-    const ours = inferCollections((await loadContract(fileURLToPath(new URL('../../contracts/membership.openapi.yaml', import.meta.url)))).operations);
+    const ours = inferCollections(
+      (await loadContract(fileURLToPath(new URL('../../contracts/membership.openapi.yaml', import.meta.url))))
+        .operations,
+    );
     expect(ours.collections.map((c) => [c.path, c.itemPath, c.idParam, c.idField, c.read?.id, c.remove?.id])).toEqual([
-      ['/members/{member_id}/passes', '/members/{member_id}/passes/{pass_id}', 'pass_id', 'id', 'getPass', 'deletePass'],
-      ['/members/{member_id}/credentials', '/members/{member_id}/credentials/{credential_id}', 'credential_id', 'id', undefined, 'deleteCredential'],
+      [
+        '/members/{member_id}/passes',
+        '/members/{member_id}/passes/{pass_id}',
+        'pass_id',
+        'id',
+        'getPass',
+        'deletePass',
+      ],
+      [
+        '/members/{member_id}/credentials',
+        '/members/{member_id}/credentials/{credential_id}',
+        'credential_id',
+        'id',
+        undefined,
+        'deleteCredential',
+      ],
     ]);
     const library = inferCollections((await loadContract(LIBRARY)).operations);
     expect(library.collections.map((c) => [c.path, c.idField])).toEqual([['/shelves/{shelf}/books', 'isbn']]);
@@ -33,7 +50,10 @@ describe('state is inferred from the shape of any contract', () => {
     expect(list).toHaveLength(4);
     expect((await request(mock.app).get(`/shelves/s1/books/${shelved.isbn}`).expect(200)).body).toEqual(shelved);
     await request(mock.app).delete(`/shelves/s1/books/${shelved.isbn}`).expect(204);
-    await request(mock.app).get(`/shelves/s1/books/${shelved.isbn}`).expect(404).expect('Content-Type', /problem\+json/);
+    await request(mock.app)
+      .get(`/shelves/s1/books/${shelved.isbn}`)
+      .expect(404)
+      .expect('Content-Type', /problem\+json/);
     expect((await request(mock.app).get('/shelves/s1/books').expect(200)).body).toHaveLength(3);
   });
 });
@@ -53,7 +73,8 @@ describe('created records in contracts of other shapes', () => {
 
   test('the path parameter wins over a field of the same name in the body', async () => {
     const mock = await newMock({ contract: GADGETS, seed: 4 });
-    const thing = (await request(mock.app).post('/owners/o1/things').send({ name: 'n', owner_id: 'other' }).expect(201)).body;
+    const thing = (await request(mock.app).post('/owners/o1/things').send({ name: 'n', owner_id: 'other' }).expect(201))
+      .body;
     expect(thing).toMatchObject({ owner_id: 'o1', name: 'n' });
   });
 });

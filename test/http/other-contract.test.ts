@@ -26,29 +26,50 @@ describe('another OpenAPI 3.1 contract is served the same way', () => {
   test('its API key security answers 401 without the key', async () => {
     const res = await request(mock.app).post('/shops/corner/books').send({ title: 'T', pages: 3 }).expect(401);
     expect(res.headers['www-authenticate']).toBeDefined();
-    await request(mock.app).post('/shops/corner/books').set('X-Api-Key', 'k').send({ title: 'T', pages: 3 }).expect(201);
+    await request(mock.app)
+      .post('/shops/corner/books')
+      .set('X-Api-Key', 'k')
+      .send({ title: 'T', pages: 3 })
+      .expect(201);
   });
 
   test('a non-JSON response is generated as text within its limits', async () => {
-    const res = await request(mock.app).get('/shops/corner/books/9780000000001/blurb').expect(200).expect('Content-Type', /^text\/plain/);
+    const res = await request(mock.app)
+      .get('/shops/corner/books/9780000000001/blurb')
+      .expect(200)
+      .expect('Content-Type', /^text\/plain/);
     expect(res.text.length).toBeGreaterThanOrEqual(10);
     expect(res.text.length).toBeLessThanOrEqual(40);
   });
 
   test('a documented non-2xx response without an example is generated', async () => {
-    const res = await request(mock.app).post('/shops/corner/books').set('X-Api-Key', 'k').set('Prefer', 'code=409').send({ title: 'T', pages: 3 }).expect(409);
+    const res = await request(mock.app)
+      .post('/shops/corner/books')
+      .set('X-Api-Key', 'k')
+      .set('Prefer', 'code=409')
+      .send({ title: 'T', pages: 3 })
+      .expect(409);
     expect(res.body).toEqual({ reason: 'duplicate' });
   });
 
   test('a documented header value Node cannot send is left out, and the call recorded once', async () => {
     const before = mock.calls().length;
-    const res = await request(mock.app).post('/shops/corner/books').set('X-Api-Key', 'k').set('Prefer', 'code=409').send({ title: 'T', pages: 3 }).expect(409);
+    const res = await request(mock.app)
+      .post('/shops/corner/books')
+      .set('X-Api-Key', 'k')
+      .set('Prefer', 'code=409')
+      .send({ title: 'T', pages: 3 })
+      .expect(409);
     expect(res.headers['x-note']).toBeUndefined();
     expect(mock.calls()).toHaveLength(before + 1);
   });
 
   test('its unknown paths list its own operations', async () => {
     const res = await request(mock.app).get('/members/m1/passes').expect(404);
-    expect(res.body.operations.map((o: { operationId: string }) => o.operationId)).toEqual(['listBooks', 'addBook', 'getBlurb']);
+    expect(res.body.operations.map((o: { operationId: string }) => o.operationId)).toEqual([
+      'listBooks',
+      'addBook',
+      'getBlurb',
+    ]);
   });
 });

@@ -33,37 +33,60 @@ describe('Prefer picks a documented response', () => {
   });
 
   test('example=NAME serves that example of the contract', async () => {
-    const res = await request(mock.app).get('/members/m1/credentials').set(AUTH).set('Prefer', 'example=empty').expect(200);
+    const res = await request(mock.app)
+      .get('/members/m1/credentials')
+      .set(AUTH)
+      .set('Prefer', 'example=empty')
+      .expect(200);
     expect(res.body).toEqual({ data: [], next_cursor: null });
   });
 
   test('code and example combine in one header', async () => {
-    const res = await request(mock.app).post('/members/m1/passes').set(AUTH).set('Prefer', 'code=201, example=open_ended').send({}).expect(201);
+    const res = await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Prefer', 'code=201, example=open_ended')
+      .send({})
+      .expect(201);
     expect(res.body.valid_until).toBeNull();
     expect(res.body.name).toBe('Membership pass');
   });
 
   test('dynamic=false serves the default example instead of a generated body', async () => {
-    const res = await request(mock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'dynamic=false').expect(200);
+    const res = await request(mock.app)
+      .get('/members/m1/passes/pas_1')
+      .set(AUTH)
+      .set('Prefer', 'dynamic=false')
+      .expect(200);
     expect(res.body.id).toBe('pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M');
   });
 
   test('dynamic=true generates even when a mock is started with static examples', async () => {
     const staticMock = await newMock({ dynamic: false, stateless: true });
     const example = await request(staticMock.app).get('/members/m1/passes/pas_1').set(AUTH).expect(200);
-    const generated = await request(staticMock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'dynamic=true').expect(200);
+    const generated = await request(staticMock.app)
+      .get('/members/m1/passes/pas_1')
+      .set(AUTH)
+      .set('Prefer', 'dynamic=true')
+      .expect(200);
     expect(example.body.id).toBe('pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M');
     expect(generated.body.id).not.toBe(example.body.id);
   });
 
   test('an undocumented code answers 400 listing the codes that exist', async () => {
     const res = await request(mock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'code=201').expect(400);
-    expect(res.body.detail).toBe('Prefer code=201 is not documented for getPass; documented: 200, 400, 401, 403, 404, 406, 429, 500.');
+    expect(res.body.detail).toBe(
+      'Prefer code=201 is not documented for getPass; documented: 200, 400, 401, 403, 404, 406, 429, 500.',
+    );
     expect(res.body.violations[0]).toMatchObject({ location: 'header', pointer: '/prefer' });
   });
 
   test('an unknown example answers 400 listing the examples that exist', async () => {
-    const res = await request(mock.app).get('/members/m1/credentials').set(AUTH).set('Prefer', 'example=nope').expect(400);
+    const res = await request(mock.app)
+      .get('/members/m1/credentials')
+      .set(AUTH)
+      .set('Prefer', 'example=nope')
+      .expect(400);
     expect(res.body.detail).toContain('examples: mixed, empty');
   });
 
@@ -77,6 +100,10 @@ describe('Prefer picks a documented response', () => {
   });
 
   test('unknown preferences are ignored, as RFC 7240 asks', async () => {
-    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Prefer', 'return=minimal, respond-async').expect(200);
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set('Prefer', 'return=minimal, respond-async')
+      .expect(200);
   });
 });

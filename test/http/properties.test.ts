@@ -18,7 +18,11 @@ describe(`property tests (fast-check seed ${SEED}, ${RUNS} runs each)`, () => {
   test('any JSON body to createCredential gets a documented answer, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), async (body) => {
-        const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        const res = await request(mock.app)
+          .post('/members/m1/credentials')
+          .set(AUTH)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
         expect(validator.documents('createCredential', res.status)).toBe(true);
         expect([201, 400, 422]).toContain(res.status);
       }),
@@ -29,20 +33,30 @@ describe(`property tests (fast-check seed ${SEED}, ${RUNS} runs each)`, () => {
   test('any path gets a problem or a documented answer, never a 5xx', async () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9%._~:@!$&'()*+,;=-]{0,12}$/);
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { maxLength: 6 }), fc.constantFrom('get', 'post', 'delete', 'put', 'patch'), async (segments, method) => {
-        const res = await request(mock.app)[method](`/${segments.join('/')}`).set(AUTH);
-        expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-        // An answer for an operation is one the contract documents for it.
-        const call = mock.calls().at(-1)!;
-        if (call.operationId) expect(validator.documents(call.operationId, res.status), `${call.operationId} ${res.status}`).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { maxLength: 6 }),
+        fc.constantFrom('get', 'post', 'delete', 'put', 'patch'),
+        async (segments, method) => {
+          const res = await request(mock.app)
+            [method](`/${segments.join('/')}`)
+            .set(AUTH);
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+          // An answer for an operation is one the contract documents for it.
+          const call = mock.calls().at(-1)!;
+          if (call.operationId)
+            expect(validator.documents(call.operationId, res.status), `${call.operationId} ${res.status}`).toBe(true);
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
 
   test('every valid create is answered 201 with a body that fits the contract, and reads back the same', async () => {
-    const credential = fc.record({ kind: fc.constantFrom('pin', 'card', 'mobile'), label: fc.string({ minLength: 1, maxLength: 100 }) }, { requiredKeys: ['kind'] });
+    const credential = fc.record(
+      { kind: fc.constantFrom('pin', 'card', 'mobile'), label: fc.string({ minLength: 1, maxLength: 100 }) },
+      { requiredKeys: ['kind'] },
+    );
     const member = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
     await fc.assert(
       fc.asyncProperty(member, credential, async (memberId, body) => {

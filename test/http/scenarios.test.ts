@@ -18,9 +18,14 @@ describe('per-request scenarios', () => {
   test('__code= in the query stands in for Prefer where headers cannot be set, and is not a contract parameter', async () => {
     const res = await request(mock.app).get('/members/m1/passes?__code=503').set(AUTH);
     expect(res.status).toBe(400);
-    expect(res.body.detail).toBe('Prefer code=503 is not documented for listPasses; documented: 200, 400, 401, 403, 404, 406, 429, 500.');
+    expect(res.body.detail).toBe(
+      'Prefer code=503 is not documented for listPasses; documented: 200, 400, 401, 403, 404, 406, 429, 500.',
+    );
     await request(mock.app).get('/members/m1/passes?__code=500').set(AUTH).expect(500);
-    await request(mock.app).get('/members/m1/credentials?__example=empty&__dynamic=false').set(AUTH).expect(200, { data: [], next_cursor: null });
+    await request(mock.app)
+      .get('/members/m1/credentials?__example=empty&__dynamic=false')
+      .set(AUTH)
+      .expect(200, { data: [], next_cursor: null });
   });
 
   test('the Prefer header wins over the query fallback', async () => {
@@ -37,14 +42,24 @@ describe('overrides', () => {
   });
 
   test('a body that fits the contract is served as it is', async () => {
-    const pass = { id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M', member_id: 'm1', name: 'Forced', status: 'suspended', valid_from: '2026-01-05T09:30:00Z', valid_until: null, created_at: '2026-01-05T09:30:00Z' };
+    const pass = {
+      id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M',
+      member_id: 'm1',
+      name: 'Forced',
+      status: 'suspended',
+      valid_from: '2026-01-05T09:30:00Z',
+      valid_until: null,
+      created_at: '2026-01-05T09:30:00Z',
+    };
     mock.override({ operationId: 'getPass', body: pass });
     expect((await request(mock.app).get('/members/m1/passes/anything').set(AUTH).expect(200)).body).toEqual(pass);
     expect((await request(mock.app).get('/members/m1/passes/other').set(AUTH).expect(200)).body).toEqual(pass);
   });
 
   test('a body that breaks the contract is refused with the reasons', () => {
-    expect(() => mock.override({ operationId: 'getPass', body: { id: 'x' } })).toThrow(/body: \/member_id: must have required property 'member_id'/);
+    expect(() => mock.override({ operationId: 'getPass', body: { id: 'x' } })).toThrow(
+      /body: \/member_id: must have required property 'member_id'/,
+    );
   });
 
   test('applies only to calls that match', async () => {
@@ -69,8 +84,16 @@ describe('overrides', () => {
   });
 
   test('POST /__mock/overrides sets one, GET lists it, DELETE clears them', async () => {
-    const created = await request(mock.app).post('/__mock/overrides').send({ operationId: 'deletePass', status: 403, times: 2 }).expect(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^override-\d+$/), operationId: 'deletePass', status: 403, remaining: 2 });
+    const created = await request(mock.app)
+      .post('/__mock/overrides')
+      .send({ operationId: 'deletePass', status: 403, times: 2 })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^override-\d+$/),
+      operationId: 'deletePass',
+      status: 403,
+      remaining: 2,
+    });
     expect((await request(mock.app).get('/__mock/overrides')).body.overrides).toHaveLength(1);
     await request(mock.app).delete('/members/m1/passes/p1').set(AUTH).expect(403);
     await request(mock.app).delete('/__mock/overrides').expect(204);
@@ -78,21 +101,31 @@ describe('overrides', () => {
   });
 
   test('DELETE /__mock/overrides/{id} removes one', async () => {
-    const { body } = await request(mock.app).post('/__mock/overrides').send({ operationId: 'listPasses', status: 500 }).expect(201);
+    const { body } = await request(mock.app)
+      .post('/__mock/overrides')
+      .send({ operationId: 'listPasses', status: 500 })
+      .expect(201);
     await request(mock.app).delete(`/__mock/overrides/${body.id}`).expect(204);
     await request(mock.app).delete(`/__mock/overrides/${body.id}`).expect(404);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 
   test.each([
-    [{ operationId: 'nope', status: 500 }, /operationId "nope" is not an operation of the contract; it has listPasses, createPass/],
+    [
+      { operationId: 'nope', status: 500 },
+      /operationId "nope" is not an operation of the contract; it has listPasses, createPass/,
+    ],
     [{ operationId: 'getPass', status: 418 }, /status 418 is not documented for getPass; documented: 200, 400/],
     [{ operationId: 'getPass' }, /say what to do: status, body, headers, delay or fault/],
     [{ operationId: 'getPass', status: 500, colour: 'red' }, /unknown field "colour"/],
     [{ operationId: 'getPass', delay: -1 }, /delay must be whole milliseconds/],
     [{ operationId: 'deletePass', status: 204, body: {} }, /the 204 response has no JSON body/],
   ])('POST /__mock/overrides refuses %j with 422 and the reason', async (spec, reason) => {
-    const res = await request(mock.app).post('/__mock/overrides').send(spec).expect(422).expect('Content-Type', /problem\+json/);
+    const res = await request(mock.app)
+      .post('/__mock/overrides')
+      .send(spec)
+      .expect(422)
+      .expect('Content-Type', /problem\+json/);
     expect(res.body.detail).toMatch(reason);
   });
 
@@ -108,7 +141,15 @@ describe('overrides', () => {
   });
 
   test('an override body is never sent under another status', async () => {
-    const pass = { id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M', member_id: 'm1', name: 'Forced', status: 'active', valid_from: '2026-01-05T09:30:00Z', valid_until: null, created_at: '2026-01-05T09:30:00Z' };
+    const pass = {
+      id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M',
+      member_id: 'm1',
+      name: 'Forced',
+      status: 'active',
+      valid_from: '2026-01-05T09:30:00Z',
+      valid_until: null,
+      created_at: '2026-01-05T09:30:00Z',
+    };
     mock.override({ operationId: 'getPass', body: pass });
     const res = await request(mock.app).get('/members/m1/passes/x').set(AUTH).set('Prefer', 'code=404').expect(404);
     expect(res.body.title).toBe('Not found');
@@ -121,13 +162,32 @@ describe('overrides', () => {
   });
 
   test('override headers may not replace what the mock writes itself', () => {
-    expect(() => mock.override({ operationId: 'deletePass', status: 204, headers: { 'Content-Length': '10', 'X-Request-Id': 'x' } })).toThrow(/headers may not set Content-Length, X-Request-Id/);
+    expect(() =>
+      mock.override({
+        operationId: 'deletePass',
+        status: 204,
+        headers: { 'Content-Length': '10', 'X-Request-Id': 'x' },
+      }),
+    ).toThrow(/headers may not set Content-Length, X-Request-Id/);
   });
 
   test('admin bodies that cannot be read answer 4xx, never 500', async () => {
-    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json').send(JSON.stringify({ operationId: 'x'.repeat(300_000) })).expect(413);
-    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json; charset=latin9').send('{}').expect(415);
-    await request(mock.app).post('/__mock/overrides').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip').expect(400);
+    await request(mock.app)
+      .post('/__mock/overrides')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ operationId: 'x'.repeat(300_000) }))
+      .expect(413);
+    await request(mock.app)
+      .post('/__mock/overrides')
+      .set('Content-Type', 'application/json; charset=latin9')
+      .send('{}')
+      .expect(415);
+    await request(mock.app)
+      .post('/__mock/overrides')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not gzip')
+      .expect(400);
   });
 
   test('reset removes overrides', async () => {
@@ -140,7 +200,16 @@ describe('overrides', () => {
 describe('faults', () => {
   const run = async (app: MockApp['app']) => {
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push(await request(app).get(`/members/m${i}/passes`).set(AUTH).then((r) => r.status, () => 0));
+    for (let i = 0; i < 40; i++)
+      statuses.push(
+        await request(app)
+          .get(`/members/m${i}/passes`)
+          .set(AUTH)
+          .then(
+            (r) => r.status,
+            () => 0,
+          ),
+      );
     return statuses;
   };
 
@@ -161,9 +230,15 @@ describe('faults', () => {
   });
 
   test('PUT /__mock/faults sets faults on a running mock, DELETE clears them, bad ones are refused', async () => {
-    await request(mock.app).put('/__mock/faults').send({ failureRate: 1 }).expect(200, { faults: { failureRate: 1 } });
+    await request(mock.app)
+      .put('/__mock/faults')
+      .send({ failureRate: 1 })
+      .expect(200, { faults: { failureRate: 1 } });
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
-    await request(mock.app).put('/__mock/faults').send({ failureRate: 2, latency: [5, 1] }).expect(400);
+    await request(mock.app)
+      .put('/__mock/faults')
+      .send({ failureRate: 2, latency: [5, 1] })
+      .expect(400);
     await request(mock.app).delete('/__mock/faults').expect(204);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });

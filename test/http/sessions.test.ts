@@ -15,7 +15,11 @@ describe('sessions isolate parallel tests on one mock', () => {
     await request(mock.app).get('/members/m1/passes').set(as('a'));
     await request(mock.app).get('/members/m1/credentials').set(as('b'));
     expect(mock.calls({}, 'a').map((c) => c.operationId)).toEqual(['listPasses']);
-    expect((await request(mock.app).get('/__mock/calls').set('X-Mock-Session', 'b')).body.calls.map((c: { operationId: string }) => c.operationId)).toEqual(['listCredentials']);
+    expect(
+      (await request(mock.app).get('/__mock/calls').set('X-Mock-Session', 'b')).body.calls.map(
+        (c: { operationId: string }) => c.operationId,
+      ),
+    ).toEqual(['listCredentials']);
     expect(mock.calls()).toEqual([]);
   });
 
@@ -28,7 +32,11 @@ describe('sessions isolate parallel tests on one mock', () => {
   });
 
   test('overrides stay in their session', async () => {
-    await request(mock.app).post('/__mock/overrides').set('X-Mock-Session', 'a').send({ operationId: 'listPasses', status: 500 }).expect(201);
+    await request(mock.app)
+      .post('/__mock/overrides')
+      .set('X-Mock-Session', 'a')
+      .send({ operationId: 'listPasses', status: 500 })
+      .expect(201);
     await request(mock.app).get('/members/m1/passes').set(as('a')).expect(500);
     await request(mock.app).get('/members/m1/passes').set(as('b')).expect(200);
   });

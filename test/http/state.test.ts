@@ -12,11 +12,18 @@ const list = async (path: string) => (await request(mock.app).get(path).set(AUTH
 
 describe('passes keep state', () => {
   test('create → listed first → read as created → delete 204 → read 404 → gone from the list', async () => {
-    const created = (await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201)).body;
+    const created = (await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201))
+      .body;
     expect((await list('/members/m1/passes')).data[0]).toEqual(created);
-    expect((await request(mock.app).get(`/members/m1/passes/${created.id}`).set(AUTH).expect(200)).body).toEqual(created);
+    expect((await request(mock.app).get(`/members/m1/passes/${created.id}`).set(AUTH).expect(200)).body).toEqual(
+      created,
+    );
     await request(mock.app).delete(`/members/m1/passes/${created.id}`).set(AUTH).expect(204);
-    const gone = await request(mock.app).get(`/members/m1/passes/${created.id}`).set(AUTH).expect(404).expect('Content-Type', /problem\+json/);
+    const gone = await request(mock.app)
+      .get(`/members/m1/passes/${created.id}`)
+      .set(AUTH)
+      .expect(404)
+      .expect('Content-Type', /problem\+json/);
     expect(gone.body.detail).toBe(`getPass: pass ${created.id} does not exist (it was never created, or was deleted).`);
     expect((await list('/members/m1/passes')).data.map((p: { id: string }) => p.id)).not.toContain(created.id);
   });
@@ -29,22 +36,40 @@ describe('passes keep state', () => {
 
   test('a created pass keeps what was sent, echoes the member and fills the rest as a new record', async () => {
     const before = Date.now();
-    const body = (await request(mock.app).post('/members/mbr_7/passes').set(AUTH).send({ valid_until: '2030-01-01T00:00:00Z' }).expect(201)).body;
-    expect(body).toMatchObject({ member_id: 'mbr_7', name: 'Membership pass', status: 'active', valid_until: '2030-01-01T00:00:00Z' });
+    const body = (
+      await request(mock.app)
+        .post('/members/mbr_7/passes')
+        .set(AUTH)
+        .send({ valid_until: '2030-01-01T00:00:00Z' })
+        .expect(201)
+    ).body;
+    expect(body).toMatchObject({
+      member_id: 'mbr_7',
+      name: 'Membership pass',
+      status: 'active',
+      valid_until: '2030-01-01T00:00:00Z',
+    });
     expect(Date.parse(body.created_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(body.valid_from).toBe(body.created_at);
   });
 
   test('ids of created records are unique', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 50; i++) ids.add((await request(mock.app).post('/members/m1/passes').set(AUTH).send({})).body.id);
+    for (let i = 0; i < 50; i++)
+      ids.add((await request(mock.app).post('/members/m1/passes').set(AUTH).send({})).body.id);
     expect(ids.size).toBe(50);
   });
 });
 
 describe('credentials keep state', () => {
   test('create → listed → delete 204 → delete again 404 → gone from the list', async () => {
-    const created = (await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'mobile', label: 'Phone' }).expect(201)).body;
+    const created = (
+      await request(mock.app)
+        .post('/members/m1/credentials')
+        .set(AUTH)
+        .send({ kind: 'mobile', label: 'Phone' })
+        .expect(201)
+    ).body;
     expect(created).toMatchObject({ member_id: 'm1', kind: 'mobile', label: 'Phone', last_used_at: null });
     expect((await list('/members/m1/credentials')).data[0]).toEqual(created);
     await request(mock.app).delete(`/members/m1/credentials/${created.id}`).set(AUTH).expect(204);
@@ -53,7 +78,9 @@ describe('credentials keep state', () => {
   });
 
   test('a credential created without a label has a null label', async () => {
-    const created = (await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201)).body;
+    const created = (
+      await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201)
+    ).body;
     expect(created.label).toBeNull();
   });
 });
@@ -98,18 +125,25 @@ describe('placeholders', () => {
   });
 
   test('deleting every placeholder leaves an empty list, not new placeholders', async () => {
-    for (const p of (await list('/members/m1/credentials')).data) await request(mock.app).delete(`/members/m1/credentials/${p.id}`).set(AUTH).expect(204);
+    for (const p of (await list('/members/m1/credentials')).data)
+      await request(mock.app).delete(`/members/m1/credentials/${p.id}`).set(AUTH).expect(204);
     expect(await list('/members/m1/credentials')).toEqual({ data: [], next_cursor: null });
   });
 });
 
 describe('paging', () => {
   test('limit and next_cursor walk the whole list once, newest first', async () => {
-    for (let i = 0; i < 4; i++) await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: `P${i}` });
+    for (let i = 0; i < 4; i++)
+      await request(mock.app)
+        .post('/members/m1/passes')
+        .set(AUTH)
+        .send({ name: `P${i}` });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { name: string }[]; next_cursor: string | null } = await list(`/members/m1/passes?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { data: { name: string }[]; next_cursor: string | null } = await list(
+        `/members/m1/passes?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.data.length).toBeLessThanOrEqual(3);
       seen.push(...page.data.map((p) => p.name));
       cursor = page.next_cursor;
@@ -120,7 +154,9 @@ describe('paging', () => {
 
   test('a cursor the mock did not issue answers 400 naming the parameter', async () => {
     const res = await request(mock.app).get('/members/m1/passes?cursor=garbage').set(AUTH).expect(400);
-    expect(res.body.violations).toEqual([{ location: 'query', pointer: '/cursor', message: 'must be a next_cursor value from a previous page, unchanged' }]);
+    expect(res.body.violations).toEqual([
+      { location: 'query', pointer: '/cursor', message: 'must be a next_cursor value from a previous page, unchanged' },
+    ]);
   });
 });
 

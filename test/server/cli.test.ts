@@ -12,17 +12,24 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
 });
 
-async function start(args: string[], options: { env?: NodeJS.ProcessEnv; contract?: string } = {}): Promise<CliProcess> {
-  const cli = await CliProcess.start(args, { env: { PORT: '', ...options.env }, contract: options.contract ?? DEFAULT_CONTRACT });
+async function start(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; contract?: string } = {},
+): Promise<CliProcess> {
+  const cli = await CliProcess.start(args, {
+    env: { PORT: '', ...options.env },
+    contract: options.contract ?? DEFAULT_CONTRACT,
+  });
   started.push(cli);
   return cli;
 }
 
-
 describe('the CLI as a real process', () => {
   test('serves the default contract and prints a one-line banner', async () => {
     const cli = await start(['--port', '0']);
-    expect(cli.banner).toMatch(/^membership-mock: serving 7 operations of "Membership Passes and Credentials API" 1\.0\.0 at http:\/\/127\.0\.0\.1:\d+ \(seed 1; admin at http:\/\/127\.0\.0\.1:\d+\/__mock\)$/);
+    expect(cli.banner).toMatch(
+      /^membership-mock: serving 7 operations of "Membership Passes and Credentials API" 1\.0\.0 at http:\/\/127\.0\.0\.1:\d+ \(seed 1; admin at http:\/\/127\.0\.0\.1:\d+\/__mock\)$/,
+    );
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
 
@@ -36,9 +43,14 @@ describe('the CLI as a real process', () => {
   });
 
   test('--contract serves another file, relative to where npm was run', async () => {
-    const cli = await start(['--port', '0', '--contract', 'bookshop.openapi.yaml'], { env: { INIT_CWD: fileURLToPath(new URL('../fixtures/', import.meta.url)) }, contract: BOOKSHOP });
+    const cli = await start(['--port', '0', '--contract', 'bookshop.openapi.yaml'], {
+      env: { INIT_CWD: fileURLToPath(new URL('../fixtures/', import.meta.url)) },
+      contract: BOOKSHOP,
+    });
     expect(cli.banner).toContain('serving 3 operations of "Bookshop" 2.3.0');
-    expect((await fetch(`${cli.url}/shops/corner/books?genre=poetry`, { headers: { 'X-Tenant': 'acme' } })).status).toBe(200);
+    expect(
+      (await fetch(`${cli.url}/shops/corner/books?genre=poetry`, { headers: { 'X-Tenant': 'acme' } })).status,
+    ).toBe(200);
   });
 
   test('--seed makes bodies repeat across restarts', async () => {
@@ -63,7 +75,34 @@ describe('the CLI as a real process', () => {
   test('--help describes every flag and exits 0', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--contract', '--port', '--host', '--seed', '--static', '--stateless', '--placeholders', '--clock', '--data', '--state-file', '--cors-origin', '--no-cors', '--no-watch', '--log', '--body-limit', '--journal-limit', '--session-limit', '--latency', '--failure-rate', '--drop-rate', '--admin-token', '--no-admin', '--no-security-check', 'PORT', 'verify']) expect(stdout).toContain(flag);
+    for (const flag of [
+      '--contract',
+      '--port',
+      '--host',
+      '--seed',
+      '--static',
+      '--stateless',
+      '--placeholders',
+      '--clock',
+      '--data',
+      '--state-file',
+      '--cors-origin',
+      '--no-cors',
+      '--no-watch',
+      '--log',
+      '--body-limit',
+      '--journal-limit',
+      '--session-limit',
+      '--latency',
+      '--failure-rate',
+      '--drop-rate',
+      '--admin-token',
+      '--no-admin',
+      '--no-security-check',
+      'PORT',
+      'verify',
+    ])
+      expect(stdout).toContain(flag);
   });
 
   test.each([
@@ -116,7 +155,12 @@ describe('the CLI as a real process', () => {
     const files = createServer((_req, res) => res.end(text)).listen(0, '127.0.0.1');
     await new Promise((r) => files.once('listening', r));
     try {
-      const cli = await start(['--port', '0', '--contract', `http://127.0.0.1:${(files.address() as { port: number }).port}/membership.openapi.yaml`]);
+      const cli = await start([
+        '--port',
+        '0',
+        '--contract',
+        `http://127.0.0.1:${(files.address() as { port: number }).port}/membership.openapi.yaml`,
+      ]);
       expect(cli.banner).toContain('serving 7 operations');
     } finally {
       files.close();

@@ -20,25 +20,44 @@ afterAll(() => mock.close());
 describe('the README front-end example: typed openapi-fetch client against the mock', () => {
   test('creates, lists and deletes a credential with types generated from the contract', async () => {
     const api = createClient<paths>({ baseUrl: mock.url, headers: { Authorization: 'Bearer dev' } });
-    const created = await api.POST('/members/{member_id}/credentials', { params: { path: { member_id: 'mbr_1' } }, body: { kind: 'pin', label: 'Desk' } });
+    const created = await api.POST('/members/{member_id}/credentials', {
+      params: { path: { member_id: 'mbr_1' } },
+      body: { kind: 'pin', label: 'Desk' },
+    });
     expect(created.response.status).toBe(201);
     const credential = created.data!;
     expect(credential.kind).toBe('pin');
 
-    const list = await api.GET('/members/{member_id}/credentials', { params: { path: { member_id: 'mbr_1' }, query: { limit: 10 } } });
+    const list = await api.GET('/members/{member_id}/credentials', {
+      params: { path: { member_id: 'mbr_1' }, query: { limit: 10 } },
+    });
     expect(list.data!.data.map((c) => c.id)).toContain(credential.id);
 
-    const removed = await api.DELETE('/members/{member_id}/credentials/{credential_id}', { params: { path: { member_id: 'mbr_1', credential_id: credential.id } } });
+    const removed = await api.DELETE('/members/{member_id}/credentials/{credential_id}', {
+      params: { path: { member_id: 'mbr_1', credential_id: credential.id } },
+    });
     expect(removed.response.status).toBe(204);
 
-    const refused = await api.POST('/members/{member_id}/credentials', { params: { path: { member_id: 'mbr_1' } }, body: { kind: 'retina' as 'pin' } });
+    const refused = await api.POST('/members/{member_id}/credentials', {
+      params: { path: { member_id: 'mbr_1' } },
+      body: { kind: 'retina' as 'pin' },
+    });
     expect(refused.response.status).toBe(422);
     expect(refused.error).toMatchObject({ status: 422, violations: [{ location: 'body', pointer: '/kind' }] });
   });
 
   test('contracts/membership.d.ts is what npm run types generates from the contract today', async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'types-')), 'membership.d.ts');
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), join(ROOT, 'contracts/membership.openapi.yaml'), '-o', out], { cwd: ROOT });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+        join(ROOT, 'contracts/membership.openapi.yaml'),
+        '-o',
+        out,
+      ],
+      { cwd: ROOT },
+    );
     expect(await readFile(out, 'utf8')).toBe(await readFile(join(ROOT, 'contracts/membership.d.ts'), 'utf8'));
   });
 });

@@ -36,8 +36,18 @@ describe('hot reload of the contract on a running server', () => {
     const { path, text } = await editedCopy();
     const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: path });
     started.push(cli);
-    const created = await (await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"pin"}' })).json();
-    const refused = await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"retina"}' });
+    const created = await (
+      await fetch(`${cli.url}/members/m1/credentials`, {
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
+        body: '{"kind":"pin"}',
+      })
+    ).json();
+    const refused = await fetch(`${cli.url}/members/m1/credentials`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: '{"kind":"retina"}',
+    });
     expect(refused.status).toBe(422);
 
     // A new kind of credential; saved the way many editors save: write a temp file, rename it over.
@@ -45,12 +55,20 @@ describe('hot reload of the contract on a running server', () => {
     await rename(`${path}.tmp`, path);
 
     await eventually(async () => {
-      const res = await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"retina"}' });
+      const res = await fetch(`${cli.url}/members/m1/credentials`, {
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
+        body: '{"kind":"retina"}',
+      });
       expect(res.status).toBe(201);
     });
-    const list = (await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json()) as { data: { id: string }[] };
+    const list = (await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json()) as {
+      data: { id: string }[];
+    };
     expect(list.data.map((c) => c.id)).toContain((created as { id: string }).id);
-    const calls = (await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json()) as { calls: unknown[] };
+    const calls = (await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json()) as {
+      calls: unknown[];
+    };
     expect(calls.calls.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -64,7 +82,11 @@ describe('hot reload of the contract on a running server', () => {
     await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH });
     await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [badge]'));
     await rename(`${path}.tmp`, path);
-    await eventually(async () => expect(output.join('')).toMatch(/after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/));
+    await eventually(async () =>
+      expect(output.join('')).toMatch(
+        /after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/,
+      ),
+    );
   });
 
   test('a broken edit keeps serving the last good contract and says why', async () => {
@@ -75,7 +97,9 @@ describe('hot reload of the contract on a running server', () => {
     const output: string[] = [];
     cli.child.stdout!.on('data', (d) => output.push(String(d)));
     await writeFile(path, 'openapi: [3.0\n');
-    await eventually(async () => expect(output.join('')).toContain('the contract edit was not loaded, still serving the last good version'));
+    await eventually(async () =>
+      expect(output.join('')).toContain('the contract edit was not loaded, still serving the last good version'),
+    );
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
 });

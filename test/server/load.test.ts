@@ -21,12 +21,23 @@ afterAll(async () => {
 function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest(`${mock.url}${path}`, { method, agent, headers: { ...AUTH, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = httpRequest(
+      `${mock.url}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          ...AUTH,
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -36,12 +47,14 @@ function send(method: string, path: string, body?: unknown): Promise<{ status: n
 async function pool<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
   const results: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]!();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]!();
+      }
+    }),
+  );
   return results;
 }
 
@@ -50,27 +63,43 @@ describe('nothing is lost under load', () => {
     type Job = { member: string; kind: 'create' | 'read'; collection: 'passes' | 'credentials'; valid: boolean };
     const plan: Job[] = [];
     for (let m = 0; m < MEMBERS; m++) {
-      for (let i = 0; i < CREATES_PER_MEMBER; i++) plan.push({ member: `load_${m}`, kind: 'create', collection: i % 2 ? 'passes' : 'credentials', valid: i % 7 !== 3 });
-      for (let i = 0; i < READS_PER_MEMBER; i++) plan.push({ member: `load_${m}`, kind: 'read', collection: i % 2 ? 'passes' : 'credentials', valid: true });
+      for (let i = 0; i < CREATES_PER_MEMBER; i++)
+        plan.push({
+          member: `load_${m}`,
+          kind: 'create',
+          collection: i % 2 ? 'passes' : 'credentials',
+          valid: i % 7 !== 3,
+        });
+      for (let i = 0; i < READS_PER_MEMBER; i++)
+        plan.push({ member: `load_${m}`, kind: 'read', collection: i % 2 ? 'passes' : 'credentials', valid: true });
     }
     // Interleave members and kinds so that requests for one member race each other.
     plan.sort((a, b) => ((plan.indexOf(a) * 7919) % plan.length) - ((plan.indexOf(b) * 7919) % plan.length));
 
-    const results = await pool(plan.map((job) => () => {
-      const path = `/members/${job.member}/${job.collection}`;
-      if (job.kind === 'read') return send('GET', path).then((r) => ({ job, ...r }));
-      const body = job.collection === 'credentials' ? { kind: job.valid ? 'pin' : 'iris' } : job.valid ? { name: 'Load' } : { name: '' };
-      return send('POST', path, body).then((r) => ({ job, ...r }));
-    }));
+    const results = await pool(
+      plan.map((job) => () => {
+        const path = `/members/${job.member}/${job.collection}`;
+        if (job.kind === 'read') return send('GET', path).then((r) => ({ job, ...r }));
+        const body =
+          job.collection === 'credentials'
+            ? { kind: job.valid ? 'pin' : 'iris' }
+            : job.valid
+              ? { name: 'Load' }
+              : { name: '' };
+        return send('POST', path, body).then((r) => ({ job, ...r }));
+      }),
+    );
 
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     expect(mock.calls().length).toBe(plan.length);
-    expect((await (await fetch(`${mock.url}/__mock/calls/count`)).json())).toEqual({ count: plan.length });
+    expect(await (await fetch(`${mock.url}/__mock/calls/count`)).json()).toEqual({ count: plan.length });
 
     const state = mock.state();
     for (let m = 0; m < MEMBERS; m++) {
       for (const collection of ['passes', 'credentials'] as const) {
-        const created = results.filter((r) => r.job.member === `load_${m}` && r.job.collection === collection && r.job.kind === 'create');
+        const created = results.filter(
+          (r) => r.job.member === `load_${m}` && r.job.collection === collection && r.job.kind === 'create',
+        );
         const succeeded = created.filter((r) => r.status === 201).map((r) => r.body.id as string);
         expect(created.filter((r) => r.status !== 201).every((r) => r.status === 422 && !r.job.valid)).toBe(true);
         const stored = state[`/members/load_${m}/${collection}`]!.map((r) => r.id as string);

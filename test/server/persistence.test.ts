@@ -23,13 +23,14 @@ async function tempFile(name: string): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'mock-state-')), name);
 }
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('--state-file', () => {
   test('state survives SIGTERM and a new start', async () => {
     const file = await tempFile('state.json');
     const first = await start(['--state-file', file]);
-    const created = (await (await post(`${first.url}/members/m1/passes`, { name: "Kept" })).json()) as { id: string };
+    const created = (await (await post(`${first.url}/members/m1/passes`, { name: 'Kept' })).json()) as { id: string };
     const listed = await (await fetch(`${first.url}/members/m1/passes`, { headers: AUTH })).json();
     expect((await first.stop('SIGTERM')).code).toBe(0);
 
@@ -56,7 +57,9 @@ describe('--state-file', () => {
     const cli = await start(['--state-file', file]);
     await post(`${cli.url}/members/m0/passes`, {});
     // Keep it writing: many creates in flight, then kill -9 while they land.
-    const burst = Array.from({ length: 300 }, (_, i) => post(`${cli.url}/members/m${i % 30}/passes`, { name: 'x'.repeat(500) }).catch(() => undefined));
+    const burst = Array.from({ length: 300 }, (_, i) =>
+      post(`${cli.url}/members/m${i % 30}/passes`, { name: 'x'.repeat(500) }).catch(() => undefined),
+    );
     await new Promise((r) => setTimeout(r, 150));
     await cli.stop('SIGKILL');
     await Promise.all(burst);
@@ -87,7 +90,14 @@ describe('--state-file', () => {
 
   test('a state file whose records break the contract names the record', async () => {
     const file = await tempFile('state.json');
-    await writeFile(file, JSON.stringify({ format: 'membership-mock-state', version: 1, collections: { '/members/m1/credentials': [{ id: 'crd_1', kind: 'voice' }] } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        format: 'membership-mock-state',
+        version: 1,
+        collections: { '/members/m1/credentials': [{ id: 'crd_1', kind: 'voice' }] },
+      }),
+    );
     const { code, stderr } = await runCli(['--port', '0', '--state-file', file]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/"\/members\/m1\/credentials"\[0\] \(id "crd_1"\) does not fit the contract/);
@@ -97,7 +107,10 @@ describe('--state-file', () => {
 describe('--data', () => {
   test('serves the fixtures, and reset comes back to them', async () => {
     const cli = await start(['--data', DATA]);
-    const list = async () => (await (await fetch(`${cli.url}/members/mbr_demo/passes`, { headers: AUTH })).json()) as { data: { id: string }[] };
+    const list = async () =>
+      (await (await fetch(`${cli.url}/members/mbr_demo/passes`, { headers: AUTH })).json()) as {
+        data: { id: string }[];
+      };
     expect((await list()).data.map((p) => p.id)).toEqual(['pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M']);
     await post(`${cli.url}/members/mbr_demo/passes`, {});
     expect((await list()).data).toHaveLength(2);

@@ -25,7 +25,10 @@ describe('requests Node refuses before the app', () => {
     const answer = await raw('FOO /members/m1/passes HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(answer).toContain('Content-Type: application/problem+json');
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, title: 'The request is not valid HTTP' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 400,
+      title: 'The request is not valid HTTP',
+    });
   });
 
   test('headers over the limit get a 431 problem+json', async () => {
@@ -40,12 +43,17 @@ describe('requests Node refuses before the app', () => {
 });
 
 describe('request targets as sent on the wire', () => {
-  const get = (target: string, headers = '') => raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`);
+  const get = (target: string, headers = '') =>
+    raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`);
   const status = (answer: string) => Number(answer.slice(9, 12));
 
   test('the absolute form (as sent to a proxy) is served like the path it names', async () => {
     expect(status(await get('http://x/members/m1/passes?limit=2'))).toBe(200);
-    expect(mock.calls().at(-1)).toMatchObject({ operationId: 'listPasses', path: '/members/m1/passes', query: { limit: '2' } });
+    expect(mock.calls().at(-1)).toMatchObject({
+      operationId: 'listPasses',
+      path: '/members/m1/passes',
+      query: { limit: '2' },
+    });
   });
 
   test('dot segments are not resolved: /members/x/../m1/passes is no path of the contract', async () => {
@@ -54,15 +62,18 @@ describe('request targets as sent on the wire', () => {
     expect(mock.calls().at(-1)).toMatchObject({ operationId: null, path: '/members/x/../m1/passes' });
   });
 
-  test.each(['http://h;/__mock/health', "http://h'/__mock/health", 'http://h%2F/__mock/health', '//__mock/health', '/__mock%2Fhealth'])(
-    'an odd target such as %s still gets problem+json, never an HTML page',
-    async (target) => {
-      const answer = await get(target);
-      expect(status(answer)).toBeGreaterThanOrEqual(400);
-      expect(answer).toContain('application/problem+json');
-      expect(answer).not.toMatch(/<html|Cannot GET/i);
-    },
-  );
+  test.each([
+    'http://h;/__mock/health',
+    "http://h'/__mock/health",
+    'http://h%2F/__mock/health',
+    '//__mock/health',
+    '/__mock%2Fhealth',
+  ])('an odd target such as %s still gets problem+json, never an HTML page', async (target) => {
+    const answer = await get(target);
+    expect(status(answer)).toBeGreaterThanOrEqual(400);
+    expect(answer).toContain('application/problem+json');
+    expect(answer).not.toMatch(/<html|Cannot GET/i);
+  });
 
   test('the admin API answers only its exact path: /__MOCK/calls is a contract 404, journaled, with no journal in it', async () => {
     const answer = await get('/__MOCK/calls', 'Origin: http://elsewhere.example\r\n');

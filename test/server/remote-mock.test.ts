@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => cli.stop());
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { ...AUTH, ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { ...AUTH, ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('a mock in another process, through connectMock', () => {
   test('the same matchers work remotely', async () => {
@@ -19,7 +23,9 @@ describe('a mock in another process, through connectMock', () => {
     await post(`${cli.url}/members/m1/credentials`, { kind: 'mobile' }, { 'X-Mock-Session': 'remote-matchers' });
     await expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'mobile' } });
     await expect(mock).toHaveReceivedTimes('createCredential', 1);
-    await expect(expect(mock).toHaveReceived('createCredential', { body: { kind: 'pin' } })).rejects.toThrow(/body.kind: expected "pin", received "mobile"/);
+    await expect(expect(mock).toHaveReceived('createCredential', { body: { kind: 'pin' } })).rejects.toThrow(
+      /body.kind: expected "pin", received "mobile"/,
+    );
   });
 
   test('calls, count, waitForCall, override, state and reset speak to the admin API', async () => {
@@ -35,7 +41,9 @@ describe('a mock in another process, through connectMock', () => {
     const override = await mock.override({ operationId: 'listPasses', status: 429, times: 1 });
     expect(override.remaining).toBe(1);
     expect((await fetch(`${cli.url}/members/m9/passes`, { headers })).status).toBe(429);
-    await expect(mock.override({ operationId: 'listPasses', status: 418 })).rejects.toThrow(/422: The override was refused: status 418 is not documented/);
+    await expect(mock.override({ operationId: 'listPasses', status: 418 })).rejects.toThrow(
+      /422: The override was refused: status 418 is not documented/,
+    );
 
     await mock.reset();
     expect(await mock.calls()).toEqual([]);

@@ -9,7 +9,9 @@ import { AUTH } from '../support/harness.js';
 describe('graceful shutdown', () => {
   test('SIGTERM lets a request in flight finish, then saves the state and exits 0', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'shutdown-')), 'state.json');
-    const cli = await CliProcess.start(['--port', '0', '--log', 'off', '--state-file', file], { contract: DEFAULT_CONTRACT });
+    const cli = await CliProcess.start(['--port', '0', '--log', 'off', '--state-file', file], {
+      contract: DEFAULT_CONTRACT,
+    });
     const inFlight = fetch(`${cli.url}/members/m1/credentials`, {
       method: 'POST',
       headers: { ...AUTH, 'Content-Type': 'application/json', Prefer: 'delay=700' },

@@ -25,17 +25,29 @@ describe('startMock on a real socket', () => {
   test('a call is in the journal as soon as its response has arrived', async () => {
     const mock = await start();
     for (let i = 0; i < 20; i++) {
-      await fetch(`${mock.url}/members/m${i}/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"pin"}' });
+      await fetch(`${mock.url}/members/m${i}/credentials`, {
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
+        body: '{"kind":"pin"}',
+      });
       expect(mock.calls({ path: `/members/m${i}/credentials` })).toHaveLength(1);
     }
   });
 
   test('a waiter whose matcher throws does not take the server down', async () => {
     const mock = await start();
-    const broken = { asymmetricMatch: () => { throw new Error('a broken matcher'); } };
+    const broken = {
+      asymmetricMatch: () => {
+        throw new Error('a broken matcher');
+      },
+    };
     const waiting = mock.waitForCall({ body: broken }, { timeout: 5000 });
     const rejected = expect(waiting).rejects.toThrow('a broken matcher');
-    const res = await fetch(`${mock.url}/members/m1/credentials`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"kind":"pin"}' });
+    const res = await fetch(`${mock.url}/members/m1/credentials`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: '{"kind":"pin"}',
+    });
     expect(res.status).toBe(201);
     expect((await fetch(`${mock.url}/__mock/health`)).status).toBe(200);
     await rejected;

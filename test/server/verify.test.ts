@@ -7,7 +7,15 @@ import { formatReport, verifyProvider, type VerifyReport } from '../../mock/veri
 import { AUTH, newServer } from '../support/harness.js';
 
 const SEED = 7;
-const OPERATION_IDS = ['listPasses', 'createPass', 'getPass', 'deletePass', 'listCredentials', 'createCredential', 'deleteCredential'];
+const OPERATION_IDS = [
+  'listPasses',
+  'createPass',
+  'getPass',
+  'deletePass',
+  'listCredentials',
+  'createCredential',
+  'deleteCredential',
+];
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -21,7 +29,9 @@ async function startMockProvider(): Promise<RunningMock> {
 }
 
 /** A plain node:http server on a free port; closed after the test. */
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(handler).listen(0, '127.0.0.1');
   await once(server, 'listening');
   cleanups.push(async () => {
@@ -40,18 +50,27 @@ const PASS = {
   valid_until: null,
   created_at: '2026-01-05T09:30:00Z',
 };
-const CREDENTIAL = { id: 'crd_01JD3Z9Z8Y7X6W5V4T3S2R1Q0P', member_id: 'verify_1', kind: 'pin', label: null, created_at: '2026-01-05T09:31:00Z', last_used_at: null };
+const CREDENTIAL = {
+  id: 'crd_01JD3Z9Z8Y7X6W5V4T3S2R1Q0P',
+  member_id: 'verify_1',
+  kind: 'pin',
+  label: null,
+  created_at: '2026-01-05T09:31:00Z',
+  last_used_at: null,
+};
 
 /** A provider that gets something wrong on almost every operation. */
 function wrongProvider(): (req: IncomingMessage, res: ServerResponse) => void {
   let passDeleted = false;
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   return (req, res) => {
     req.resume();
     const route = `${req.method} ${(req.url ?? '').replace(/\/members\/[^/]+/, '/m').replace(/\/(pas|crd)_\w+$/, '/:id')}`;
     if (route === 'POST /m/passes') return json(res, 200, { ...PASS, extra: true });
     if (route === 'GET /m/passes') return json(res, 200, { data: 'oops' });
-    if (route === 'GET /m/passes/:id' && passDeleted) return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>still here</p>');
+    if (route === 'GET /m/passes/:id' && passDeleted)
+      return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>still here</p>');
     if (route === 'GET /m/passes/:id') return json(res, 200, { ...PASS, name: 'Another name' });
     if (route === 'DELETE /m/passes/:id') {
       passDeleted = true;
@@ -59,7 +78,8 @@ function wrongProvider(): (req: IncomingMessage, res: ServerResponse) => void {
     }
     if (route === 'POST /m/credentials') return json(res, 201, CREDENTIAL);
     if (route === 'GET /m/credentials') return json(res, 200, { data: [], next_cursor: null });
-    if (route === 'DELETE /m/credentials/:id') return res.writeHead(418, { 'Content-Type': 'text/plain' }).end("I'm a teapot");
+    if (route === 'DELETE /m/credentials/:id')
+      return res.writeHead(418, { 'Content-Type': 'text/plain' }).end("I'm a teapot");
     return res.writeHead(404).end();
   };
 }
@@ -82,8 +102,14 @@ describe('verifyProvider against our own mock', () => {
     const mock = await startMockProvider();
     const report = await verifyProvider({ baseUrl: mock.url, headers: AUTH, seed: SEED });
     expect(report.steps.map((s) => `${s.operationId} ${s.status}`)).toEqual([
-      'createPass 201', 'listPasses 200', 'getPass 200', 'deletePass 204', 'getPass 404',
-      'createCredential 201', 'listCredentials 200', 'deleteCredential 204',
+      'createPass 201',
+      'listPasses 200',
+      'getPass 200',
+      'deletePass 204',
+      'getPass 404',
+      'createCredential 201',
+      'listCredentials 200',
+      'deleteCredential 204',
     ]);
     const [create, , read] = report.steps;
     expect(create?.path).toMatch(/^\/members\/verify_[a-z0-9]+\/passes$/);
@@ -102,7 +128,12 @@ describe('verifyProvider against our own mock', () => {
 
   test('uses the params given instead of made-up values', async () => {
     const mock = await startMockProvider();
-    const report = await verifyProvider({ baseUrl: mock.url, headers: AUTH, seed: SEED, params: { member_id: 'mbr_42' } });
+    const report = await verifyProvider({
+      baseUrl: mock.url,
+      headers: AUTH,
+      seed: SEED,
+      params: { member_id: 'mbr_42' },
+    });
     expect(report.violations, formatReport(report)).toBe(0);
     expect(report.steps.every((s) => s.path.startsWith('/members/mbr_42/'))).toBe(true);
   });
@@ -119,16 +150,31 @@ describe('verifyProvider against a provider that breaks the contract', () => {
   test('names every violation of every step', async () => {
     const { url } = await listen(wrongProvider());
     const report = await verifyProvider({ baseUrl: url, seed: SEED });
-    expect(violationsOf(report, 'createPass')).toEqual([['status 200 is not documented (documented: 201, 400, 401, 403, 404, 406, 413, 415, 422, 429, 500)']]);
-    expect(violationsOf(report, 'listPasses')).toEqual([["body /next_cursor: must have required property 'next_cursor'", 'body /data: must be array']]);
+    expect(violationsOf(report, 'createPass')).toEqual([
+      ['status 200 is not documented (documented: 201, 400, 401, 403, 404, 406, 413, 415, 422, 429, 500)'],
+    ]);
+    expect(violationsOf(report, 'listPasses')).toEqual([
+      ["body /next_cursor: must have required property 'next_cursor'", 'body /data: must be array'],
+    ]);
     expect(violationsOf(report, 'getPass')).toEqual([
       ['read record differs from the created record at /name, /extra'],
-      ['media type "text/html" is not documented for 200 (documented: application/json)', 'body /: must be object', 'expected 404 after delete, got 200'],
+      [
+        'media type "text/html" is not documented for 200 (documented: application/json)',
+        'body /: must be object',
+        'expected 404 after delete, got 200',
+      ],
     ]);
     expect(violationsOf(report, 'deletePass')).toEqual([[]]);
     expect(violationsOf(report, 'createCredential')).toEqual([[]]);
-    expect(violationsOf(report, 'listCredentials')).toEqual([['created record is not in the list (id crd_01JD3Z9Z8Y7X6W5V4T3S2R1Q0P, first page only)']]);
-    expect(violationsOf(report, 'deleteCredential')).toEqual([['status 418 is not documented (documented: 204, 400, 401, 403, 404, 406, 429, 500)', 'expected a success (204), got 418']]);
+    expect(violationsOf(report, 'listCredentials')).toEqual([
+      ['created record is not in the list (id crd_01JD3Z9Z8Y7X6W5V4T3S2R1Q0P, first page only)'],
+    ]);
+    expect(violationsOf(report, 'deleteCredential')).toEqual([
+      [
+        'status 418 is not documented (documented: 204, 400, 401, 403, 404, 406, 429, 500)',
+        'expected a success (204), got 418',
+      ],
+    ]);
     expect(report.violations).toBe(10);
   });
 
@@ -138,7 +184,9 @@ describe('verifyProvider against a provider that breaks the contract', () => {
     expect(text).toMatch(/^✗ POST {3}\/members\/verify_\w+\/passes +200 createPass\n {4}status 200 is not documented/m);
     expect(text).toMatch(/^✓ DELETE \/members\/verify_\w+\/passes\/pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M +204 deletePass$/m);
     expect(text).toContain('\n    expected 404 after delete, got 200\n');
-    expect(text).toMatch(/deleteCredential\n {4}status 418 is not documented .*\n {4}expected a success \(204\), got 418\n/);
+    expect(text).toMatch(
+      /deleteCredential\n {4}status 418 is not documented .*\n {4}expected a success \(204\), got 418\n/,
+    );
     expect(text.split('\n').at(-1)).toBe('7 operations, 8 requests, 10 violations');
   });
 });
@@ -160,11 +208,15 @@ describe('verifyProvider when the provider does not answer', () => {
     const { url } = await listen(() => undefined);
     const report = await verifyProvider({ baseUrl: url, seed: SEED, timeoutMs: 100 });
     expect(report.steps.map((s) => s.violations)).toEqual(report.steps.map(() => ['no answer within 100 ms']));
-    expect(formatReport(report)).toMatch(/^✗ POST +\/members\/verify_\w+\/passes +--- createPass\n {4}no answer within 100 ms$/m);
+    expect(formatReport(report)).toMatch(
+      /^✗ POST +\/members\/verify_\w+\/passes +--- createPass\n {4}no answer within 100 ms$/m,
+    );
   });
 
   test('refuses a base URL that is not an http(s) URL', async () => {
-    await expect(verifyProvider({ baseUrl: 'localhost:4010' })).rejects.toThrow('The base URL "localhost:4010" is not an http(s) URL.');
+    await expect(verifyProvider({ baseUrl: 'localhost:4010' })).rejects.toThrow(
+      'The base URL "localhost:4010" is not an http(s) URL.',
+    );
   });
 });
 
@@ -172,8 +224,20 @@ describe('formatReport', () => {
   const report: VerifyReport = {
     steps: [
       { operationId: 'createPass', method: 'POST', path: '/members/m1/passes', status: 201, violations: [] },
-      { operationId: 'listPasses', method: 'GET', path: '/members/m1/passes', status: 200, violations: ['body /data: must be array', 'created record is not in the list (id pas_1, first page only)'] },
-      { operationId: 'deletePass', method: 'DELETE', path: '/members/m1/passes/pas_1', status: null, violations: ['no answer within 10000 ms'] },
+      {
+        operationId: 'listPasses',
+        method: 'GET',
+        path: '/members/m1/passes',
+        status: 200,
+        violations: ['body /data: must be array', 'created record is not in the list (id pas_1, first page only)'],
+      },
+      {
+        operationId: 'deletePass',
+        method: 'DELETE',
+        path: '/members/m1/passes/pas_1',
+        status: null,
+        violations: ['no answer within 10000 ms'],
+      },
     ],
     violations: 3,
     requests: 3,
@@ -181,23 +245,32 @@ describe('formatReport', () => {
   };
 
   test('writes one aligned line per step, its violations indented under it, and a summary', () => {
-    expect(formatReport(report)).toBe([
-      '✓ POST   /members/m1/passes       201 createPass',
-      '✗ GET    /members/m1/passes       200 listPasses',
-      '    body /data: must be array',
-      '    created record is not in the list (id pas_1, first page only)',
-      '✗ DELETE /members/m1/passes/pas_1 --- deletePass',
-      '    no answer within 10000 ms',
-      '3 operations, 3 requests, 3 violations',
-    ].join('\n'));
+    expect(formatReport(report)).toBe(
+      [
+        '✓ POST   /members/m1/passes       201 createPass',
+        '✗ GET    /members/m1/passes       200 listPasses',
+        '    body /data: must be array',
+        '    created record is not in the list (id pas_1, first page only)',
+        '✗ DELETE /members/m1/passes/pas_1 --- deletePass',
+        '    no answer within 10000 ms',
+        '3 operations, 3 requests, 3 violations',
+      ].join('\n'),
+    );
   });
 
   test('lists skipped operations and counts in the singular', () => {
-    const one: VerifyReport = { steps: [report.steps[0]!], violations: 0, requests: 1, skipped: [{ operationId: 'uploadPhoto', reason: 'needs a multipart/form-data body, which verify cannot make' }] };
-    expect(formatReport(one)).toBe([
-      '✓ POST /members/m1/passes 201 createPass',
-      '- uploadPhoto skipped: needs a multipart/form-data body, which verify cannot make',
-      '1 operation, 1 request, 0 violations, 1 skipped',
-    ].join('\n'));
+    const one: VerifyReport = {
+      steps: [report.steps[0]!],
+      violations: 0,
+      requests: 1,
+      skipped: [{ operationId: 'uploadPhoto', reason: 'needs a multipart/form-data body, which verify cannot make' }],
+    };
+    expect(formatReport(one)).toBe(
+      [
+        '✓ POST /members/m1/passes 201 createPass',
+        '- uploadPhoto skipped: needs a multipart/form-data body, which verify cannot make',
+        '1 operation, 1 request, 0 violations, 1 skipped',
+      ].join('\n'),
+    );
   });
 });

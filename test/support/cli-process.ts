@@ -13,13 +13,22 @@ export class CliProcess {
   readonly stdout: string[] = [];
   #journal: CallRecord[] = [];
 
-  private constructor(readonly child: ChildProcess, readonly banner: string, readonly url: string, contract: string) {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly banner: string,
+    readonly url: string,
+    contract: string,
+  ) {
     track(contract, () => this.#journal);
   }
 
   /** Starts `node dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers must conform to. */
   static async start(args: string[], options: { env?: NodeJS.ProcessEnv; contract: string }): Promise<CliProcess> {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
@@ -52,8 +61,15 @@ export class CliProcess {
 }
 
 /** Runs the CLI to completion (for --help, bad flags, bad contracts). */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

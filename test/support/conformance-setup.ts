@@ -23,12 +23,19 @@ afterAll(() => {
       if (call.operationId && call.method === 'HEAD') {
         if (!documented) failures.push(`${where}: status ${status} is not documented`);
       } else if (call.operationId && (strict || documented || call.violations.length === 0)) {
-        failures.push(...validator.check(call.operationId, status, headers['content-type'], body).map((e) => `${where}: ${e}`));
+        failures.push(
+          ...validator.check(call.operationId, status, headers['content-type'], body).map((e) => `${where}: ${e}`),
+        );
       } else if (body !== undefined) {
         // No operation matched (or the contract does not document the refusal): the mock's own problem
         // must still be a well-formed RFC 9457 problem with its status.
         const problem = body as Record<string, unknown>;
-        const ok = headers['content-type'] === 'application/problem+json' && problem.status === status && typeof problem.title === 'string' && typeof problem.detail === 'string' && typeof problem.type === 'string';
+        const ok =
+          headers['content-type'] === 'application/problem+json' &&
+          problem.status === status &&
+          typeof problem.title === 'string' &&
+          typeof problem.detail === 'string' &&
+          typeof problem.type === 'string';
         if (!ok) failures.push(`${where}: not a problem+json with its status`);
       }
     }

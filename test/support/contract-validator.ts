@@ -37,7 +37,8 @@ export function createContractValidator(path: string): ContractValidator {
   const operations = new Map<string, { pointer: string; op: Json }>();
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(item)) {
-      if (op && typeof op === 'object' && op.operationId) operations.set(op.operationId, { pointer: `/paths/${escape(path)}/${method}`, op });
+      if (op && typeof op === 'object' && op.operationId)
+        operations.set(op.operationId, { pointer: `/paths/${escape(path)}/${method}`, op });
     }
   }
   const errorsOf = (fn: ValidateFunction) => (fn.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
@@ -47,7 +48,12 @@ export function createContractValidator(path: string): ContractValidator {
       const found = operations.get(operationId);
       if (!found) return [`no operation ${operationId} in the contract`];
       const responses = found.op.responses as Json;
-      const code = String(status) in responses ? String(status) : `${String(status)[0]}XX` in responses ? `${String(status)[0]}XX` : 'default';
+      const code =
+        String(status) in responses
+          ? String(status)
+          : `${String(status)[0]}XX` in responses
+            ? `${String(status)[0]}XX`
+            : 'default';
       let response = responses[code];
       if (!response) return [`status ${status} is not documented for ${operationId}`];
       let responsePointer = `${found.pointer}/responses/${code}`;
@@ -56,9 +62,15 @@ export function createContractValidator(path: string): ContractValidator {
         response = resolve(document, response.$ref);
       }
       const content = response.content as Json | undefined;
-      if (!content) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : [`${operationId} ${status} has no body in the contract, but one was sent`];
+      if (!content)
+        return body === undefined ||
+          body === '' ||
+          (typeof body === 'object' && body !== null && Object.keys(body).length === 0)
+          ? []
+          : [`${operationId} ${status} has no body in the contract, but one was sent`];
       const mediaType = contentType?.split(';')[0]?.trim();
-      if (!mediaType || !(mediaType in content)) return [`${operationId} ${status}: media type ${mediaType} is not one of ${Object.keys(content).join(', ')}`];
+      if (!mediaType || !(mediaType in content))
+        return [`${operationId} ${status}: media type ${mediaType} is not one of ${Object.keys(content).join(', ')}`];
       const fn = compile(`${responsePointer}/content/${escape(mediaType)}/schema`);
       return fn(body) ? [] : errorsOf(fn).map((e) => `${operationId} ${status}: ${e}`);
     },

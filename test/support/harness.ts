@@ -1,5 +1,14 @@
 // Test helpers: every mock made through them has its answers checked against its contract after the file.
-import { createApp, DEFAULT_CONTRACT, loadContract, startMock, type MockApp, type MockOptions, type RunningMock, type ServerOptions } from '../../mock/index.js';
+import {
+  createApp,
+  DEFAULT_CONTRACT,
+  loadContract,
+  startMock,
+  type MockApp,
+  type MockOptions,
+  type RunningMock,
+  type ServerOptions,
+} from '../../mock/index.js';
 import type { CallRecord } from '../../mock/journal/journal.js';
 
 export const AUTH = { Authorization: 'Bearer test-token' };

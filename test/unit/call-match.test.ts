@@ -3,23 +3,41 @@ import type { CallRecord } from '../../mock/index.js';
 import { differences, matchesCall } from '../../mock/respond/call-match.js';
 
 const call: CallRecord = {
-  id: 'call-1', time: '2026-01-01T00:00:00Z', operationId: 'createCredential', method: 'POST', path: '/members/m1/credentials',
-  pathParams: { member_id: 'm1' }, query: { trace: '1' }, headers: { 'x-client': 'web', authorization: 'Bearer t' },
-  body: { kind: 'pin', label: 'Desk', tags: ['a', 'b'] }, response: { status: 201, headers: {} }, violations: [],
+  id: 'call-1',
+  time: '2026-01-01T00:00:00Z',
+  operationId: 'createCredential',
+  method: 'POST',
+  path: '/members/m1/credentials',
+  pathParams: { member_id: 'm1' },
+  query: { trace: '1' },
+  headers: { 'x-client': 'web', authorization: 'Bearer t' },
+  body: { kind: 'pin', label: 'Desk', tags: ['a', 'b'] },
+  response: { status: 201, headers: {} },
+  violations: [],
 };
 
 describe('matchesCall and differences', () => {
   test('matches partially on params, query, headers (any case) and body', () => {
-    expect(matchesCall(call, { operationId: 'createCredential', params: { member_id: 'm1' }, query: {}, headers: { 'X-Client': 'web' }, body: { kind: 'pin' } })).toBe(true);
+    expect(
+      matchesCall(call, {
+        operationId: 'createCredential',
+        params: { member_id: 'm1' },
+        query: {},
+        headers: { 'X-Client': 'web' },
+        body: { kind: 'pin' },
+      }),
+    ).toBe(true);
   });
 
   test('names each difference with its path', () => {
-    expect(differences(call, { method: 'get', params: { member_id: 'm2' }, body: { kind: 'card', extra: 1 } })).toEqual([
-      'method: expected GET, received POST',
-      'params.member_id: expected "m2", received "m1"',
-      'body.kind: expected "card", received "pin"',
-      'body.extra: expected 1, received nothing',
-    ]);
+    expect(differences(call, { method: 'get', params: { member_id: 'm2' }, body: { kind: 'card', extra: 1 } })).toEqual(
+      [
+        'method: expected GET, received POST',
+        'params.member_id: expected "m2", received "m1"',
+        'body.kind: expected "card", received "pin"',
+        'body.extra: expected 1, received nothing',
+      ],
+    );
   });
 
   test('compares arrays item by item and by length', () => {
@@ -34,6 +52,9 @@ describe('matchesCall and differences', () => {
 
   test('matches paths exactly or by a prefix ending in *, and statuses', () => {
     expect(matchesCall(call, { path: '/members/m1/*', status: 201 })).toBe(true);
-    expect(differences(call, { path: '/members/m1', status: 400 })).toEqual(['path: expected "/members/m1", received "/members/m1/credentials"', 'status: expected 400, received 201']);
+    expect(differences(call, { path: '/members/m1', status: 400 })).toEqual([
+      'path: expected "/members/m1", received "/members/m1/credentials"',
+      'status: expected 400, received 201',
+    ]);
   });
 });

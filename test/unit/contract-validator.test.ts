@@ -4,7 +4,15 @@ import { createContractValidator } from '../support/contract-validator.js';
 
 // The conformance checks rest on this validator; these tests prove it can say no.
 const validator = createContractValidator(DEFAULT_CONTRACT);
-const pass = { id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M', member_id: 'm1', name: 'Gold', status: 'active', valid_from: '2026-01-05T09:30:00Z', valid_until: null, created_at: '2026-01-05T09:30:00Z' };
+const pass = {
+  id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M',
+  member_id: 'm1',
+  name: 'Gold',
+  status: 'active',
+  valid_from: '2026-01-05T09:30:00Z',
+  valid_until: null,
+  created_at: '2026-01-05T09:30:00Z',
+};
 
 describe('the independent contract validator', () => {
   test('accepts a body that fits the contract', () => {
@@ -12,15 +20,21 @@ describe('the independent contract validator', () => {
   });
 
   test('rejects an undocumented field', () => {
-    expect(validator.check('getPass', 200, 'application/json', { ...pass, extra: 1 })).toEqual(['getPass 200: / must NOT have additional properties']);
+    expect(validator.check('getPass', 200, 'application/json', { ...pass, extra: 1 })).toEqual([
+      'getPass 200: / must NOT have additional properties',
+    ]);
   });
 
   test('rejects a wrong enum value and a malformed timestamp', () => {
-    expect(validator.check('getPass', 200, 'application/json', { ...pass, status: 'gone', created_at: 'yesterday' })).toHaveLength(2);
+    expect(
+      validator.check('getPass', 200, 'application/json', { ...pass, status: 'gone', created_at: 'yesterday' }),
+    ).toHaveLength(2);
   });
 
   test('rejects an undocumented status and a wrong media type', () => {
-    expect(validator.check('getPass', 201, 'application/json', pass)).toEqual(['status 201 is not documented for getPass']);
+    expect(validator.check('getPass', 201, 'application/json', pass)).toEqual([
+      'status 201 is not documented for getPass',
+    ]);
     expect(validator.check('getPass', 200, 'text/plain', pass)[0]).toMatch(/media type text\/plain/);
   });
 
@@ -29,7 +43,14 @@ describe('the independent contract validator', () => {
   });
 
   test('follows $ref to shared responses', () => {
-    expect(validator.check('getPass', 404, 'application/problem+json', { type: 'https://x.test/p', title: 't', status: 404, detail: 'd' })).toEqual([]);
+    expect(
+      validator.check('getPass', 404, 'application/problem+json', {
+        type: 'https://x.test/p',
+        title: 't',
+        status: 404,
+        detail: 'd',
+      }),
+    ).toEqual([]);
     expect(validator.check('getPass', 404, 'application/problem+json', { title: 't' })).not.toEqual([]);
   });
 });

@@ -37,7 +37,13 @@ describe('createBodyGenerator', () => {
   });
 
   test('x-faker deep in a schema is seeded too: the same key gives the same values whatever was drawn before', () => {
-    const nested = { type: 'object', required: ['owner'], properties: { owner: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'string', 'x-faker': 'person.lastName' } } } };
+    const nested = {
+      type: 'object',
+      required: ['owner'],
+      properties: {
+        owner: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'string', 'x-faker': 'person.lastName' } },
+      },
+    };
     const generator = createBodyGenerator(4);
     const first = generator.generate(nested, 'k');
     for (const key of ['a', 'b', 'c']) generator.generate(schema, key);
@@ -68,7 +74,16 @@ describe('createBodyGenerator', () => {
   });
 
   test('reads a property named like a keyword as a property', () => {
-    const page = { type: 'object', additionalProperties: false, required: ['items', 'total', 'x-stoplight'], properties: { items: { type: 'array', items: { type: 'string' } }, total: { type: 'integer' }, 'x-stoplight': { type: 'boolean' } } };
+    const page = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['items', 'total', 'x-stoplight'],
+      properties: {
+        items: { type: 'array', items: { type: 'string' } },
+        total: { type: 'integer' },
+        'x-stoplight': { type: 'boolean' },
+      },
+    };
     const body = createBodyGenerator(3).generate(page, 'k') as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['items', 'total', 'x-stoplight']);
     expect(Array.isArray(body.items)).toBe(true);
@@ -85,6 +100,7 @@ describe('createBodyGenerator', () => {
 
   test('keeps generated lists short whatever maxItems allows', () => {
     const generator = createBodyGenerator(3);
-    for (let i = 0; i < 30; i++) expect((generator.generate(schema, `k${i}`) as { tags: string[] }).tags.length).toBeLessThanOrEqual(5);
+    for (let i = 0; i < 30; i++)
+      expect((generator.generate(schema, `k${i}`) as { tags: string[] }).tags.length).toBeLessThanOrEqual(5);
   });
 });

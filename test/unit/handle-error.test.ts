@@ -13,12 +13,23 @@ describe('handleError', () => {
         throw new Error('the journal is broken');
       },
     };
-    const ex = { req: { headers: {} } as IncomingMessage, res, method: 'GET', path: '/p', rawQuery: '', query: {}, requestId: 'r', session: { journal } } as unknown as Exchange;
+    const ex = {
+      req: { headers: {} } as IncomingMessage,
+      res,
+      method: 'GET',
+      path: '/p',
+      rawQuery: '',
+      query: {},
+      requestId: 'r',
+      session: { journal },
+    } as unknown as Exchange;
     const context = { options: { bodyLimit: 1024 } } as MockContext;
     const log = vi.fn();
     expect(() => handleError(context, ex, new Error('first failure'), log)).not.toThrow();
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/unexpected error on GET \/p: Error: first failure/));
-    expect(log).toHaveBeenCalledWith(expect.stringMatching(/could not answer GET \/p after an error: Error: the journal is broken/));
+    expect(log).toHaveBeenCalledWith(
+      expect.stringMatching(/could not answer GET \/p after an error: Error: the journal is broken/),
+    );
     expect(destroy).toHaveBeenCalledOnce();
   });
 });

@@ -2,7 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { Journal, type NewCall } from '../../mock/journal/journal.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
-  operationId, method, path, pathParams: {}, query: {}, headers: {}, response: { status: 200, headers: {} }, violations: [],
+  operationId,
+  method,
+  path,
+  pathParams: {},
+  query: {},
+  headers: {},
+  response: { status: 200, headers: {} },
+  violations: [],
 });
 
 describe('Journal', () => {
@@ -22,7 +29,10 @@ describe('Journal', () => {
     const journal = new Journal(10);
     journal.record(call('/a'));
     journal.record(call('/b'));
-    expect(journal.list().map((c) => [c.id, c.path])).toEqual([['call-1', '/a'], ['call-2', '/b']]);
+    expect(journal.list().map((c) => [c.id, c.path])).toEqual([
+      ['call-1', '/a'],
+      ['call-2', '/b'],
+    ]);
   });
 
   test('drops the oldest calls past its limit and counts them', () => {

@@ -31,7 +31,10 @@ describe('loadContract', () => {
   });
 
   test('names an operation without operationId by method and path', async () => {
-    const path = await file('x.yaml', 'openapi: 3.0.3\ninfo: {title: X, version: "1"}\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: ok}\n');
+    const path = await file(
+      'x.yaml',
+      'openapi: 3.0.3\ninfo: {title: X, version: "1"}\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: ok}\n',
+    );
     expect((await loadContract(path)).operations[0]!.id).toBe('GET /things');
   });
 

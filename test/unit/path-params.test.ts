@@ -3,7 +3,10 @@ import { extractPathParams } from '../../mock/contract/path-params.js';
 
 describe('extractPathParams', () => {
   test('reads whole-segment parameters', () => {
-    expect(extractPathParams('/members/{member_id}/passes/{pass_id}', '/members/m1/passes/p2')).toEqual({ member_id: 'm1', pass_id: 'p2' });
+    expect(extractPathParams('/members/{member_id}/passes/{pass_id}', '/members/m1/passes/p2')).toEqual({
+      member_id: 'm1',
+      pass_id: 'p2',
+    });
   });
 
   test('decodes percent-encoded values', () => {

@@ -26,12 +26,22 @@ describe('compilePattern', () => {
     for (let i = 0; i < 300; i++) expect(draw(random)).toMatch(check);
   });
 
-  test.each(['^a(b|c)$', '^[^a]+$', 'a|b', '^(?=a)a$', '^\\s+$', '^a{2,5}?$', '^\\u0041$', '^[a-z', '^a{5,2}$', '^😀{2}$', '^é+$', '^\\w{0,1000}\\w{0,1000}\\w{0,1000}\\w{0,1000}\\w{0,1000}$'])(
-    'leaves %s to json-schema-faker',
-    (pattern) => {
-      expect(compilePattern(pattern)).toBeUndefined();
-    },
-  );
+  test.each([
+    '^a(b|c)$',
+    '^[^a]+$',
+    'a|b',
+    '^(?=a)a$',
+    '^\\s+$',
+    '^a{2,5}?$',
+    '^\\u0041$',
+    '^[a-z',
+    '^a{5,2}$',
+    '^😀{2}$',
+    '^é+$',
+    '^\\w{0,1000}\\w{0,1000}\\w{0,1000}\\w{0,1000}\\w{0,1000}$',
+  ])('leaves %s to json-schema-faker', (pattern) => {
+    expect(compilePattern(pattern)).toBeUndefined();
+  });
 
   test('a pattern of side-by-side open quantifiers is drawn at once (no regular expression runs per draw)', () => {
     const draw = compilePattern(`^${'[ab]*a'.repeat(40)}$`)!;
@@ -45,11 +55,20 @@ describe('compilePattern', () => {
   test('every draw of any pattern it compiles matches the pattern (fast-check, seed 20261122, 400 runs)', () => {
     const literal = fc.constantFrom('a', 'Z', '7', '_', '-', '/', ':', '=', '\\.', '\\+', '\\(', '\\[');
     const inClass = fc.constantFrom('a-f', 'A-Z', '0-9', '_', '.', '\\-', '\\d', '\\w', 'x', '+');
-    const atom = fc.oneof(literal, fc.constantFrom('\\d', '\\w', '.'), fc.array(inClass, { minLength: 1, maxLength: 3 }).map((items) => `[${items.join('')}]`));
-    const quantifier = fc.oneof(fc.constantFrom('', '?', '*', '+'), fc.tuple(fc.nat(4), fc.nat(3)).map(([n, extra]) => `{${n},${n + extra}}`), fc.nat(5).map((n) => `{${n}}`), fc.nat(3).map((n) => `{${n},}`));
-    const pattern = fc.tuple(fc.boolean(), fc.array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 4 }), fc.boolean()).map(
-      ([start, parts, end]) => `${start ? '^' : ''}${parts.map(([a, q]) => a + q).join('')}${end ? '$' : ''}`,
+    const atom = fc.oneof(
+      literal,
+      fc.constantFrom('\\d', '\\w', '.'),
+      fc.array(inClass, { minLength: 1, maxLength: 3 }).map((items) => `[${items.join('')}]`),
     );
+    const quantifier = fc.oneof(
+      fc.constantFrom('', '?', '*', '+'),
+      fc.tuple(fc.nat(4), fc.nat(3)).map(([n, extra]) => `{${n},${n + extra}}`),
+      fc.nat(5).map((n) => `{${n}}`),
+      fc.nat(3).map((n) => `{${n},}`),
+    );
+    const pattern = fc
+      .tuple(fc.boolean(), fc.array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 4 }), fc.boolean())
+      .map(([start, parts, end]) => `${start ? '^' : ''}${parts.map(([a, q]) => a + q).join('')}${end ? '$' : ''}`);
     let compiled = 0;
     fc.assert(
       fc.property(pattern, fc.integer({ min: 1, max: 2 ** 31 - 2 }), (source, seed) => {
@@ -92,7 +111,15 @@ describe('planQuickDraw', () => {
     ['a length bound', { type: 'string', pattern: '^a+$', maxLength: 3 }],
     ['an enum', { type: 'string', pattern: '^a+$', enum: ['a'] }],
     ['nullable', { type: 'string', pattern: '^a+$', nullable: true }],
-    ['a property json-schema-faker must draw', { type: 'object', additionalProperties: false, required: ['at'], properties: { at: { type: 'string', format: 'date-time' } } }],
+    [
+      'a property json-schema-faker must draw',
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['at'],
+        properties: { at: { type: 'string', format: 'date-time' } },
+      },
+    ],
   ])('leaves a schema with %s to json-schema-faker', (_, schema) => {
     expect(planQuickDraw(schema)).toBeUndefined();
   });
