@@ -1,26 +1,19 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import { adminGuard } from './admin/admin-guard.js';
-import { adminRouter, enterAdmin } from './admin/admin-router.js';
+import { createAdminApi } from './admin/admin-api.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
-import { createHandler, type AdminHandler } from './handler/handle.js';
-import {
-  createMockContext,
-  resetSession,
-  restoreState,
-  serve,
-  sessionOf,
-  type MockContext,
-} from './handler/mock-context.js';
+import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
+import { createMockContext, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './respond/call-match.js';
-import { readOverride, type Override, type OverrideSpec } from './respond/overrides.js';
+import { readOverride, type CheckResponse, type Override, type OverrideSpec } from './respond/overrides.js';
+import { serve } from './plan/serve.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import type { StoreSnapshot } from './state/store.js';
 
@@ -78,12 +71,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
 
   const controls: MockControls = {
     override(session, spec) {
-      const result = readOverride(
-        spec,
-        `override-${++overrides}`,
-        context.served.contract.operations,
-        (operation, status, body) => checkResponseBody(operation.spec, body, status),
-      );
+      const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
+      const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
       if (result.ok) sessionOf(context, session).overrides.push(result.override);
       return result;
     },
@@ -98,7 +87,7 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
 
   const handle = createHandler(
     context,
-    resolved.admin === false ? undefined : adminApi(resolved.admin.token, context, controls),
+    resolved.admin === false ? undefined : createAdminApi(context, controls, resolved.admin.token),
     createBodyReader(resolved.bodyLimit),
   );
   const app = bareExpress();
@@ -141,14 +130,4 @@ function bareExpress(): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   return app;
-}
-
-/** The admin API, an Express app of its own; the listener hands it the request with its session. */
-function adminApi(token: string | undefined, context: MockContext, controls: MockControls): AdminHandler {
-  const app = bareExpress();
-  app.use('/__mock', adminGuard(token), adminRouter(context, controls));
-  return (req, res, ex) => {
-    enterAdmin(res, ex.session);
-    app(req, res);
-  };
 }

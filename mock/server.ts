@@ -9,7 +9,7 @@ import { loadContract } from './contract/load-contract.js';
 import { watchContract } from './contract/watch-contract.js';
 import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
 import { checkSnapshot } from './state/check-snapshot.js';
-import { inferCollections } from './state/infer-collections.js';
+import { inferCollections } from './plan/infer-collections.js';
 import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
 import type { StoreSnapshot } from './state/store.js';
 

@@ -1,11 +1,9 @@
 // CORS for browsers: any origin by default (or a list), preflights answered from the contract's methods.
 import vary from 'vary';
-import { allowedMethods } from '../prism/prism-adapter.js';
 import { problem } from '../problems/problems.js';
 import type { Exchange } from './exchange.js';
-import type { MockContext } from './mock-context.js';
-import type { Rendered } from './render-response.js';
-import { problemReply } from './send-reply.js';
+import type { MockContext } from '../instance/mock-context.js';
+import { problemReply, type Reply } from '../reply/reply.js';
 
 /**
  * Sets CORS headers on every answer to an allowed origin, echoing it so credentialed requests work too,
@@ -13,7 +11,7 @@ import { problemReply } from './send-reply.js';
  * other origins only when they are listed by name (`--cors-origin`): "any origin" would let any web page
  * read the journal. Returns the answer when the request is a preflight or a refused one.
  */
-export function applyCors(context: MockContext, ex: Exchange, admin: boolean): Rendered | undefined {
+export function applyCors(context: MockContext, ex: Exchange, admin: boolean): Reply | undefined {
   const { cors: allow } = context.options;
   if (allow === false) return undefined;
   const { req, res } = ex;
@@ -37,7 +35,7 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
   res.setHeader('Access-Control-Expose-Headers', context.served.exposedHeaders);
   if (!preflight) return undefined;
   const requested = String(req.headers['access-control-request-method']).toUpperCase();
-  const known = admin ? [] : allowedMethods(context.served.specs, ex.path);
+  const known = admin ? [] : context.served.routes.methods(ex.path);
   const headers = {
     'Access-Control-Allow-Methods': (known.length ? known : [requested]).join(', '),
     'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? ''),

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { Match } from './match-route.js';
-import type { MockContext, Session } from './mock-context.js';
+import type { MockContext } from '../instance/mock-context.js';
+import type { Session } from '../instance/session.js';
 import { newRequestId } from './request-id.js';
 import { selectSession } from './select-session.js';
 

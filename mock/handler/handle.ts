@@ -1,24 +1,30 @@
 // The request listener of a mock: every request starts here, on Node's own request and response objects.
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+// It is the one place that counts, uses up overrides, changes state, waits, records and writes.
+import type { RequestListener } from 'node:http';
+import type { MockContext } from '../instance/mock-context.js';
+import type { Session } from '../instance/session.js';
+import { REQUESTS } from '../instance/session.js';
 import { problem } from '../problems/problems.js';
+import { problemReply, writeReply } from '../reply/reply.js';
+import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './cors.js';
+import { decide, type Effects } from './decide.js';
 import { openExchange, type Exchange } from './exchange.js';
-import { handleError } from './handle-error.js';
-import { handleRequest } from './handle-request.js';
+import { describe, handleError } from './handle-error.js';
 import { logRequest } from './log-requests.js';
 import { isMatch, matchRoute } from './match-route.js';
-import type { MockContext } from './mock-context.js';
 import type { BodyReader } from './parse-body.js';
+import { produceReply } from './produce-reply.js';
 import { refuseSessionName } from './select-session.js';
-import { problemReply, sendReply, writeReply } from './send-reply.js';
+import { recordDrop, sendReply } from './send-reply.js';
 
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a session and CORS. */
-export type AdminHandler = (req: IncomingMessage, res: ServerResponse, ex: Exchange) => void;
+export type AdminHandler = (ex: Exchange) => void;
 
 /**
  * Builds the listener: request id, log line, session, CORS, then the admin API or the contract pipeline
- * (route, body, validate, respond, record, send). Contract requests never go through Express: its
- * per-request setup (prototype swaps, router layers) cost more than all of the mock's own work.
+ * (route, read the body, decide, carry the decision out). Contract requests never go through Express:
+ * its per-request setup (prototype swaps, router layers) cost more than all of the mock's own work.
  * @example http.createServer(createHandler(context, admin, createBodyReader(limit))).listen(3000)
  */
 export function createHandler(
@@ -32,13 +38,9 @@ export function createHandler(
       ex = openExchange(context, req, res);
     } catch (error) {
       // Nothing to record the call with: answer, log, and keep the process.
-      console.error(
-        `membership-mock: cannot read the request ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      return writeReply(
-        res,
-        problemReply(problem('internal', 'The mock failed to answer this request; the server log has the details.')),
-      );
+      console.error(`membership-mock: cannot read the request ${req.method} ${req.url}: ${describe(error)}`);
+      const detail = 'The mock failed to answer this request; the server log has the details.';
+      return writeReply(res, problemReply(problem('internal', detail)));
     }
     try {
       res.setHeader('X-Request-Id', ex.requestId);
@@ -47,16 +49,16 @@ export function createHandler(
       const refusal = refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.
       if (refusal) return isAdmin ? writeReply(res, refusal) : sendReply(ex, refusal);
-      if (isAdmin) return admin(req, res, ex);
+      if (isAdmin) return admin(ex);
 
-      const routed = matchRoute(context, ex);
+      const routed = matchRoute(context.served, ex.method, ex.path);
       if (!isMatch(routed)) return sendReply(ex, routed);
       ex.match = routed;
-      if (!routed.operation.spec.request?.body) return handleRequest(context, ex);
+      if (!routed.plan.takesBody) return answer(context, ex);
       readBody(ex, (error) => {
         try {
           if (error) return handleError(context, ex, error);
-          handleRequest(context, ex);
+          answer(context, ex);
         } catch (thrown) {
           handleError(context, ex, thrown);
         }
@@ -65,4 +67,55 @@ export function createHandler(
       handleError(context, ex, error);
     }
   };
+}
+
+/** Decides the answer to a routed request, then carries it out. */
+function answer(context: MockContext, ex: Exchange): void {
+  const { plan, pathParams, path: routedPath } = ex.match!;
+  const { session } = ex;
+  const request = {
+    method: ex.method,
+    path: ex.path,
+    routedPath,
+    rawQuery: ex.rawQuery,
+    query: ex.query,
+    headers: ex.req.headers,
+    body: ex.body,
+    pathParams,
+  };
+  const { seed, checkSecurity, dynamic, stateless } = context.options;
+  const decision = decide(plan, request, session, { seed, faults: context.faults, checkSecurity, dynamic, stateless });
+  if (decision.kind === 'refuse') {
+    if (decision.unrecordableBody) ex.unrecordableBody = decision.unrecordableBody;
+    return sendReply(ex, decision.reply);
+  }
+  count(session, decision.effects);
+  if (decision.kind === 'drop') return later(context, ex, decision.delay, () => recordDrop(ex));
+  const { reply, changed } = produceReply(
+    context,
+    session,
+    { path: routedPath, pathParams, query: ex.query, body: ex.body },
+    decision,
+  );
+  if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
+  later(context, ex, decision.delay, () => sendReply(ex, reply));
+}
+
+/** Counts the request (and the create) in the session, and uses up the override applied. */
+function count(session: Session, { request, occurrence, override }: Effects): void {
+  session.counters.set(REQUESTS, request);
+  if (occurrence) session.counters.set(occurrence.operationId, occurrence.count);
+  if (override) useOverride(session.overrides, override);
+}
+
+/** Runs an action now or after a delay; an error in a delayed one is answered like any other. */
+function later(context: MockContext, ex: Exchange, ms: number, action: () => void): void {
+  if (ms <= 0) return action();
+  setTimeout(() => {
+    try {
+      action();
+    } catch (error) {
+      handleError(context, ex, error);
+    }
+  }, ms);
 }

@@ -9,7 +9,7 @@ export function logRequest({ log, logTo }: ResolvedMockOptions, ex: Exchange): v
   const { method, path, requestId, res } = ex;
   res.once('finish', () => {
     const ms = Math.round(Number(process.hrtime.bigint() - start) / 10_000) / 100;
-    const operationId = ex.match?.operation.id ?? null;
+    const operationId = ex.match?.plan.operation.id ?? null;
     const line =
       log === 'json'
         ? JSON.stringify({

@@ -1,83 +1,60 @@
 // The first step for contract paths: find the operation before reading any body, so an unknown path is
 // a 404 and a wrong method a 405 whatever was sent, and only operations that take a body get one read.
-import type { Operation } from '../contract/load-contract.js';
-import { extractPathParams } from '../contract/path-params.js';
-import { allowedMethods, routeRequest } from '../prism/prism-adapter.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import type { Served } from '../plan/serve.js';
 import { problem } from '../problems/problems.js';
-import type { Exchange } from './exchange.js';
-import type { MockContext } from './mock-context.js';
-import type { Rendered } from './render-response.js';
-import { problemReply } from './send-reply.js';
+import { problemReply, type Reply } from '../reply/reply.js';
 
-/** The operation a request was matched to, kept in the exchange for the rest of the pipeline. */
+/** The operation a request was routed to, kept in the exchange for the rest of the pipeline. */
 export interface Match {
-  operation: Operation;
+  plan: OperationPlan;
   pathParams: Record<string, string>;
   /** The request path as routed: a trailing slash is dropped, as most servers do. */
   path: string;
 }
 
 /**
- * Routes with Prism's router: the operation of the request, or the answer when there is none (404; 405
- * with `Allow`; 204 for a plain OPTIONS).
+ * Routes a request on the contract's route table: its operation, or the answer when there is none (404
+ * listing the operations; 405 with `Allow`; 204 with `Allow` for a plain OPTIONS).
  */
-export function matchRoute(context: MockContext, ex: Exchange): Match | Rendered {
-  const path = ex.path.length > 1 ? ex.path.replace(/\/+$/, '') || '/' : ex.path;
-  const method = ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase();
-  const routed = routeRequest(context.served.specs, method, path);
-  if (routed.kind === 'no-path') return routeNotFound(context, ex);
-  if (routed.kind === 'no-method') return methodNotAllowed(context, ex, path);
-  return matchFor(context, routed.spec, path);
+export function matchRoute(served: Served, method: string, path: string): Match | Reply {
+  const routed = path.length > 1 ? trimSlashes(path) : path;
+  const found = served.routes.find(method === 'HEAD' ? 'get' : method.toLowerCase(), routed);
+  if (found.kind === 'no-path') return routeNotFound(served, method, path);
+  if (found.kind === 'no-method') return methodNotAllowed(found.allow, method, path);
+  const plan = found.route.value;
+  return { plan, pathParams: plan.pathParams(routed), path: routed };
 }
 
 /** Whether routing found an operation. */
-export function isMatch(routed: Match | Rendered): routed is Match {
-  return 'operation' in routed;
+export function isMatch(routed: Match | Reply): routed is Match {
+  return 'plan' in routed;
 }
 
-const MATCH_LIMIT = 5_000;
-const matches = new WeakMap<object, Map<string, Match>>();
-
-/** The match of an operation and a path, remembered per contract (path parameters are read once). */
-function matchFor(context: MockContext, spec: Operation['spec'], path: string): Match {
-  let cache = matches.get(context.served);
-  if (!cache) matches.set(context.served, (cache = new Map()));
-  const key = `${spec.method} ${path}`;
-  let match = cache.get(key);
-  if (!match && key.length > 512) {
-    const operation = context.served.operations.get(spec)!;
-    return { operation, pathParams: extractPathParams(operation.path, path), path };
-  }
-  if (!match) {
-    const operation = context.served.operations.get(spec)!;
-    match = Object.freeze({ operation, pathParams: Object.freeze(extractPathParams(operation.path, path)), path });
-    if (cache.size >= MATCH_LIMIT) cache.clear();
-    cache.set(key, match);
-  }
-  return match;
+/** Drops trailing slashes in one pass (a regex like `/\/+$/` is quadratic on a long run of slashes). */
+function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end) || '/';
 }
 
-function routeNotFound(context: MockContext, { method, path }: Exchange): Rendered {
-  const operations = context.served.contract.operations.map((op) => ({
+function routeNotFound(served: Served, method: string, path: string): Reply {
+  const operations = served.contract.operations.map((op) => ({
     operationId: op.id,
     method: op.method.toUpperCase(),
     path: op.path,
   }));
   const list = operations.map((op) => `${op.method} ${op.path}`).join(', ');
-  return problemReply(
-    problem('routeNotFound', `${method} ${path} matches no path of the contract. It has: ${list}.`, {
-      instance: path,
-      operations,
-    }),
-  );
+  const detail = `${method} ${path} matches no path of the contract. It has: ${list}.`;
+  return problemReply(problem('routeNotFound', detail, { instance: path, operations }));
 }
 
-function methodNotAllowed(context: MockContext, ex: Exchange, path: string): Rendered {
-  const methods = allowedMethods(context.served.specs, path);
+function methodNotAllowed(allowed: string[], method: string, path: string): Reply {
+  const methods = [...allowed];
   if (methods.includes('GET')) methods.push('HEAD');
   methods.push('OPTIONS');
   const allow = methods.join(', ');
-  if (ex.method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
-  const detail = `${ex.method} is not defined for ${ex.path}; the contract has: ${allow}.`;
-  return problemReply(problem('methodNotAllowed', detail, { instance: ex.path, allow: methods }), { Allow: allow });
+  if (method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
+  const detail = `${method} is not defined for ${path}; the contract has: ${allow}.`;
+  return problemReply(problem('methodNotAllowed', detail, { instance: path, allow: methods }), { Allow: allow });
 }

@@ -35,6 +35,25 @@ export function createBodyReader(limit: number): BodyReader {
   };
 }
 
+/**
+ * The admin API's reader: strict JSON (an object or array) within `limit` bytes; a body of another media
+ * type is not read, and leaves `ex.body` undefined.
+ */
+export function createJsonReader(limit: number): BodyReader {
+  const parse = express.json({ limit, strict: true }) as unknown as Parser;
+  return (ex, done) => {
+    const req = ex.req as IncomingMessage & { body?: unknown };
+    if (req.body !== undefined) {
+      ex.body = req.body;
+      return done();
+    }
+    parse(req, ex.res, (error?: unknown) => {
+      ex.body = req.body;
+      done(error);
+    });
+  };
+}
+
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */
 function requireUtf8(_req: unknown, _res: unknown, buffer: Buffer, encoding: string): void {
   if (/^utf-?8$/i.test(encoding) && !isUtf8(buffer)) {

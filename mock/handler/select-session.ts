@@ -2,9 +2,9 @@
 import type { IncomingMessage } from 'node:http';
 import { problem } from '../problems/problems.js';
 import type { Exchange, Query } from './exchange.js';
-import { sessionOf, type MockContext, type Session } from './mock-context.js';
-import type { Rendered } from './render-response.js';
-import { problemReply } from './send-reply.js';
+import { sessionOf, type MockContext } from '../instance/mock-context.js';
+import type { Session } from '../instance/session.js';
+import { problemReply, type Reply } from '../reply/reply.js';
 
 export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -16,7 +16,7 @@ export function selectSession(context: MockContext, req: IncomingMessage, path: 
 }
 
 /** A 400 problem when the request names a session with a malformed name; such requests are recorded in the default session. */
-export function refuseSessionName(ex: Exchange): Rendered | undefined {
+export function refuseSessionName(ex: Exchange): Reply | undefined {
   const name = sessionName(ex.req, ex.path, ex.query);
   if (name === '' || NAME.test(name)) return undefined;
   const violations = [

@@ -1,5 +1,6 @@
 // Checks responses and records against an operation's documented responses, with Prism's validator.
 import type { IHttpOperation } from '@stoplight/types';
+import { compileResponses } from '../contract/response-table.js';
 import { validators, type Diagnostic } from './prism-modules.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
@@ -17,15 +18,13 @@ export interface ReceivedResponse {
  * @example checkResponse(spec, { status: 200, headers: {}, body: undefined }) // ['status 200 is not documented (documented: 201, 400)']
  */
 export function checkResponse(spec: IHttpOperation, response: ReceivedResponse): string[] {
-  const documented = spec.responses.map((r) => r.code);
-  const known = documented.some(
-    (code) => code === 'default' || new RegExp(`^${code.replace(/X/gi, '\\d')}$`).test(String(response.status)),
-  );
-  if (!known) return [`status ${response.status} is not documented (documented: ${documented.join(', ')})`];
-  const result = validators.validateOutput({
-    resource: spec,
-    element: { statusCode: response.status, headers: response.headers, body: response.body },
-  });
+  if (!compileResponses(spec.responses).lookup(response.status)) {
+    return [
+      `status ${response.status} is not documented (documented: ${spec.responses.map((r) => r.code).join(', ')})`,
+    ];
+  }
+  const element = { statusCode: response.status, headers: response.headers, body: response.body };
+  const result = validators.validateOutput({ resource: spec, element });
   if (result._tag === 'Right') return [];
   return result.left.filter((d) => d.severity === 0).map((d) => describeOutputDiagnostic(d, response.status));
 }
@@ -50,23 +49,16 @@ function describeOutputDiagnostic(d: Diagnostic, status: number): string {
 }
 
 /**
- * Checks a body against an operation's JSON response for a status (by default its first 2xx): for
+ * Checks a body against an operation's JSON response for a status (by default its success response): for
  * fixtures, state files and override bodies.
  * @returns one message per error (`/status: must be ...`), empty when the body fits
  */
 export function checkResponseBody(spec: IHttpOperation, body: unknown, status?: number): string[] {
-  const response =
-    status === undefined
-      ? spec.responses.find((r) => /^2\d\d$/.test(r.code))
-      : (spec.responses.find((r) => r.code === String(status)) ??
-        spec.responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`) ??
-        spec.responses.find((r) => r.code === 'default'));
+  const table = compileResponses(spec.responses);
+  const response = status === undefined ? table.success : table.lookup(status);
   if (!response) return [`status ${status} is not documented`];
   const mediaType = response.contents?.find((c) => /[/+]json\b/i.test(c.mediaType))?.mediaType;
   if (!mediaType) return body === undefined ? [] : [`the ${response.code} response has no JSON body in the contract`];
-  return checkResponse(spec, {
-    status: status ?? Number(response.code),
-    headers: { 'content-type': mediaType },
-    body,
-  }).map((m) => m.replace(/^body /, ''));
+  const received = { status: status ?? table.successStatus, headers: { 'content-type': mediaType }, body };
+  return checkResponse(spec, received).map((m) => m.replace(/^body /, ''));
 }

@@ -39,19 +39,6 @@ type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => 
 export const loader = require('@stoplight/prism-http/dist/utils/operations.js') as {
   getHttpOperationsFromSpec(source: string | object): Promise<IHttpOperation[]>;
 };
-export const route = (
-  require('@stoplight/prism-http/dist/router/index.js') as {
-    default: (opts: {
-      resources: IHttpOperation[];
-      input: PrismRequest;
-    }) => Either<Error & { status?: number }, IHttpOperation>;
-  }
-).default;
-export const matchPath = (
-  require('@stoplight/prism-http/dist/router/matchPath.js') as {
-    matchPath(requestPath: string, operationPath: string): Either<Error, string>;
-  }
-).matchPath;
 export const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
   validateInput: Validator;
   validateSecurity: Validator;

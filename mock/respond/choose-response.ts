@@ -1,7 +1,7 @@
 // Picks the documented response to send: status code, media type and, if asked, a named example.
 import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
-import type { Operation } from '../contract/load-contract.js';
-import type { Preferences } from './parse-prefer.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import { statusOf } from '../contract/response-table.js';
 
 /** The response the mock will send. `content` is absent when the response has no body. */
 export interface ResponseChoice {
@@ -12,85 +12,48 @@ export interface ResponseChoice {
   exampleKey?: string;
 }
 
-export type ChoiceResult =
-  | { ok: true; choice: ResponseChoice }
-  | { ok: false; reason: 'prefer'; message: string }
-  | { ok: false; reason: 'not-acceptable'; message: string };
+/** What a request asks of the response: a status, a named example (both optional). */
+export interface ResponseWish {
+  code?: number;
+  example?: string;
+}
 
-/** Content negotiation, as Express's `req.accepts(types)` does it. */
-export type Negotiate = (types: string[]) => string | false;
+export type ChoiceResult =
+  { ok: true; choice: ResponseChoice } | { ok: false; reason: 'prefer' | 'not-acceptable'; message: string };
 
 /**
- * Chooses the response for a valid request: `Prefer: code=` if given, otherwise the lowest documented 2xx
- * (then `2XX`, then `default`). The media type follows `Accept`; an error response is sent even when
- * `Accept` does not list its type, since a client must learn what went wrong.
+ * Chooses the response for a valid request: the documented one for `code` if given (see the response
+ * table), otherwise the operation's success response. The media type follows `Accept`; an error response
+ * is sent even when `Accept` does not list its type, since a client must learn what went wrong.
+ * @example chooseResponse(plan, { code: 404 }, 'application/json')
  */
-export function chooseResponse(operation: Operation, preferences: Preferences, negotiate: Negotiate): ChoiceResult {
-  const responses = operation.spec.responses;
-  const response =
-    preferences.code === undefined ? defaultResponse(responses) : findResponse(responses, preferences.code);
+export function chooseResponse(plan: OperationPlan, wish: ResponseWish, accept: string | undefined): ChoiceResult {
+  const { responses, operation } = plan;
+  const response = wish.code === undefined ? responses.success : responses.lookup(wish.code);
   if (!response) {
-    const codes = responses.map((r) => r.code).join(', ');
-    return {
-      ok: false,
-      reason: 'prefer',
-      message: `Prefer code=${preferences.code} is not documented for ${operation.id}; documented: ${codes}.`,
-    };
+    const message = `Prefer code=${wish.code} is not documented for ${operation.id}; documented: ${responses.codes.join(', ')}.`;
+    return { ok: false, reason: 'prefer', message };
   }
-  const status = statusOf(response.code, preferences.code);
+  const status = statusOf(response.code, wish.code);
   // 204 and 304 never carry a body, whatever a `default` response documents.
   const contents = status === 204 || status === 304 ? [] : (response.contents ?? []).filter((c) => c.mediaType);
   if (contents.length === 0) {
-    if (preferences.example !== undefined) {
-      return {
-        ok: false,
-        reason: 'prefer',
-        message: `Prefer example=${preferences.example}: the ${status} response of ${operation.id} has no body.`,
-      };
-    }
-    return { ok: true, choice: { status, response } };
+    if (wish.example === undefined) return { ok: true, choice: { status, response } };
+    const message = `Prefer example=${wish.example}: the ${status} response of ${operation.id} has no body.`;
+    return { ok: false, reason: 'prefer', message };
   }
   const types = contents.map((c) => c.mediaType);
-  const accepted = negotiate(types);
+  const accepted = plan.negotiate(accept, types);
   if (accepted === false && status < 400) {
     return { ok: false, reason: 'not-acceptable', message: `The Accept header allows none of: ${types.join(', ')}.` };
   }
   const content = contents.find((c) => c.mediaType === accepted) ?? contents[0]!;
-  if (preferences.example === undefined) return { ok: true, choice: { status, response, content } };
+  if (wish.example === undefined) return { ok: true, choice: { status, response, content } };
   const names = (content.examples ?? []).map((e) => e.key);
-  if (!names.includes(preferences.example)) {
+  if (!names.includes(wish.example)) {
     const known = names.length ? names.join(', ') : 'none';
-    return {
-      ok: false,
-      reason: 'prefer',
-      message: `Prefer example=${preferences.example} is not an example of the ${status} response of ${operation.id}; examples: ${known}.`,
-    };
+    const message = `Prefer example=${wish.example} is not an example of the ${status} response of ${operation.id}; examples: ${known}.`;
+    return { ok: false, reason: 'prefer', message };
   }
-  return { ok: true, choice: { status, response, content, exampleKey: preferences.example } };
-}
-
-function defaultResponse(responses: IHttpOperationResponse[]): IHttpOperationResponse | undefined {
-  const exact = responses.filter((r) => /^2\d\d$/.test(r.code)).sort((a, b) => Number(a.code) - Number(b.code))[0];
-  return (
-    exact ??
-    responses.find((r) => r.code.toUpperCase() === '2XX') ??
-    responses.find((r) => r.code === 'default') ??
-    responses[0]
-  );
-}
-
-function findResponse(responses: IHttpOperationResponse[], code: number): IHttpOperationResponse | undefined {
-  const text = String(code);
-  return (
-    responses.find((r) => r.code === text) ??
-    responses.find((r) => r.code.toUpperCase() === `${text[0]}XX`) ??
-    responses.find((r) => r.code === 'default')
-  );
-}
-
-function statusOf(code: string, preferred: number | undefined): number {
-  if (/^\d{3}$/.test(code)) return Number(code);
-  if (preferred !== undefined) return preferred;
-  if (/^\dXX$/i.test(code)) return Number(code[0]) * 100;
-  return 200;
+  return { ok: true, choice: { status, response, content, exampleKey: wish.example } };
 }

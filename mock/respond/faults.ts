@@ -18,7 +18,8 @@ export interface FaultRoll {
   drop: boolean;
 }
 
-const NO_FAULT: FaultRoll = Object.freeze({ delay: 0, fail: false, drop: false });
+/** The roll of a request that no fault touches. */
+export const NO_FAULT: FaultRoll = Object.freeze({ delay: 0, fail: false, drop: false });
 
 /**
  * Rolls the faults for the n-th request of a session. The same seed, session and n always roll the same,

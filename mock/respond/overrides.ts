@@ -1,6 +1,7 @@
 // Overrides: "for the next N calls of this operation (that match), answer this instead", checked against
 // the contract when they are set, so a test can never make the mock break it.
 import type { Operation } from '../contract/load-contract.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
 import type { CallRecord } from '../journal/journal.js';
 import { matchesCall, type CallMatch } from './call-match.js';
 
@@ -44,72 +45,72 @@ export type CheckResponse = (operation: Operation, status: number, body: unknown
 
 /**
  * Validates an override against the contract and returns it ready to apply, or the reasons it is refused.
- * @example readOverride({ operationId: 'getPass', status: 500, times: 1 }, 'override-1', operations, check)
+ * @example readOverride({ operationId: 'getPass', status: 500, times: 1 }, 'override-1', served.plans, check)
  */
 export function readOverride(
   value: unknown,
   id: string,
-  operations: Operation[],
+  plans: readonly OperationPlan[],
   check: CheckResponse,
 ): { ok: true; override: Override } | { ok: false; errors: string[] } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, errors: ['an override is a JSON object with at least "operationId"'] };
+  }
   const spec = value as Record<string, unknown>;
   const errors: string[] = [];
-  const known = ['operationId', 'match', 'status', 'body', 'headers', 'delay', 'fault', 'times'];
-  for (const key of Object.keys(spec))
-    if (!known.includes(key)) errors.push(`unknown field "${key}"; an override has ${known.join(', ')}`);
-  const operation = operations.find((op) => op.id === spec.operationId);
-  if (!operation)
-    errors.push(
-      `operationId ${JSON.stringify(spec.operationId)} is not an operation of the contract; it has ${operations.map((op) => op.id).join(', ')}`,
-    );
-  const documented = operation?.spec.responses.map((r) => r.code) ?? [];
-  if (spec.status !== undefined) {
-    const status = spec.status;
-    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)
+  for (const key of Object.keys(spec)) {
+    if (!FIELDS.includes(key)) errors.push(`unknown field "${key}"; an override has ${FIELDS.join(', ')}`);
+  }
+  const plan = plans.find((p) => p.operation.id === spec.operationId);
+  if (!plan) {
+    const ids = plans.map((p) => p.operation.id).join(', ');
+    errors.push(`operationId ${JSON.stringify(spec.operationId)} is not an operation of the contract; it has ${ids}`);
+  }
+  const { status, delay, times, headers } = spec;
+  if (status !== undefined) {
+    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) {
       errors.push('status must be a final HTTP status code (200-599)');
-    else if (
-      operation &&
-      !documented.some(
-        (code) => code === String(status) || code.toUpperCase() === `${String(status)[0]}XX` || code === 'default',
-      )
-    ) {
-      errors.push(`status ${status} is not documented for ${operation.id}; documented: ${documented.join(', ')}`);
+    } else if (plan && !plan.responses.lookup(status as number)) {
+      const codes = plan.responses.codes.join(', ');
+      errors.push(`status ${status} is not documented for ${plan.operation.id}; documented: ${codes}`);
     }
   }
-  if (
-    spec.delay !== undefined &&
-    (!Number.isInteger(spec.delay) || (spec.delay as number) < 0 || (spec.delay as number) > 60_000)
-  )
+  if (delay !== undefined && !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 60_000)) {
     errors.push('delay must be whole milliseconds from 0 to 60000');
-  if (spec.times !== undefined && (!Number.isInteger(spec.times) || (spec.times as number) < 1))
-    errors.push('times must be a positive whole number');
-  if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
-  if (
-    spec.headers !== undefined &&
-    (typeof spec.headers !== 'object' ||
-      spec.headers === null ||
-      Object.values(spec.headers).some((v) => typeof v !== 'string'))
-  )
-    errors.push('headers must be an object of strings');
-  else if (spec.headers !== undefined) {
-    const reserved = Object.keys(spec.headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase()));
-    if (reserved.length)
-      errors.push(`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`);
   }
-  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null))
+  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) {
+    errors.push('times must be a positive whole number');
+  }
+  if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
+  if (headers !== undefined) errors.push(...headerErrors(headers));
+  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) {
     errors.push('match must be an object');
-  if (['status', 'body', 'headers', 'delay', 'fault'].every((key) => spec[key] === undefined))
+  }
+  if (ACTIONS.every((key) => spec[key] === undefined))
     errors.push('say what to do: status, body, headers, delay or fault');
-  if (errors.length === 0 && operation && spec.body !== undefined) {
-    const status =
-      (spec.status as number | undefined) ?? Number(documented.find((code) => /^2\d\d$/.test(code)) ?? 200);
-    errors.push(...check(operation, status, spec.body).map((e) => `body: ${e}`));
+  if (errors.length === 0 && plan && spec.body !== undefined) {
+    // Without a status, the body is sent with the operation's success response.
+    const sentWith = (status as number | undefined) ?? plan.responses.successStatus;
+    errors.push(...check(plan.operation, sentWith, spec.body).map((e) => `body: ${e}`));
   }
   if (errors.length) return { ok: false, errors };
-  const times = spec.times as number | undefined;
-  return { ok: true, override: { ...(spec as unknown as OverrideSpec), id, remaining: times ?? null } };
+  return {
+    ok: true,
+    override: { ...(spec as unknown as OverrideSpec), id, remaining: (times as number | undefined) ?? null },
+  };
+}
+
+const FIELDS = ['operationId', 'match', 'status', 'body', 'headers', 'delay', 'fault', 'times'];
+const ACTIONS = ['status', 'body', 'headers', 'delay', 'fault'];
+
+function headerErrors(headers: unknown): string[] {
+  if (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string')) {
+    return ['headers must be an object of strings'];
+  }
+  const reserved = Object.keys(headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase()));
+  return reserved.length
+    ? [`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`]
+    : [];
 }
 
 /** The first override that applies to a call (by operation and match), without using it up. */

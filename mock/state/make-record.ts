@@ -1,29 +1,40 @@
 // Makes records that look alive and agree with the request: placeholders for a member seen the first time,
 // and created records that keep what the client sent.
 import type { BodyGenerator } from '../generate/generate-body.js';
-import type { Collection } from './infer-collections.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from './schema-facts.js';
+import type { CreatePlan } from '../plan/collection-plan.js';
+import type { Collection } from '../plan/infer-collections.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../contract/schema-facts.js';
 import type { StoredRecord } from './store.js';
 
 const HOUR = 3_600_000;
+
+/** Which placeholder to make: the collection's concrete path, the path parameters in scope, its index of `count`. */
+export interface PlaceholderSlot {
+  collectionKey: string;
+  pathParams: Record<string, string>;
+  index: number;
+  count: number;
+}
 
 /**
  * A placeholder record, the same for the same seed, collection and index, whatever the clock says.
  * Timestamps are anchored before the seed's anchor, one to three days apart, oldest first.
  */
-export function makePlaceholder(
-  generator: BodyGenerator,
-  collection: Collection,
-  collectionKey: string,
-  pathParams: Record<string, string>,
-  index: number,
-  count: number,
-): StoredRecord {
+export function makePlaceholder(generator: BodyGenerator, collection: Collection, slot: PlaceholderSlot): StoredRecord {
+  const { collectionKey, pathParams, index, count } = slot;
   const key = `placeholder|${collectionKey}|${index}`;
   const record = asRecord(generator.generate(collection.schema, key));
   const instant = new Date(generator.anchor.getTime() - (count - index) * 41 * HOUR);
   settleTimes(record, collection.schema, instant);
   return echoPathParams(record, collection.schema, pathParams);
+}
+
+/** What a create was sent: its generation key, the path parameters, the body, and the time it happens. */
+export interface CreateRequest {
+  key: string;
+  pathParams: Record<string, string>;
+  sent: unknown;
+  now: Date;
 }
 
 /**
@@ -34,15 +45,12 @@ export function makePlaceholder(
 export function makeCreated(
   generator: BodyGenerator,
   collection: Collection,
-  key: string,
-  pathParams: Record<string, string>,
-  sent: unknown,
-  requestSchema: JsonObject | undefined,
-  now: Date,
+  plan: CreatePlan,
+  { key, pathParams, sent, now }: CreateRequest,
 ): StoredRecord {
   const body = isObject(sent) ? sent : {};
   const properties = propertiesOf(collection.schema);
-  const requested = propertiesOf(requestSchema);
+  const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
@@ -62,34 +70,13 @@ export function makeCreated(
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
-  const open = asRecord(generator.generate(openPart(schema, Object.keys(fixed)), key));
+  const open = asRecord(generator.generate(plan.openPart(Object.keys(fixed)), key));
   const record: StoredRecord = {};
   for (const name of Object.keys(properties)) {
     if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
     else if (Object.hasOwn(open, name)) record[name] = open[name];
   }
   return record;
-}
-
-const openParts = new WeakMap<JsonObject, Map<string, JsonObject>>();
-
-/** The record schema without the properties already decided, made once per schema and set of names. */
-function openPart(schema: JsonObject, decided: string[]): JsonObject {
-  let bySet = openParts.get(schema);
-  if (!bySet) openParts.set(schema, (bySet = new Map()));
-  const id = decided.join('\u0000');
-  let part = bySet.get(id);
-  if (!part) {
-    // One per set of fields clients send; bounded, since optional fields make many sets.
-    if (bySet.size >= 256) bySet.clear();
-    const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
-    const required = Array.isArray(schema.required)
-      ? schema.required.filter((name) => !decided.includes(name as string))
-      : undefined;
-    part = { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) };
-    bySet.set(id, part);
-  }
-  return part;
 }
 
 /** Writes the request's path parameters into the record's fields of the same name (`member_id`). */

@@ -1,7 +1,7 @@
 // Verifies a real provider against the contract: walks its operations and checks every answer.
 import { loadContract, type Operation } from '../contract/load-contract.js';
 import { DEFAULT_CONTRACT } from '../options.js';
-import { inferCollections } from '../state/infer-collections.js';
+import { inferCollections } from '../plan/infer-collections.js';
 import { walkCollection } from './walk-collection.js';
 import { createVerifySession } from './verify-session.js';
 import type { VerifyReport } from './verify-report.js';

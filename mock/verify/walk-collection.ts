@@ -1,8 +1,9 @@
 // Walks one collection in the order a client would: create, list, read, the item's other operations, delete, read again.
 import { isDeepStrictEqual } from 'node:util';
 import type { Operation } from '../contract/load-contract.js';
-import { listArray, type Collection } from '../state/infer-collections.js';
-import { isObject, type JsonObject } from '../state/schema-facts.js';
+import { compileResponses } from '../contract/response-table.js';
+import { listArray, type Collection } from '../plan/infer-collections.js';
+import { isObject, type JsonObject } from '../contract/schema-facts.js';
 import type { VerifySession } from './verify-session.js';
 
 const MAX_DIFFERENCES = 5;
@@ -84,10 +85,10 @@ function expectedSuccess(operation: Operation, status: number): string {
   return `expected a success${codes.length ? ` (${codes.join(' or ')})` : ''}, got ${status}`;
 }
 
+/** Whether the operation documents a status itself (its code or class; `default` does not count). */
 function documents(operation: Operation, status: number): boolean {
-  return operation.spec.responses.some(
-    (r) => r.code === String(status) || r.code.toUpperCase() === `${String(status)[0]}XX`,
-  );
+  const response = compileResponses(operation.spec.responses).lookup(status);
+  return response !== undefined && response.code !== 'default';
 }
 
 /** The records of a list body, where {@link listArray} says they are; `undefined` when they are not an array. */

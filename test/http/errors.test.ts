@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createHandler } from '../../mock/handler/handle.js';
-import { createMockContext, serve } from '../../mock/handler/mock-context.js';
+import { createMockContext } from '../../mock/instance/mock-context.js';
+import { serve } from '../../mock/plan/serve.js';
 import { createBodyReader } from '../../mock/handler/parse-body.js';
 import { DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
 import { resolveMockOptions } from '../../mock/options.js';

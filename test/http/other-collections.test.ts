@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../mock/index.js';
-import { inferCollections } from '../../mock/state/infer-collections.js';
+import { inferCollections } from '../../mock/plan/infer-collections.js';
 import { newMock } from '../support/harness.js';
 
 const LIBRARY = fileURLToPath(new URL('../fixtures/library.openapi.yaml', import.meta.url));

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test, vi } from 'vitest';
 import type { Exchange } from '../../mock/handler/exchange.js';
 import { handleError } from '../../mock/handler/handle-error.js';
-import type { MockContext } from '../../mock/handler/mock-context.js';
+import type { MockContext } from '../../mock/instance/mock-context.js';
 
 describe('handleError', () => {
   test('never throws: when even the answer fails, it logs and closes the connection', () => {

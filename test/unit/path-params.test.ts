@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { extractPathParams } from '../../mock/contract/path-params.js';
+import { compilePathParams } from '../../mock/contract/path-params.js';
 
-describe('extractPathParams', () => {
+const extractPathParams = (template: string, path: string) => compilePathParams(template)(path);
+
+describe('compilePathParams', () => {
   test('reads whole-segment parameters', () => {
     expect(extractPathParams('/members/{member_id}/passes/{pass_id}', '/members/m1/passes/p2')).toEqual({
       member_id: 'm1',

@@ -1,58 +1,70 @@
-// Turns a chosen response into a body and headers: a named example, a contract example, or a generated body.
+// Turns a chosen response into a reply: a named example, a contract example, or a generated body, with headers.
 import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
-import type { Operation } from '../contract/load-contract.js';
-import type { Violation } from '../problems/problems.js';
-import type { ResponseChoice } from '../respond/choose-response.js';
-import type { MockContext } from './mock-context.js';
+import type { BodyGenerator } from '../generate/generate-body.js';
+import type { Reply } from '../reply/reply.js';
+import type { ResponseChoice } from './choose-response.js';
 
-/** What to send: status, headers, and a body when the response has one. */
-export interface Rendered {
-  status: number;
-  headers: Record<string, string>;
-  contentType?: string;
-  body?: unknown;
-  /** How the request broke the contract, for the journal (a refusal's reasons). */
-  violations?: Violation[];
+/** What to render: the chosen response, how, and the key generated values are drawn with. */
+export interface Rendering {
+  operationId: string;
+  choice: ResponseChoice;
+  /** Generate success bodies (`true`), or serve the contract's examples first. */
+  dynamic: boolean;
+  /** See {@link generationKey}. */
+  key: string;
 }
 
-/** Facts about the request that make generated bodies repeatable and consistent with it. */
+/** Facts about the request that make rendered bodies and headers consistent with it. */
 export interface RenderRequest {
   path: string;
-  rawQuery: string;
   pathParams: Record<string, string>;
 }
 
 /**
  * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
- * with `key` unless `dynamic` is off (then examples come first), and error bodies serve the contract's
- * example when it has one.
+ * unless `dynamic` is off (then examples come first), and error bodies serve the contract's example when
+ * it has one. Generated fields named like a path parameter take its value.
+ * @example renderResponse(generator, { operationId: 'getPass', choice, dynamic: true, key }, { path, pathParams })
  */
 export function renderResponse(
-  context: MockContext,
-  operation: Operation,
-  choice: ResponseChoice,
-  dynamic: boolean,
+  generator: BodyGenerator,
+  rendering: Rendering,
   request: RenderRequest,
-  key: string,
   stored?: unknown,
-): Rendered {
+): Reply {
+  const { choice, dynamic, key, operationId } = rendering;
   const { status, content } = choice;
   // Static bodies depend only on the operation and status; error bodies prefer the contract's example.
   const source = dynamic
     ? { key, preferExample: status >= 400 }
-    : { key: `static|${operation.id}|${status}`, preferExample: true };
+    : { key: `static|${operationId}|${status}`, preferExample: true };
   const body =
-    stored ?? (content ? echoPathParams(renderBody(context, content, choice, source), request.pathParams) : undefined);
+    stored ??
+    (content ? echoPathParams(renderBody(generator, content, choice, source), request.pathParams) : undefined);
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
-    const value = renderHeader(context, header, body, request, `${key}|header:${header.name}`);
+    const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`);
     if (value !== undefined) headers[header.name] = value;
   }
   return { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
 }
 
+/**
+ * The key a generated body is drawn with: the request, so the same GET gives the same body; plus the
+ * occurrence number for non-idempotent methods, so each POST gives a new one.
+ */
+export function generationKey(
+  operationId: string,
+  choice: ResponseChoice,
+  request: { path: string; rawQuery: string },
+  occurrence?: number,
+): string {
+  const base = `${operationId}|${choice.status}|${choice.content?.mediaType ?? ''}|${request.path}?${request.rawQuery}`;
+  return occurrence === undefined ? base : `${base}|#${occurrence}`;
+}
+
 function renderBody(
-  context: MockContext,
+  generator: BodyGenerator,
   content: IMediaTypeContent,
   choice: ResponseChoice,
   { key, preferExample }: { key: string; preferExample: boolean },
@@ -63,14 +75,14 @@ function renderBody(
   const example = examples.find((e) => e.key === 'default') ?? examples[0];
   if (preferExample && example && 'value' in example) return structuredClone(example.value);
   if (content.schema === undefined) return example && 'value' in example ? structuredClone(example.value) : undefined;
-  const body = context.generator.generate(content.schema, key);
+  const body = generator.generate(content.schema, key);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isRecord(body) && typeof body.status === 'number') body.status = choice.status;
   return body;
 }
 
 function renderHeader(
-  context: MockContext,
+  generator: BodyGenerator,
   header: IHttpHeaderParam,
   body: unknown,
   request: RenderRequest,
@@ -86,7 +98,7 @@ function renderHeader(
   if (schema?.examples?.length) return String(schema.examples[0]);
   if (schema?.default !== undefined) return String(schema.default);
   if (!schema || !header.required) return undefined;
-  const value = context.generator.generate(schema, key);
+  const value = generator.generate(schema, key);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -100,20 +112,6 @@ function echoPathParams(body: unknown, pathParams: Record<string, string>): unkn
   if (isRecord(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
   if (Array.isArray(body)) body.forEach(echo);
   return body;
-}
-
-/**
- * The key a generated body is drawn with: the request, so the same GET gives the same body; plus the
- * occurrence number for non-idempotent methods, so each POST gives a new one.
- */
-export function generationKey(
-  operation: Operation,
-  choice: ResponseChoice,
-  request: RenderRequest,
-  occurrence?: number,
-): string {
-  const base = `${operation.id}|${choice.status}|${choice.content?.mediaType ?? ''}|${request.path}?${request.rawQuery}`;
-  return occurrence === undefined ? base : `${base}|#${occurrence}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,8 +1,8 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
 // path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
-import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import type { Operation } from '../contract/load-contract.js';
-import { isObject, type JsonObject } from './schema-facts.js';
+import { isObject, type JsonObject } from '../contract/schema-facts.js';
+import { compileResponses } from '../contract/response-table.js';
 
 /** A collection of records the mock can keep state for. */
 export interface Collection {
@@ -51,11 +51,12 @@ export function inferCollections(operations: Operation[]): CollectionMap {
     const remove = itemPath ? byKey.get(`delete ${itemPath}`) : undefined;
     const idParam = itemPath ? /\{([^}]+)\}$/.exec(itemPath)?.[1] : undefined;
     const scope = [...create.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const idField = idFieldOf(schema, idParam, scope);
     const collection: Collection = {
       path: create.path,
       itemPath,
       idParam,
-      idField: idField(schema, idParam, scope),
+      idField,
       schema,
       create,
       list,
@@ -71,10 +72,11 @@ export function inferCollections(operations: Operation[]): CollectionMap {
   return { collections, roles };
 }
 
-/** The JSON schema of the 2xx JSON response of an operation, if it has one. */
+/** The JSON schema of an operation's success response (see the response table), when that is a 2xx with JSON. */
 export function successSchema(operation: Operation): JsonObject | undefined {
-  const response = operation.spec.responses.find((r: IHttpOperationResponse) => /^2\d\d$/.test(r.code));
-  const content = response?.contents?.find((c: IMediaTypeContent) => /[/+]json\b/i.test(c.mediaType));
+  const { success } = compileResponses(operation.spec.responses);
+  if (!success || !/^2/.test(success.code)) return undefined;
+  const content = success.contents?.find((c) => /[/+]json\b/i.test(c.mediaType));
   return isObject(content?.schema) ? content.schema : undefined;
 }
 
@@ -83,16 +85,6 @@ export function successSchema(operation: Operation): JsonObject | undefined {
  * array property holding them (`data`). `undefined` when the list does not hold such records.
  */
 export function listArray(list: Operation, record: JsonObject): string[] | undefined {
-  const known = arrays.get(list);
-  if (known) return known.where;
-  const where = findListArray(list, record);
-  arrays.set(list, { where });
-  return where;
-}
-
-const arrays = new WeakMap<Operation, { where: string[] | undefined }>();
-
-function findListArray(list: Operation, record: JsonObject): string[] | undefined {
   const schema = successSchema(list);
   if (!schema) return undefined;
   if (schema.type === 'array' && isObject(schema.items)) return [];
@@ -113,7 +105,7 @@ function isItemPath(collectionPath: string, path: string): boolean {
 }
 
 /** `id`, else the property named like the item's path parameter, else the first id-like one that is not a scope. */
-function idField(schema: JsonObject, idParam: string | undefined, scope: string[]): string {
+function idFieldOf(schema: JsonObject, idParam: string | undefined, scope: string[]): string {
   const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
   if (properties.includes('id')) return 'id';
   if (idParam && properties.includes(idParam)) return idParam;

@@ -1,0 +1,225 @@
+// The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
+// sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session.
+import type { IncomingMessage } from 'node:http';
+import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
+import type { Exchange } from '../handler/exchange.js';
+import type { AdminHandler } from '../handler/handle.js';
+import { describe } from '../handler/handle-error.js';
+import { createJsonReader } from '../handler/parse-body.js';
+import type { MockContext } from '../instance/mock-context.js';
+import type { Session } from '../instance/session.js';
+import type { CallFilter } from '../journal/journal.js';
+import { waitForCall } from '../journal/wait-for-call.js';
+import { RouteTable } from '../plan/route-table.js';
+import { problem, type Violation } from '../problems/problems.js';
+import { toProblem } from '../problems/to-problem.js';
+import { problemReply, writeReply, type Reply } from '../reply/reply.js';
+import { checkCallMatch, type CallMatch } from '../respond/call-match.js';
+import { readFaults } from '../respond/faults.js';
+import { adminGuard } from './admin-guard.js';
+import type { MockControls } from './mock-controls.js';
+
+/** An admin request as an endpoint sees it. */
+interface AdminRequest {
+  ex: Exchange;
+  session: Session;
+  /** The parsed JSON body, `undefined` when none was sent. */
+  body: unknown;
+  /** The path parameters of the endpoint (`{id}`). */
+  params: Record<string, string>;
+  /** The request target as the client sent it, for problems. */
+  instance: string;
+}
+
+type Endpoint = (request: AdminRequest) => Reply | Promise<Reply>;
+
+const FILTERS = ['operationId', 'method', 'path'] as const;
+const MAX_WAIT = 60_000;
+const ADMIN_BODY_LIMIT = 262_144;
+
+/**
+ * The admin API: a table of endpoints routed like the contract (so an unknown path answers 404 listing the
+ * endpoints, a wrong method 405 with `Allow`), each answering with a reply.
+ * @example createHandler(context, createAdminApi(context, controls, undefined), readBody)
+ */
+export function createAdminApi(context: MockContext, controls: MockControls, token: string | undefined): AdminHandler {
+  const guard = adminGuard(token);
+  const readBody = createJsonReader(ADMIN_BODY_LIMIT);
+  const routes = new RouteTable<{ endpoint: Endpoint; params: PathParamReader }>(
+    Object.entries(endpoints(context, controls)).map(([key, endpoint]) => {
+      const [method, path] = key.split(' ') as [string, string];
+      return {
+        method: method.toLowerCase(),
+        path: `/__mock${path}`,
+        value: { endpoint, params: compilePathParams(`/__mock${path}`) },
+      };
+    }),
+  );
+  const listed = routes.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`).join(', ');
+
+  return (ex) => {
+    const instance = targetOf(ex.req);
+    const refused = guard(ex.req.headers.authorization, instance);
+    if (refused) return writeReply(ex.res, refused);
+    const found = routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
+    if (found.kind === 'no-path') {
+      const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;
+      return writeReply(ex.res, problemReply(problem('routeNotFound', detail, { instance })));
+    }
+    if (found.kind === 'no-method') {
+      const allow = found.allow.join(', ');
+      const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
+      return writeReply(ex.res, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
+    }
+    const { endpoint, params } = found.route.value;
+    readBody(ex, (error) => {
+      if (error) return writeReply(ex.res, failure(ex, error, instance));
+      const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
+      new Promise<Reply>((resolve) => resolve(endpoint(request))).then(
+        (reply) => writeReply(ex.res, reply),
+        (thrown: unknown) => writeReply(ex.res, failure(ex, thrown, instance)),
+      );
+    });
+  };
+}
+
+/** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
+function endpoints(context: MockContext, controls: MockControls): Record<string, Endpoint> {
+  return {
+    'GET /health': () => {
+      const { contract } = context.served;
+      const { title, version } = contract;
+      return json({ status: 'ok', contract: { title, version }, operations: contract.operations.length });
+    },
+    'GET /calls': (r) =>
+      withFilter(r, (filter) => json({ calls: r.session.journal.list(filter), dropped: r.session.journal.dropped })),
+    'DELETE /calls': ({ session }) => {
+      session.journal.clear();
+      return noContent();
+    },
+    'GET /calls/count': (r) => withFilter(r, (filter) => json({ count: r.session.journal.count(filter) })),
+    'GET /calls/wait': (r) =>
+      withFilter(r, (filter, { timeout, since }) => wait(r.session, filter, timeout, since), ['timeout', 'since']),
+    'POST /calls/wait': (r) => {
+      const {
+        match = {},
+        timeout = 5000,
+        since,
+      } = (r.body ?? {}) as { match?: CallMatch; timeout?: unknown; since?: unknown };
+      if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT) {
+        return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
+      }
+      const wrong = checkCallMatch(match);
+      if (wrong) return bad(r, wrong);
+      return wait(r.session, match, timeout, typeof since === 'string' ? since : undefined);
+    },
+    'GET /state': ({ session }) => json({ collections: session.store.snapshot() }),
+    'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
+    'POST /overrides': ({ session, body, instance }) => {
+      const result = controls.override(session.name, body);
+      if (result.ok) return json(result.override, 201);
+      const detail = `The override was refused: ${result.errors.join('; ')}.`;
+      return problemReply(problem('invalidOverride', detail, { instance, violations: bodyViolations(result.errors) }));
+    },
+    'DELETE /overrides': ({ session }) => {
+      session.overrides.length = 0;
+      return noContent();
+    },
+    'GET /faults': () => json({ faults: context.faults }),
+    'PUT /faults': ({ body, instance }) => {
+      const result = readFaults(body);
+      if (!result.ok) {
+        const detail = `The faults were refused: ${result.errors.join('; ')}.`;
+        return problemReply(problem('invalidRequest', detail, { instance, violations: bodyViolations(result.errors) }));
+      }
+      context.faults = result.faults;
+      return json({ faults: context.faults });
+    },
+    'DELETE /faults': () => {
+      context.faults = {};
+      return noContent();
+    },
+    'GET /sessions': () => {
+      const sessions = [...context.sessions.values()];
+      return json({
+        sessions: sessions.map((s) => ({ name: s.name, calls: s.journal.count(), overrides: s.overrides.length })),
+      });
+    },
+    'POST /reset': ({ ex, session }) => {
+      // Naming a session resets that one; otherwise everything is reset.
+      const named = ex.req.headers['x-mock-session'] !== undefined || ex.query.session !== undefined;
+      controls.reset(named ? session.name : undefined);
+      return noContent();
+    },
+    'DELETE /overrides/{id}': ({ session, params, instance }) => {
+      const index = session.overrides.findIndex((o) => o.id === params.id);
+      if (index < 0)
+        return problemReply(problem('notFound', `There is no override ${params.id} in this session.`, { instance }));
+      session.overrides.splice(index, 1);
+      return noContent();
+    },
+  };
+}
+
+async function wait(session: Session, match: CallMatch, timeout: number, since: string | undefined): Promise<Reply> {
+  const call = await waitForCall(session.journal, match, { timeout, since });
+  if (call) return json({ call });
+  return problemReply(
+    problem('waitTimedOut', `No call matching ${JSON.stringify(match)} arrived within ${timeout} ms.`),
+  );
+}
+
+/** Reads the journal filter (and, for a wait, `timeout` and `since`) from the query; 400 for anything else. */
+function withFilter(
+  request: AdminRequest,
+  use: (filter: CallFilter, wait: { timeout: number; since?: string }) => Reply | Promise<Reply>,
+  extra: string[] = [],
+): Reply | Promise<Reply> {
+  const filter: CallFilter = {};
+  const wait: { timeout: number; since?: string } = { timeout: 5000 };
+  for (const [name, value] of Object.entries(request.ex.query)) {
+    if (name === 'session') continue;
+    if (typeof value !== 'string') return bad(request, `The filter "${name}" must be given once.`, name);
+    if (name === 'timeout' && extra.includes(name)) {
+      wait.timeout = Number(value);
+      if (!/^\d+$/.test(value) || wait.timeout > MAX_WAIT)
+        return bad(request, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, name);
+    } else if (name === 'since' && extra.includes(name)) wait.since = value;
+    else if ((FILTERS as readonly string[]).includes(name)) filter[name as (typeof FILTERS)[number]] = value;
+    else return bad(request, `Unknown filter "${name}"; filter calls by ${[...FILTERS, ...extra].join(', ')}.`, name);
+  }
+  return use(filter, wait);
+}
+
+/** A 400 naming the query parameter at fault, or the body. */
+function bad({ instance }: AdminRequest, detail: string, name?: string): Reply {
+  const violations: Violation[] = name
+    ? [{ location: 'query', pointer: `/${name}`, message: detail }]
+    : [{ location: 'body', pointer: '', message: detail }];
+  return problemReply(problem('invalidRequest', detail, { instance, violations }));
+}
+
+/** A body that could not be read (400, 413...), or an endpoint that failed (500, logged). */
+function failure(ex: Exchange, error: unknown, instance: string): Reply {
+  const [found] = toProblem(error instanceof Error ? error : new Error(String(error)), instance, ADMIN_BODY_LIMIT);
+  if (found.status === 500)
+    console.error(`membership-mock: the admin endpoint ${ex.method} ${instance} failed: ${describe(error)}`);
+  return problemReply(found);
+}
+
+function bodyViolations(errors: string[]): Violation[] {
+  return errors.map((message) => ({ location: 'body', pointer: '', message }));
+}
+
+function json(body: unknown, status = 200): Reply {
+  return { status, headers: {}, contentType: 'application/json', body };
+}
+
+function noContent(): Reply {
+  return { status: 204, headers: {} };
+}
+
+/** The request target as the client sent it (below a mount path, Express keeps the whole of it). */
+function targetOf(req: IncomingMessage): string {
+  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+}

@@ -1,0 +1,232 @@
+// The request core: what to answer a request routed to an operation, from the request, the session and the
+// contract alone. It changes nothing; the listener (handle.ts) carries the decision out.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CollectionPlan } from '../plan/collection-plan.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
+import { problemReply, type Reply } from '../reply/reply.js';
+import { chooseResponse } from '../respond/choose-response.js';
+import { NO_FAULT, rollFaults, type Faults } from '../respond/faults.js';
+import { findOverride, type Override } from '../respond/overrides.js';
+import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
+import { generationKey, type Rendering } from '../respond/render-response.js';
+import { countOf, REQUESTS, type Session } from '../instance/session.js';
+import { checkContentType } from './check-content-type.js';
+import { MAX_DEPTH, nestsTooDeep } from './parse-body.js';
+
+/** A request as the core sees it: routed, its body read. */
+export interface DecideRequest {
+  /** Upper-case, as received. */
+  method: string;
+  /** The path as received: problems name it, overrides match it. */
+  path: string;
+  /** The path as routed (a trailing slash dropped): validated, and part of generation keys. */
+  routedPath: string;
+  rawQuery: string;
+  /** The query, the mock's own controls (`__code`) included. */
+  query: Record<string, string | string[]>;
+  headers: IncomingHttpHeaders;
+  /** The parsed body; `undefined` when none was sent. */
+  body: unknown;
+  pathParams: Record<string, string>;
+}
+
+/** What the core reads of a session. */
+export type SessionView = Pick<Session, 'name' | 'overrides' | 'counters'>;
+
+/** The instance's settings the core reads. */
+export interface DecideSettings {
+  seed: number | string;
+  faults: Faults;
+  checkSecurity: boolean;
+  /** Generate success bodies (a request's `Prefer: dynamic=` wins). */
+  dynamic: boolean;
+  stateless: boolean;
+}
+
+/** The request breaks the contract (or asks for what it does not have): answer this problem at once. */
+export interface Refuse {
+  kind: 'refuse';
+  reply: Reply;
+  /** Recorded in the journal instead of the body, when the body cannot be recorded. */
+  unrecordableBody?: string;
+}
+
+/** What the listener counts and uses up when it carries out a drop or an answer. */
+export interface Effects {
+  /** The session's request count after this one (fault rolls are drawn by it). */
+  request: number;
+  /** The operation's create count after this one (generated bodies of non-idempotent calls are drawn by it). */
+  occurrence?: { operationId: string; count: number };
+  /** The override applied, to use up one of its `times`. */
+  override?: Override;
+}
+
+/** Close the connection without an answer, after `delay` ms (a fault, or an override's `fault: "drop"`). */
+export interface Drop {
+  kind: 'drop';
+  delay: number;
+  effects: Effects;
+}
+
+/** Where an answer's body comes from. */
+export type BodySource =
+  /** The mock's own problem (an injected failure where the contract documents no 5xx). */
+  | { from: 'problem'; reply: Reply }
+  /** The contract: `body` when given (an override's), else its example or a generated body. */
+  | { from: 'contract'; rendering: Rendering; body?: unknown }
+  /** The state store, through the operation's part in its collection. */
+  | { from: 'state'; rendering: Rendering; collection: CollectionPlan };
+
+/** Answer with `status` (and `mediaType`) after `delay` ms, the body from `source`. */
+export interface Answer {
+  kind: 'answer';
+  status: number;
+  mediaType?: string;
+  source: BodySource;
+  delay: number;
+  /** Extra response headers (an override's). */
+  headers?: Record<string, string>;
+  effects: Effects;
+}
+
+export type Decision = Refuse | Drop | Answer;
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * Decides the answer to a request, strongest first: a refusal when the request breaks the contract; then
+ * what the request asks (`Prefer`), an override, a fault, and last what the contract documents. Pure: the
+ * same plan, request, session and settings always give the same decision, and nothing is changed.
+ * @example decide(plan, request, session, settings) // { kind: 'answer', status: 201, source: { from: 'state', ... } }
+ */
+export function decide(
+  plan: OperationPlan,
+  request: DecideRequest,
+  session: SessionView,
+  settings: DecideSettings,
+): Decision {
+  const { operation } = plan;
+  const { body, headers } = request;
+  const refuse = (
+    kind: ProblemKind,
+    violations: Violation[],
+    extra: { headers?: Record<string, string>; detail?: string } = {},
+  ): Refuse => {
+    const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
+    return { kind: 'refuse', reply: problemReply(found, extra.headers ?? {}, violations) };
+  };
+
+  if (!isDecodable(request.path)) {
+    const message = 'The path has a malformed percent-encoding (such as %E0%A4%A).';
+    return refuse('invalidRequest', [{ location: 'path', pointer: '', message }]);
+  }
+  if (body !== undefined && nestsTooDeep(body)) {
+    // Kept out of the journal too: copying it for every reader of /__mock/calls would exhaust the stack.
+    const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
+    const unrecordableBody = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
+    return { ...refuse('invalidRequest', [{ location: 'body', pointer: '', message }]), unrecordableBody };
+  }
+  const wrongType = body === undefined ? undefined : checkContentType(plan.bodyTypes, headers['content-type']);
+  if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
+  // The mock's own controls (`__code=500`) are not the contract's query parameters.
+  const query = withoutControls(request.query);
+  const check = plan.validate(
+    { method: request.method, path: request.routedPath, query, headers, body },
+    settings.checkSecurity,
+  );
+  if (!check.ok) {
+    const challenge: Record<string, string> =
+      check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {};
+    return refuse(check.kind, check.violations, { headers: challenge });
+  }
+  const prefer = parsePrefer(headers.prefer, request.query);
+  if (!prefer.ok) {
+    return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], {
+      detail: prefer.message,
+    });
+  }
+
+  const wish = prefer.preferences;
+  const asked = wish.code !== undefined || wish.example !== undefined;
+  const override = asked
+    ? undefined
+    : findOverride(session.overrides, {
+        operationId: operation.id,
+        method: request.method,
+        path: request.path,
+        pathParams: request.pathParams,
+        query,
+        headers: headers as Record<string, string | string[]>,
+        body,
+        response: { status: 0, headers: {} },
+      });
+  const count = countOf(session, REQUESTS) + 1;
+  const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
+  const delay = wish.delay ?? override?.delay ?? fault.delay;
+  if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
+  if (fault.fail && plan.responses.failure === undefined) {
+    const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
+    const reply = problemReply(problem('internal', detail, { instance: request.path }));
+    return {
+      kind: 'answer',
+      status: 500,
+      mediaType: reply.contentType,
+      source: { from: 'problem', reply },
+      delay,
+      effects: { request: count },
+    };
+  }
+
+  const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
+  const chosen = chooseResponse(plan, { code, example: wish.example }, headers.accept);
+  if (!chosen.ok) {
+    const [kind, pointer] =
+      chosen.reason === 'not-acceptable'
+        ? (['notAcceptable', '/accept'] as const)
+        : (['invalidPrefer', '/prefer'] as const);
+    return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
+  }
+  const { choice } = chosen;
+  const occurrence = IDEMPOTENT.has(request.method) ? undefined : countOf(session, operation.id) + 1;
+  const rendering: Rendering = {
+    operationId: operation.id,
+    choice,
+    dynamic: wish.dynamic ?? settings.dynamic,
+    key: generationKey(operation.id, choice, { path: request.routedPath, rawQuery: request.rawQuery }, occurrence),
+  };
+  // State answers the collection operations, unless a particular response was asked for.
+  const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;
+  const { collection } = plan;
+  const fromState = collection !== undefined && !settings.stateless && !particular;
+  return {
+    kind: 'answer',
+    status: choice.status,
+    mediaType: choice.content?.mediaType,
+    source: fromState
+      ? { from: 'state', rendering, collection }
+      : { from: 'contract', rendering, body: override?.body },
+    delay,
+    headers: override?.headers,
+    effects: {
+      request: count,
+      override,
+      occurrence: occurrence === undefined ? undefined : { operationId: operation.id, count: occurrence },
+    },
+  };
+}
+
+function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out = { ...query };
+  for (const name of PREFER_QUERY) delete out[name];
+  return out;
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

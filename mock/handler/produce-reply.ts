@@ -1,0 +1,42 @@
+// Carries out an answer's body source: the mock's own problem, the contract (example, generated or an
+// override's body), or state, which may change the store.
+import type { MockContext } from '../instance/mock-context.js';
+import type { Session } from '../instance/session.js';
+import type { Reply } from '../reply/reply.js';
+import { renderResponse, type RenderRequest } from '../respond/render-response.js';
+import { answerFromState, type StateAnswer } from '../state/answer-from-state.js';
+import type { Answer } from './decide.js';
+
+/** The request facts an answer's body may take from (state reads the query and body). */
+export interface ProduceRequest extends RenderRequest {
+  query: Record<string, string | string[]>;
+  body: unknown;
+}
+
+/**
+ * Makes the reply of an answer; for a state answer it creates, lists, reads or deletes in the session's
+ * store, and says whether the store changed.
+ */
+export function produceReply(
+  context: MockContext,
+  session: Session,
+  request: ProduceRequest,
+  answer: Answer,
+): StateAnswer {
+  const { source } = answer;
+  if (source.from === 'problem') return { reply: source.reply, changed: false };
+  const { rendering } = source;
+  const render = (stored?: unknown): Reply => {
+    const reply = renderResponse(context.generator, rendering, request, stored);
+    return answer.headers ? { ...reply, headers: { ...reply.headers, ...answer.headers } } : reply;
+  };
+  if (source.from === 'contract') return { reply: render(source.body), changed: false };
+  const tools = {
+    store: session.store,
+    generator: context.generator,
+    placeholders: context.options.placeholders,
+    now: () => session.now(),
+  };
+  const stateRequest = { ...request, operationId: rendering.operationId, key: rendering.key };
+  return answerFromState(source.collection, tools, stateRequest, render);
+}

@@ -1,0 +1,59 @@
+// A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
+import { Journal } from '../journal/journal.js';
+import type { Override } from '../respond/overrides.js';
+import { MemoryStore, type Store } from '../state/store.js';
+
+/**
+ * What one test session sees. The unnamed session `''` is the default one, and the only one persisted.
+ */
+export interface Session {
+  name: string;
+  journal: Journal;
+  store: Store;
+  overrides: Override[];
+  /**
+   * Counters that make answers differ and repeat: requests (each rolls its faults), creates per operation
+   * (each draws a new body), seed-clock ticks. A reset restarts them all.
+   */
+  counters: Map<string, number>;
+  /** The time a record is created at (see the `clock` option). */
+  now(): Date;
+}
+
+/** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
+export const REQUESTS = '\u0000requests';
+const SEED_CLOCK = '\u0000seed-clock';
+
+/** How to make a session: where its calls are numbered, how many it keeps, and its clock. */
+export interface SessionSettings {
+  journalLimit: number;
+  nextCallNumber: () => number;
+  /** `system`: the wall clock; otherwise created records get `start` plus one minute per record. */
+  clock: 'system' | { start: Date };
+}
+
+/** Makes an empty session (no records yet: the caller restores the initial state). */
+export function createSession(name: string, { journalLimit, nextCallNumber, clock }: SessionSettings): Session {
+  const counters = new Map<string, number>();
+  const session: Session = {
+    name,
+    journal: new Journal(journalLimit, nextCallNumber),
+    store: new MemoryStore(),
+    overrides: [],
+    counters,
+    now: () => new Date(),
+  };
+  if (clock !== 'system') {
+    session.now = () => {
+      const ticks = countOf(session, SEED_CLOCK) + 1;
+      counters.set(SEED_CLOCK, ticks);
+      return new Date(clock.start.getTime() + ticks * 60_000);
+    };
+  }
+  return session;
+}
+
+/** A counter's value, 0 before its first count. */
+export function countOf(session: Pick<Session, 'counters'>, name: string): number {
+  return session.counters.get(name) ?? 0;
+}

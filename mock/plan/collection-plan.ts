@@ -1,0 +1,98 @@
+// What an operation of an inferred collection needs at request time, worked out once from the contract.
+import type { Operation } from '../contract/load-contract.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../contract/schema-facts.js';
+import { BoundedMemo } from './bounded-memo.js';
+import {
+  listArray,
+  successSchema,
+  type Collection,
+  type CollectionMap,
+  type CollectionRole,
+} from './infer-collections.js';
+
+/** An operation's part in a collection, with the facts its role needs. */
+export interface CollectionPlan {
+  readonly collection: Collection;
+  readonly role: CollectionRole;
+  /** For the list operation. */
+  readonly list?: ListPlan;
+  /** For the create operation. */
+  readonly create?: CreatePlan;
+}
+
+/** How a list answer is laid out and paged. */
+export interface ListPlan {
+  /** Where the records sit: `[]` when the body is the array, else the envelope's array property (`data`). */
+  readonly where: string[];
+  /** The query parameter that sets the page size (`limit`), if the operation has one. */
+  readonly limitParam?: string;
+  /** The page size without one: the parameter's default, else 20. */
+  readonly defaultLimit: number;
+  /** The query parameter that takes a cursor (`cursor`), if the operation has one. */
+  readonly cursorParam?: string;
+  /** The envelope field that gives the next cursor (`next_cursor`), if the response has one. */
+  readonly nextField?: string;
+  /** Whether that field may be `null` (on the last page), rather than left out. */
+  readonly nextNullable: boolean;
+  /** The generated part of the envelope (its fields besides the records), made on first use. */
+  envelope?: JsonObject;
+}
+
+/** What a create needs besides the request. */
+export interface CreatePlan {
+  /** The JSON schema of the request body, for defaults of fields not sent. */
+  readonly requestSchema?: JsonObject;
+  /** The record schema without the properties already decided (made once per set of names). */
+  openPart(decided: string[]): JsonObject;
+}
+
+const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
+const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after'];
+const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
+/** Sets of sent fields remembered per create: optional fields make many, so the memo is bounded. */
+const OPEN_PARTS = 256;
+
+/** The collection plan of an operation, or `undefined` when it has no part in a collection. */
+export function planCollection(operation: Operation, collections: CollectionMap): CollectionPlan | undefined {
+  const found = collections.roles.get(operation);
+  if (!found) return undefined;
+  const { collection, role } = found;
+  if (role === 'list') return { collection, role, list: planList(operation, collection) };
+  if (role === 'create') return { collection, role, create: planCreate(operation, collection.schema) };
+  return { collection, role };
+}
+
+function planList(operation: Operation, collection: Collection): ListPlan {
+  const query = operation.spec.request?.query ?? [];
+  const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
+  const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
+  const properties = propertiesOf(successSchema(operation));
+  const nextField = NEXT_FIELDS.find((field) => field in properties);
+  return {
+    where: listArray(operation, collection.schema) ?? [],
+    limitParam,
+    defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,
+    cursorParam: CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)),
+    nextField,
+    nextNullable: nextField !== undefined && isNullable(properties[nextField]),
+  };
+}
+
+function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
+  const contents = operation.spec.request?.body?.contents ?? [];
+  const requestSchema = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const parts = new BoundedMemo<JsonObject>(OPEN_PARTS);
+  return {
+    requestSchema: isObject(requestSchema) ? requestSchema : undefined,
+    openPart(decided) {
+      const key = decided.join('\u0000');
+      const known = parts.get(key);
+      if (known) return known;
+      const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
+      const required = Array.isArray(schema.required)
+        ? schema.required.filter((name) => !decided.includes(name as string))
+        : undefined;
+      return parts.set(key, { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) });
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// A small table router, compiled once: the contract's operations route on it, and so does the admin API.
+
+/** One entry: a lower-case method, a path template (`/members/{member_id}/passes`) and what it leads to. */
+export interface Route<T> {
+  method: string;
+  path: string;
+  value: T;
+}
+
+/** What a table found for a method and path. `allow` lists the path's methods, upper-case, in table order. */
+export type RouteMatch<T> =
+  { kind: 'matched'; route: Route<T> } | { kind: 'no-path' } | { kind: 'no-method'; allow: string[] };
+
+interface Entry<T> {
+  route: Route<T>;
+  index: number;
+  /** The template split on `/`, as written: for the match score. */
+  raw: string[];
+  /** Per segment after the leading slash: the decoded literal, or the pattern of a templated segment. */
+  segments: (string | RegExp)[];
+  templated: boolean;
+}
+
+/**
+ * Routes requests the way Prism's router does, so a contract is served the same with or without Prism:
+ * segments are compared percent-decoded; a templated segment (`{id}`, `{id}.json`) matches where its
+ * pattern is found; a path without parameters wins over templated ones; among the rest the highest
+ * Prism match score wins (one point a leading segment equal as written, half a point a templated one),
+ * and a tie goes to the later entry. The table is built once; finding costs one pass over the entries
+ * with as many segments as the path.
+ * @example new RouteTable([{ method: 'get', path: '/a/{id}', value: 1 }]).find('get', '/a/7') // matched
+ */
+export class RouteTable<T> {
+  readonly routes: readonly Route<T>[];
+  #bySize = new Map<number, Entry<T>[]>();
+
+  constructor(routes: Route<T>[]) {
+    this.routes = routes;
+    routes.forEach((route, index) => {
+      if (!route.path.startsWith('/')) return;
+      const segments = route.path.split('/').slice(1).map(decodeSegment).map(compileSegment);
+      const entry = { route, index, raw: route.path.split('/'), segments, templated: segments.some(isPattern) };
+      const list = this.#bySize.get(segments.length) ?? [];
+      list.push(entry);
+      this.#bySize.set(segments.length, list);
+    });
+  }
+
+  /** The entry for a method (lower-case) and a path, or why there is none. */
+  find(method: string, path: string): RouteMatch<T> {
+    const entries = this.#candidates(path);
+    let best: Entry<T> | undefined;
+    let bestScore = -1;
+    let pathFound = false;
+    for (const [entry, segments] of entries) {
+      if (!fits(entry, segments)) continue;
+      pathFound = true;
+      if (entry.route.method !== method) continue;
+      if (best && best.templated !== entry.templated) {
+        if (entry.templated) continue;
+        best = undefined;
+      }
+      const score = matchScore(entry.raw, path);
+      if (!best || score >= bestScore) [best, bestScore] = [entry, score];
+    }
+    if (best) return { kind: 'matched', route: best.route };
+    return pathFound ? { kind: 'no-method', allow: this.methods(path) } : { kind: 'no-path' };
+  }
+
+  /** The methods the table has for a path, upper-case, each once, in table order (for `Allow`). */
+  methods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const [entry, segments] of this.#candidates(path)) {
+      if (fits(entry, segments)) methods.add(entry.route.method.toUpperCase());
+    }
+    return [...methods];
+  }
+
+  /** The entries with as many segments as the path, in table order, each with the path's decoded segments. */
+  *#candidates(path: string): Generator<[Entry<T>, string[]]> {
+    if (!path.startsWith('/')) return;
+    const segments = path.split('/').slice(1).map(decodeSegment);
+    for (const entry of this.#bySize.get(segments.length) ?? []) yield [entry, segments];
+  }
+}
+
+function fits(entry: Entry<unknown>, segments: string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const expected = entry.segments[i]!;
+    if (typeof expected === 'string' ? expected !== segments[i] : !expected.test(segments[i]!)) return false;
+  }
+  return true;
+}
+
+/** Prism's score: one point a leading segment equal as written, half a point a templated one, up to the first other. */
+function matchScore(raw: string[], path: string): number {
+  const given = path.split('/');
+  let score = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === given[i]) score += 1;
+    else if (TEMPLATED.test(raw[i]!)) score += 0.5;
+    else break;
+  }
+  return score;
+}
+
+const TEMPLATED = /{(.+)}/;
+
+/** A literal segment stays a string; a templated one becomes Prism's (unanchored) pattern for it. */
+function compileSegment(segment: string): string | RegExp {
+  if (!TEMPLATED.test(segment)) return segment;
+  const escaped = segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(escaped.replace(/\\\{[^\\]+\\\}/g, '(.*)'));
+}
+
+function isPattern(segment: string | RegExp): segment is RegExp {
+  return segment instanceof RegExp;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return segment && decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,37 @@
+// Compiles a contract into what one mock instance serves: a plan per operation and the table that routes to them.
+import type { Contract } from '../contract/load-contract.js';
+import { inferCollections, type CollectionMap } from './infer-collections.js';
+import { compileOperation, type OperationPlan } from './operation-plan.js';
+import { RouteTable } from './route-table.js';
+
+/** What a mock serves, derived from one contract; replaced whole when the contract is reloaded. */
+export interface Served {
+  contract: Contract;
+  /** One plan per operation, in contract order. */
+  plans: OperationPlan[];
+  /** Routes a method and path to its plan, as Prism's router would. */
+  routes: RouteTable<OperationPlan>;
+  collections: CollectionMap;
+  /** The response headers the contract documents, for `Access-Control-Expose-Headers`. */
+  exposedHeaders: string;
+}
+
+/**
+ * Compiles a contract for one mock instance. Every memo a plan keeps (validation verdicts, negotiated
+ * media types, list envelopes) lives in the plans, so two mocks of one contract share nothing.
+ * @example const served = serve(await loadContract('contracts/membership.openapi.yaml'));
+ */
+export function serve(contract: Contract): Served {
+  const collections = inferCollections(contract.operations);
+  const plans = contract.operations.map((operation) => compileOperation(operation, collections));
+  const headers = contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => r.headers ?? []));
+  return {
+    contract,
+    plans,
+    routes: new RouteTable(
+      plans.map((plan) => ({ method: plan.operation.method, path: plan.operation.path, value: plan })),
+    ),
+    collections,
+    exposedHeaders: [...new Set(['X-Request-Id', ...headers.map((h) => h.name)])].join(', '),
+  };
+}

@@ -1,0 +1,58 @@
+// The one reply layer: an answer as data, the problem answer, and the only code that writes one to Node.
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
+import type { Problem, Violation } from '../problems/problems.js';
+
+/** What to send: status, headers, and a body when the response has one. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  contentType?: string;
+  body?: unknown;
+  /** How the request broke the contract, for the journal (a refusal's reasons). */
+  violations?: Violation[];
+}
+
+/**
+ * Wraps a problem as a reply; the journal records `violations` (the problem's own by default).
+ * @example writeReply(res, problemReply(problem('notFound', 'No pass pas_1.'), {}, []))
+ */
+export function problemReply(
+  problem: Problem,
+  headers: Record<string, string> = {},
+  violations: Violation[] = problem.violations ?? [],
+): Reply {
+  return { status: problem.status, headers, contentType: 'application/problem+json', body: problem, violations };
+}
+
+/**
+ * Writes a reply with Node's own calls. JSON media types are serialised, anything else is sent as text;
+ * Node leaves the body out of an answer to HEAD by itself.
+ */
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  res.statusCode = reply.status;
+  for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  const type = reply.contentType ?? 'application/json';
+  const text = /[/+]json\b/i.test(type) ? JSON.stringify(reply.body) : String(reply.body);
+  res.setHeader('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
+export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+      out[name] = value;
+    } catch {
+      // Not sendable: leaving it out keeps the answer and the journal truthful.
+    }
+  }
+  return out;
+}
