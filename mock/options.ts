@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Contract } from './contract/load-contract.js';
 import { createLineWriter } from './handler/line-writer.js';
 import type { Faults } from './respond/faults.js';
 import type { StoreSnapshot } from './state/store.js';
@@ -97,10 +98,11 @@ export interface MockOptions {
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
 export interface ServerOptions extends MockOptions {
   /**
-   * Path or URL of the OpenAPI document to serve.
+   * Path or URL of the OpenAPI document to serve, or a contract already loaded with `loadContract` (many
+   * mocks of one contract then share one parse).
    * @default the bundled contracts/membership.openapi.yaml
    */
-  contract?: string;
+  contract?: string | Contract;
   /**
    * TCP port; 0 picks a free one.
    * @default 0 for startMock(), 4010 for the CLI

@@ -45,7 +45,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     watch = false,
     ...mockOptions
   } = options;
-  const contract = await loadContract(source);
+  const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
   const fixtures: StoreSnapshot = data
     ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data)

@@ -13,7 +13,6 @@ export interface BodyGenerator {
 
 const DAY = 86_400_000;
 const MAX_EXTRA_ITEMS = 5;
-const prepared = new WeakMap<object, Prepared>();
 
 /** A schema ready for json-schema-faker, whether any part of it asks faker for a value, and its quick draw if it has one. */
 interface Prepared {
@@ -33,11 +32,13 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
   const anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000);
   const faker = new Faker({ locale: [en, base] });
   faker.setDefaultRefDate(anchor);
+  // Schemas made ready once each, for this generator only: nothing is shared with other mocks.
+  const prepared = new WeakMap<object, Prepared>();
   return {
     anchor,
     generate(schema, key) {
       const callSeed = hashSeed(`${root}|${key}`);
-      const ready = prepare(schema);
+      const ready = prepare(prepared, schema);
       if (ready.quick) return ready.quick(callSeed);
       // Seeding faker costs ~26 µs (it rebuilds its twister): only schemas that ask faker (x-faker) pay it.
       if (ready.usesFaker) faker.seed(callSeed);
@@ -63,8 +64,8 @@ function instant(anchor: Date, fraction: number): Date {
   return new Date(anchor.getTime() - Math.floor(fraction * 365) * DAY - Math.floor(fraction * 86_400) * 1000);
 }
 
-/** Drops Prism's bookkeeping (`x-stoplight`, `$schema`) once per schema object. */
-function prepare(schema: unknown): Prepared {
+/** Drops Prism's bookkeeping (`x-stoplight`, `$schema`) once per schema object, remembered in `prepared`. */
+function prepare(prepared: WeakMap<object, Prepared>, schema: unknown): Prepared {
   if (typeof schema !== 'object' || schema === null) return { schema: schema as JsonSchema, usesFaker: false };
   const hit = prepared.get(schema);
   if (hit) return hit;

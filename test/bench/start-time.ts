@@ -1,5 +1,6 @@
-// How long a fresh in-process mock takes: the first contract parse, then cached parses, createApp and
-// startMock/close. Prints figures; asserts nothing. Run: npm run bench:start
+// How long a fresh in-process mock takes: the first contract parse, then warm parses, createApp, and
+// startMock/close with the path (a parse each time) or with the loaded contract. Prints figures; asserts
+// nothing. Run: npm run bench:start
 import { performance } from 'node:perf_hooks';
 import { createApp, DEFAULT_CONTRACT, loadContract, startMock } from '../../mock/index.js';
 
@@ -12,23 +13,25 @@ const time = async (fn: () => unknown) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const first = await time(() => loadContract(DEFAULT_CONTRACT));
-const cached: number[] = [];
+const contract = await loadContract(DEFAULT_CONTRACT);
+const parses: number[] = [];
 const apps: number[] = [];
-const servers: number[] = [];
+const byPath: number[] = [];
+const byContract: number[] = [];
+const serve = (source: string | typeof contract, seed: number) => async () => {
+  const mock = await startMock({ contract: source, seed, watch: false });
+  await fetch(`${mock.url}/__mock/health`);
+  await mock.close();
+};
 for (let i = 0; i < ROUNDS; i++) {
-  cached.push(await time(() => loadContract(DEFAULT_CONTRACT)));
-  const contract = await loadContract(DEFAULT_CONTRACT);
+  parses.push(await time(() => loadContract(DEFAULT_CONTRACT)));
   apps.push(await time(() => createApp(contract, { seed: i })));
-  servers.push(
-    await time(async () => {
-      const mock = await startMock({ seed: i });
-      await fetch(`${mock.url}/__mock/health`);
-      await mock.close();
-    }),
-  );
+  byPath.push(await time(serve(DEFAULT_CONTRACT, i)));
+  byContract.push(await time(serve(contract, i)));
 }
 console.log(`in-process start, ${ROUNDS} rounds (median ms)`);
 console.log(`  first contract parse            ${first.toFixed(1)}`);
-console.log(`  contract parse, cached          ${median(cached).toFixed(3)}`);
+console.log(`  contract parse, warm            ${median(parses).toFixed(1)}`);
 console.log(`  createApp (no socket)           ${median(apps).toFixed(2)}`);
-console.log(`  startMock + first answer + close ${median(servers).toFixed(2)}`);
+console.log(`  startMock + first answer + close, by path           ${median(byPath).toFixed(2)}`);
+console.log(`  startMock + first answer + close, loaded contract   ${median(byContract).toFixed(2)}`);

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import type { RunningMock } from '../../mock/index.js';
+import { copyFile, mkdtemp, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CONTRACT, loadContract, type RunningMock } from '../../mock/index.js';
 import { AUTH, newServer } from '../support/harness.js';
 
 const running: RunningMock[] = [];
@@ -14,6 +17,19 @@ async function start(options = {}): Promise<RunningMock> {
 }
 
 describe('startMock on a real socket', () => {
+  test('serves a contract loaded beforehand, without reading its file again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'loaded-'));
+    const path = join(dir, 'contract.yaml');
+    await copyFile(DEFAULT_CONTRACT, path);
+    const contract = await loadContract(path);
+    // Moved away while the mock starts (and back for the conformance check after the file).
+    await rename(path, `${path}.away`);
+    const mock = await start({ contract, watch: false }).finally(() => rename(`${path}.away`, path));
+    expect(mock.mock.contract).toBe(contract);
+    const res = await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    expect(res.status).toBe(200);
+  });
+
   test('listens on 127.0.0.1 and a free port by default', async () => {
     const mock = await start();
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

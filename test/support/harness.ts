@@ -1,6 +1,7 @@
 // Test helpers: every mock made through them has its answers checked against its contract after the file.
 import {
   createApp,
+  type Contract,
   DEFAULT_CONTRACT,
   loadContract,
   startMock,
@@ -30,10 +31,17 @@ export function track(source: string, calls: () => CallRecord[]): void {
   tracked.push({ source, calls });
 }
 
+let sharedDefault: Promise<Contract> | undefined;
+
+/** The default contract, parsed once per test file (each file runs in a worker of its own) and shared by its mocks. */
+export function defaultContract(): Promise<Contract> {
+  return (sharedDefault ??= loadContract(DEFAULT_CONTRACT));
+}
+
 /** An app for supertest, built from a contract (the default one unless named). */
 export async function newMock(options: MockOptions & { contract?: string } = {}): Promise<MockApp> {
   const { contract = DEFAULT_CONTRACT, ...rest } = options;
-  const mock = createApp(await loadContract(contract), rest);
+  const mock = createApp(contract === DEFAULT_CONTRACT ? await defaultContract() : await loadContract(contract), rest);
   // Calls are read when the file ends; a reset in between would hide them, so keep a copy as we go.
   const seen: CallRecord[] = [];
   const reset = mock.reset;
@@ -47,7 +55,7 @@ export async function newMock(options: MockOptions & { contract?: string } = {})
 
 /** A mock on a real socket, tracked like {@link newMock}. */
 export async function newServer(options: ServerOptions = {}): Promise<RunningMock> {
-  const running = await startMock(options);
+  const running = await startMock({ contract: await defaultContract(), ...options });
   track(running.mock.contract.source, () => running.calls());
   return running;
 }

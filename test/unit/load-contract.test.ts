@@ -26,8 +26,13 @@ describe('loadContract', () => {
     ]);
   });
 
-  test('parses a contract once and reuses it while the file is unchanged', async () => {
-    expect(await loadContract(DEFAULT_CONTRACT)).toBe(await loadContract(DEFAULT_CONTRACT));
+  test('reads the file anew on every load, so an edited contract is served as it is now', async () => {
+    const contract = (title: string) =>
+      `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: ok}\n`;
+    const path = await file('edited.yaml', contract('Before'));
+    expect((await loadContract(path)).title).toBe('Before');
+    await writeFile(path, contract('After'));
+    expect((await loadContract(path)).title).toBe('After');
   });
 
   test('names an operation without operationId by method and path', async () => {

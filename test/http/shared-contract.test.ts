@@ -1,0 +1,40 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
+import { AUTH, track } from '../support/harness.js';
+
+describe('one loaded contract serves many mocks, which share nothing', () => {
+  test('two mocks of one contract keep their own state, journal and generated data', async () => {
+    const contract = await loadContract(DEFAULT_CONTRACT);
+    const first = createApp(contract, { seed: 1 });
+    const second = createApp(contract, { seed: 2 });
+    track(contract.source, () => [...first.calls(), ...second.calls()]);
+
+    const created = await request(first.app)
+      .post('/members/m1/credentials')
+      .set(AUTH)
+      .send({ kind: 'pin' })
+      .expect(201);
+    const listedByFirst = await request(first.app).get('/members/m1/credentials').set(AUTH).expect(200);
+    const listedBySecond = await request(second.app).get('/members/m1/credentials').set(AUTH).expect(200);
+
+    expect(listedByFirst.body.data.map((c: { id: string }) => c.id)).toContain(created.body.id);
+    expect(listedBySecond.body.data.map((c: { id: string }) => c.id)).not.toContain(created.body.id);
+    expect(listedBySecond.body.data).not.toEqual(listedByFirst.body.data.slice(1));
+    expect(first.calls()).toHaveLength(2);
+    expect(second.calls()).toHaveLength(1);
+  });
+
+  test('serving requests never changes the contract itself', async () => {
+    const contract = await loadContract(DEFAULT_CONTRACT);
+    const before = JSON.stringify(contract.operations);
+    const mock = createApp(contract, { seed: 3 });
+    track(contract.source, () => mock.calls());
+    await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gym' }).expect(201);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Prefer', 'code=404').expect(404);
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'retina' }).expect(422);
+    await request(mock.app).get('/members/m1/credentials').set(AUTH).set('Prefer', 'dynamic=false').expect(200);
+    expect(JSON.stringify(contract.operations)).toBe(before);
+  });
+});
