@@ -173,6 +173,10 @@ function integer(flag: string, text: string, min: number, max: number): number {
   return value;
 }
 
+function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -180,9 +184,7 @@ function version(): string {
 
 // A rejection nobody handled is a bug in the mock: log it and keep serving, rather than lose every call.
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(
-    `membership-mock: unhandled failure (please report it): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`,
-  );
+  process.stderr.write(`membership-mock: unhandled failure (please report it): ${stackOf(reason)}\n`);
 });
 
 async function main(): Promise<void> {
@@ -229,7 +231,8 @@ async function main(): Promise<void> {
   }
   const { contract: served } = running.mock;
   process.stdout.write(
-    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
+    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
+      `at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
 
   let stopping = false;

@@ -76,20 +76,23 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
           (next) => {
             mock.reload(next);
             logTo(
-              `membership-mock: contract reloaded, serving ${next.operations.length} operations of "${next.title}" ${next.version}`,
+              `membership-mock: contract reloaded, serving ${next.operations.length} operations ` +
+                `of "${next.title}" ${next.version}`,
             );
             // The state is kept as it is; say so when the edit makes some of it break the new contract.
             try {
               checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
             } catch (error) {
               logTo(
-                `membership-mock: after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
+                `membership-mock: after the reload, ${(error as Error).message} ` +
+                  'It is kept as it is; POST /__mock/reset starts again.',
               );
             }
           },
           (error) =>
             logTo(
-              `membership-mock: the contract edit was not loaded, still serving the last good version: ${error.message}`,
+              'membership-mock: the contract edit was not loaded, still serving the last good version: ' +
+                error.message,
             ),
         )
       : () => undefined;
@@ -134,12 +137,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       ? problem('headersTooLarge', 'The request line and headers together are larger than the server accepts (16 KiB).')
       : problem(
           'malformedHttp',
-          `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); check the method and the request line.`,
+          `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); ` +
+            'check the method and the request line.',
         ),
   );
   const status = tooLarge ? 431 : 400;
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

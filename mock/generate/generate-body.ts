@@ -14,7 +14,7 @@ export interface BodyGenerator {
 const DAY = 86_400_000;
 const MAX_EXTRA_ITEMS = 5;
 
-/** A schema ready for json-schema-faker, whether any part of it asks faker for a value, and its quick draw if it has one. */
+/** A schema ready for json-schema-faker, whether any part of it asks faker for a value, and its quick draw if any. */
 interface Prepared {
   schema: JsonSchema;
   usesFaker: boolean;

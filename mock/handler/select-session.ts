@@ -15,7 +15,7 @@ export function selectSession(context: MockContext, req: IncomingMessage, path: 
   return sessionOf(context, name === '' || NAME.test(name) ? name : '');
 }
 
-/** A 400 problem when the request names a session with a malformed name; such requests are recorded in the default session. */
+/** A 400 problem when the request names a malformed session; such requests are recorded in the default session. */
 export function refuseSessionName(ex: Exchange): Reply | undefined {
   const name = sessionName(ex.req, ex.path, ex.query);
   if (name === '' || NAME.test(name)) return undefined;

@@ -24,7 +24,8 @@ export function createRequestValidator(spec: IHttpOperation): RequestValidator {
     if (text === undefined || text.length > MEMO_BODY_LIMIT) return validateRequest(spec, facts, checkSecurity);
     let headers = '';
     for (const name of names) headers += `${name}=${JSON.stringify(facts.headers[name] ?? null)}&`;
-    const key = `${checkSecurity}|${facts.method}|${facts.path}|${JSON.stringify(facts.query)}|${headers}|${typeof facts.body}|${text}`;
+    const query = JSON.stringify(facts.query);
+    const key = `${checkSecurity}|${facts.method}|${facts.path}|${query}|${headers}|${typeof facts.body}|${text}`;
     return memo.get(key) ?? memo.set(key, validateRequest(spec, facts, checkSecurity));
   };
 }

@@ -15,7 +15,8 @@ export interface ReceivedResponse {
  * Checks a received response against an operation with Prism's validator: the status must be documented
  * (any status, although Prism only warns about an undocumented 4xx), then the media type, body and headers.
  * @returns one readable message per violation, empty when the response keeps the contract
- * @example checkResponse(spec, { status: 200, headers: {}, body: undefined }) // ['status 200 is not documented (documented: 201, 400)']
+ * @example checkResponse(spec, { status: 200, headers: {}, body: undefined })
+ * // ['status 200 is not documented (documented: 201, 400)']
  */
 export function checkResponse(spec: IHttpOperation, response: ReceivedResponse): string[] {
   if (!compileResponses(spec.responses).lookup(response.status)) {

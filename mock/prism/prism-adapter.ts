@@ -63,7 +63,8 @@ export function validateRequest(spec: IHttpOperation, facts: RequestFacts, check
     const security = validators.validateSecurity({ resource: spec, element: request });
     if (security._tag === 'Left') {
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
-      const message = `Send credentials for one of the contract's security schemes${schemes.length ? ` (${schemes.join(', ')})` : ''}.`;
+      const named = schemes.length ? ` (${schemes.join(', ')})` : '';
+      const message = `Send credentials for one of the contract's security schemes${named}.`;
       return {
         ok: false,
         kind: 'unauthorized',

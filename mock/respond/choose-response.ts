@@ -31,7 +31,8 @@ export function chooseResponse(plan: OperationPlan, wish: ResponseWish, accept: 
   const { responses, operation } = plan;
   const response = wish.code === undefined ? responses.success : responses.lookup(wish.code);
   if (!response) {
-    const message = `Prefer code=${wish.code} is not documented for ${operation.id}; documented: ${responses.codes.join(', ')}.`;
+    const documented = responses.codes.join(', ');
+    const message = `Prefer code=${wish.code} is not documented for ${operation.id}; documented: ${documented}.`;
     return { ok: false, reason: 'prefer', message };
   }
   const status = statusOf(response.code, wish.code);
@@ -52,7 +53,9 @@ export function chooseResponse(plan: OperationPlan, wish: ResponseWish, accept: 
   const names = (content.examples ?? []).map((e) => e.key);
   if (!names.includes(wish.example)) {
     const known = names.length ? names.join(', ') : 'none';
-    const message = `Prefer example=${wish.example} is not an example of the ${status} response of ${operation.id}; examples: ${known}.`;
+    const message =
+      `Prefer example=${wish.example} is not an example of the ${status} response of ${operation.id}; ` +
+      `examples: ${known}.`;
     return { ok: false, reason: 'prefer', message };
   }
   return { ok: true, choice: { status, response, content, exampleKey: wish.example } };

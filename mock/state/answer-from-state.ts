@@ -38,7 +38,8 @@ export interface StateAnswer {
 /**
  * Answers from state. `render` turns a body from state (or none: a generated one) into the reply with the
  * contract's headers.
- * @example answerFromState(plan.collection, tools, request, (body) => renderResponse(generator, rendering, request, body))
+ * @example
+ * answerFromState(plan.collection, tools, request, (body) => renderResponse(generator, rendering, request, body))
  */
 export function answerFromState(
   plan: CollectionPlan,

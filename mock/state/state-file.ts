@@ -16,7 +16,8 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
     return JSON.parse(text);
   } catch (error) {
     throw new StateError(
-      `The ${what} ${path} is not valid JSON (${(error as Error).message}); it may have been cut short. It was left as it is: fix it, or move it away to start from the seed.`,
+      `The ${what} ${path} is not valid JSON (${(error as Error).message}); it may have been cut short. ` +
+        'It was left as it is: fix it, or move it away to start from the seed.',
     );
   }
 }
@@ -35,7 +36,8 @@ export async function readStateFile(path: string): Promise<unknown> {
   } | null;
   if (typeof value !== 'object' || value === null || value.format !== FORMAT || value.version !== 1) {
     throw new StateError(
-      `The state file ${path} is not a membership-mock state file (expected "format": "${FORMAT}", "version": 1). It was left as it is.`,
+      `The state file ${path} is not a membership-mock state file ` +
+        `(expected "format": "${FORMAT}", "version": 1). It was left as it is.`,
     );
   }
   return value.collections;
@@ -80,7 +82,8 @@ export function createStateWriter(path: string, onError: (error: Error) => void,
 
 async function save(path: string, collections: StoreSnapshot): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
-  const text = `${JSON.stringify({ format: FORMAT, version: 1, savedAt: new Date().toISOString(), collections }, null, 2)}\n`;
+  const saved = { format: FORMAT, version: 1, savedAt: new Date().toISOString(), collections };
+  const text = `${JSON.stringify(saved, null, 2)}\n`;
   const file = await open(temp, 'w');
   try {
     await file.writeFile(text, 'utf8');

@@ -46,7 +46,8 @@ export const mockMatchers = {
       return {
         pass: found.length === times,
         message: () =>
-          `expected ${times} call${times === 1 ? '' : 's'} ${describe(match)}, but received ${found.length}${found.length ? ` (${found.map((c) => c.id).join(', ')})` : ''}.\n${explainMisses(calls, match)}`,
+          `expected ${times} call${times === 1 ? '' : 's'} ${describe(match)}, but received ${found.length}` +
+          `${found.length ? ` (${found.map((c) => c.id).join(', ')})` : ''}.\n${explainMisses(calls, match)}`,
       };
     });
   },
@@ -69,7 +70,9 @@ export const mockMatchers = {
           return {
             pass: false,
             message: () =>
-              `expected calls in order: ${matches.map((m) => m.operationId).join(' → ')}, but step ${i + 1} (${describe(match)}) ${where}.\nreceived: ${seen}\n${explainMisses(calls.slice(from), match)}`,
+              `expected calls in order: ${matches.map((m) => m.operationId).join(' → ')}, ` +
+              `but step ${i + 1} (${describe(match)}) ${where}.\n` +
+              `received: ${seen}\n${explainMisses(calls.slice(from), match)}`,
           };
         }
         from = at + 1;
@@ -105,5 +108,10 @@ function explainMisses(calls: CallRecord[], match: CallMatch): string {
   const misses = nearMisses(calls, match);
   if (calls.length === 0) return 'The mock received no calls.';
   if (misses.length === 0) return `Received: ${calls.map((c) => `${c.id} ${c.operationId ?? '-'}`).join(', ')}.`;
-  return `Closest calls:\n${misses.map((m) => `  ${m.call.id} ${m.call.method} ${m.call.path} (${m.call.operationId ?? 'no operation'}, ${m.call.response.status}):\n${m.differences.map((d) => `    - ${d}`).join('\n')}`).join('\n')}`;
+  const lines = misses.map(({ call, differences }) => {
+    const answered = `${call.operationId ?? 'no operation'}, ${call.response.status}`;
+    const head = `  ${call.id} ${call.method} ${call.path} (${answered}):`;
+    return [head, ...differences.map((d) => `    - ${d}`)].join('\n');
+  });
+  return `Closest calls:\n${lines.join('\n')}`;
 }

@@ -22,7 +22,8 @@ export function formatReport(report: VerifyReport): string {
   const operations = new Set(report.steps.map((s) => s.operationId)).size;
   const skipped = report.skipped.length ? `, ${count(report.skipped.length, 'skipped', 'skipped')}` : '';
   lines.push(
-    `${count(operations, 'operation')}, ${count(report.requests, 'request')}, ${count(report.violations, 'violation')}${skipped}`,
+    `${count(operations, 'operation')}, ${count(report.requests, 'request')}, ` +
+      `${count(report.violations, 'violation')}${skipped}`,
   );
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
-// Walks one collection in the order a client would: create, list, read, the item's other operations, delete, read again.
+// Walks one collection in the order a client would: create, list, read, the item's other operations, delete,
+// read again.
 import { isDeepStrictEqual } from 'node:util';
 import type { Operation } from '../contract/load-contract.js';
 import { compileResponses } from '../contract/response-table.js';
