@@ -48,12 +48,13 @@ export class RouteTable<T> {
 
   /** The entry for a method (lower-case) and a path, or why there is none. */
   find(method: string, path: string): RouteMatch<T> {
-    const entries = this.#candidates(path);
+    const segments = segmentsOf(path);
+    const entries = (segments && this.#bySize.get(segments.length)) || [];
     let best: Entry<T> | undefined;
     let bestScore = -1;
     let pathFound = false;
-    for (const [entry, segments] of entries) {
-      if (!fits(entry, segments)) continue;
+    for (const entry of entries) {
+      if (!fits(entry, segments!)) continue;
       pathFound = true;
       if (entry.route.method !== method) continue;
       if (best && best.templated !== entry.templated) {
@@ -69,19 +70,18 @@ export class RouteTable<T> {
 
   /** The methods the table has for a path, upper-case, each once, in table order (for `Allow`). */
   methods(path: string): string[] {
+    const segments = segmentsOf(path);
     const methods = new Set<string>();
-    for (const [entry, segments] of this.#candidates(path)) {
-      if (fits(entry, segments)) methods.add(entry.route.method.toUpperCase());
+    for (const entry of (segments && this.#bySize.get(segments.length)) || []) {
+      if (fits(entry, segments!)) methods.add(entry.route.method.toUpperCase());
     }
     return [...methods];
   }
+}
 
-  /** The entries with as many segments as the path, in table order, each with the path's decoded segments. */
-  *#candidates(path: string): Generator<[Entry<T>, string[]]> {
-    if (!path.startsWith('/')) return;
-    const segments = path.split('/').slice(1).map(decodeSegment);
-    for (const entry of this.#bySize.get(segments.length) ?? []) yield [entry, segments];
-  }
+/** The decoded segments of a request path after its leading slash; `undefined` when it has none. */
+function segmentsOf(path: string): string[] | undefined {
+  return path.startsWith('/') ? path.split('/').slice(1).map(decodeSegment) : undefined;
 }
 
 function fits(entry: Entry<unknown>, segments: string[]): boolean {
