@@ -20,7 +20,7 @@ export class BoundedMemo<V> {
   /** Stores and returns `value` (or only returns it, when the key is too long to keep). */
   set(key: string, value: V): V {
     if (key.length > this.keyLimit) return value;
-    if (this.#entries.size >= this.limit) this.#entries.clear();
+    if (this.#entries.size >= this.limit && !this.#entries.has(key)) this.#entries.clear();
     this.#entries.set(key, value);
     return value;
   }

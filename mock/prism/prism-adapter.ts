@@ -53,15 +53,39 @@ export function headersRead(spec: IHttpOperation): string[] {
   return [...new Set([...always, ...declared, ...keys])];
 }
 
+/** A finding of Prism's request validation (an error, never a warning). */
+export type Finding = Diagnostic;
+
+/** A request made ready for Prism's validators (see {@link toPrismRequest}): made once, read by every part. */
+export type PreparedRequest = PrismRequest;
+
 /**
- * Validates a request with Prism: security first (401), then the media type (415), then path, query,
- * headers and body. A missing body is 400, body-only violations are 422; anything else wrong is 400.
+ * Prism's validation of one operation's requests, in parts that read different facts, so each part can be
+ * remembered by what it reads. Each part runs Prism's own `validateInput` on the operation reduced to that
+ * part (reduced once, here): together they find exactly what Prism finds, body findings first.
  */
-export function validateRequest(spec: IHttpOperation, facts: RequestFacts, checkSecurity: boolean): RequestCheck {
-  const request = toPrismRequest(facts);
-  if (checkSecurity) {
-    const security = validators.validateSecurity({ resource: spec, element: request });
-    if (security._tag === 'Left') {
+export interface PrismValidation {
+  /** The 401 refusal when the request lacks the contract's credentials (reads headers and query). */
+  security(request: PreparedRequest): RequestCheck | undefined;
+  /** What is wrong with the path, the query and the declared headers. */
+  parameters(request: PreparedRequest): Finding[];
+  /** What is wrong with the body: missing, of a media type the operation does not take, or not fitting. */
+  body(request: PreparedRequest): Finding[];
+}
+
+/** Splits an operation's validation into its parts. */
+export function splitValidation(spec: IHttpOperation): PrismValidation {
+  const { request } = spec;
+  const withoutBody: IHttpOperation = { ...spec, request: request && { ...request, body: undefined } };
+  const bodyOnly: IHttpOperation = { ...spec, request: request && { body: request.body } };
+  const findings = (resource: IHttpOperation, element: PrismRequest): Finding[] => {
+    const input = validators.validateInput({ resource, element });
+    return input._tag === 'Right' ? [] : input.left.filter((d) => d.severity === 0);
+  };
+  return {
+    security(element) {
+      const security = validators.validateSecurity({ resource: spec, element });
+      if (security._tag === 'Right') return undefined;
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
       const named = schemes.length ? ` (${schemes.join(', ')})` : '';
       const message = `Send credentials for one of the contract's security schemes${named}.`;
@@ -71,33 +95,41 @@ export function validateRequest(spec: IHttpOperation, facts: RequestFacts, check
         schemes,
         violations: [{ location: 'header', pointer: '/authorization', message }],
       };
-    }
-  }
-  const input = validators.validateInput({ resource: spec, element: request });
-  if (input._tag === 'Right') return { ok: true };
-  const errors = input.left.filter((d) => d.severity === 0);
-  if (errors.length === 0) return { ok: true };
-  const unsupported = errors.find((d) => d.code === 415);
+    },
+    parameters(element) {
+      if (!request) return [];
+      // Seen as a request without a body: Prism would otherwise refuse the body the reduced operation lacks.
+      const { 'content-length': _length, ...headers } = element.headers;
+      return findings(withoutBody, { ...element, headers, body: undefined });
+    },
+    body: (element) => (request ? findings(bodyOnly, element) : []),
+  };
+}
+
+/**
+ * The verdict on a request from its findings (body findings first, as Prism lists them): a media type the
+ * operation does not take is 415, a missing body 400, body-only violations 422, anything else 400.
+ * @param body the parsed body, to tell a falsy body Prism took for none from a missing one
+ */
+export function judge(findings: readonly Finding[], body: unknown): RequestCheck {
+  if (findings.length === 0) return VALID;
+  const unsupported = findings.find((d) => d.code === 415);
   if (unsupported) {
-    return {
-      ok: false,
-      kind: 'unsupportedMediaType',
-      schemes: [],
-      violations: [{ location: 'header', pointer: '/content-type', message: unsupported.message }],
-    };
+    const violations = [{ location: 'header' as const, pointer: '/content-type', message: unsupported.message }];
+    return { ok: false, kind: 'unsupportedMediaType', schemes: [], violations };
   }
   // Prism reads a falsy body (JSON null, false, 0, "") as no body at all; it was sent, and is just wrong.
-  const sentFalsy = facts.body !== undefined;
-  const violations = errors.map((d) =>
+  const sentFalsy = body !== undefined;
+  const violations = findings.map((d) =>
     sentFalsy && isMissingBody(d)
       ? {
           location: 'body' as const,
           pointer: '',
-          message: `must be a value that fits the schema, not ${JSON.stringify(facts.body)}`,
+          message: `must be a value that fits the schema, not ${JSON.stringify(body)}`,
         }
       : toViolation(d),
   );
-  const missing = !sentFalsy && errors.some(isMissingBody);
+  const missing = !sentFalsy && findings.some(isMissingBody);
   const kind = missing
     ? 'missingBody'
     : violations.every((v) => v.location === 'body')
@@ -105,6 +137,9 @@ export function validateRequest(spec: IHttpOperation, facts: RequestFacts, check
       : 'invalidRequest';
   return { ok: false, kind, schemes: [], violations };
 }
+
+/** The verdict of a request with nothing wrong. */
+export const VALID: RequestCheck = Object.freeze({ ok: true });
 
 function isMissingBody(d: Diagnostic): boolean {
   return d.code === 'required' && (d.path ?? []).length === 0;
