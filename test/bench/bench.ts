@@ -1,4 +1,5 @@
-// Throughput, latency, cold start and RSS of our mock vs Prism vs a bare Express floor, side by side. Run: npx tsx test/bench/bench.ts
+// Throughput, latency, cold start and RSS of our mock vs Prism vs two floors (bare node:http, and Express), side by
+// side. Run: npm run bench
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,7 +19,7 @@ const CONTRACT = 'contracts/membership.openapi.yaml';
 const MEMBER = '/members/mbr_bench';
 const AUTH = { authorization: 'Bearer bench' };
 
-type ServerName = 'ours' | 'prism' | 'floor';
+type ServerName = 'ours' | 'prism' | 'floor' | 'express';
 type RouteName = 'list' | 'read' | 'create';
 interface Server {
   name: ServerName;
@@ -180,7 +181,7 @@ async function ensureBuilt() {
 }
 
 async function startServers(): Promise<{ servers: Server[]; passId: string; bodyBytes: number }> {
-  const [oursPort, prismPort, floorPort] = (await freePorts(3)) as [number, number, number];
+  const [oursPort, prismPort, floorPort, expressPort] = (await freePorts(4)) as [number, number, number, number];
   const ours = await start('ours', oursPort, process.execPath, ['dist/mock/cli.js', '--port', String(oursPort)]);
   const list = await fetch(`${ours.url}${MEMBER}/passes`, { headers: AUTH });
   const raw = Buffer.from(await list.arrayBuffer());
@@ -198,11 +199,16 @@ async function startServers(): Promise<{ servers: Server[]; passId: string; body
     'error',
     CONTRACT,
   ]);
-  const floor = await start('floor', floorPort, process.execPath, ['--import', 'tsx', 'test/bench/floor-server.ts'], {
-    PORT: String(floorPort),
-    BODY_BYTES: String(raw.length),
-  });
-  return { servers: [ours, prism, floor], passId, bodyBytes: raw.length };
+  // One at a time, so that each cold start is measured alone.
+  const startFloor = (name: ServerName, port: number, kind: 'http' | 'express') =>
+    start(name, port, process.execPath, ['--import', 'tsx', 'test/bench/floor-server.ts'], {
+      PORT: String(port),
+      BODY_BYTES: String(raw.length),
+      FLOOR: kind,
+    });
+  const floor = await startFloor('floor', floorPort, 'http');
+  const express = await startFloor('express', expressPort, 'express');
+  return { servers: [ours, prism, floor, express], passId, bodyBytes: raw.length };
 }
 
 function routes(passId: string): Route[] {
@@ -229,7 +235,7 @@ async function smoke(servers: Server[], routeList: Route[]) {
       });
       statuses.push(`${route.name} ${res.status} (${(await res.arrayBuffer()).byteLength} B)`);
     }
-    console.log(`  ${server.name.padEnd(5)} ${statuses.join(', ')}`);
+    console.log(`  ${server.name.padEnd(7)} ${statuses.join(', ')}`);
   }
 }
 
@@ -282,19 +288,18 @@ function printRoute(route: Route, servers: Server[], results: Results) {
   const samples = (s: ServerName) => results.get(key(route.name, s))!;
   const rps = (s: ServerName) => mean(samples(s).map((x) => x.rps));
   console.log(`\n${route.name}: ${route.method} ${route.path('ours').replace(/pas_\w+$/, '{pass_id}')}`);
-  console.log('  server      req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
+  console.log('  server       req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
   for (const { name } of servers) {
     const xs = samples(name);
     const range =
       `(${Math.round(Math.min(...xs.map((x) => x.rps)))}–${Math.round(Math.max(...xs.map((x) => x.rps)))})`.padEnd(15);
     console.log(
-      `  ${name.padEnd(6)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.p50)), 1)} ${fmt(mean(xs.map((x) => x.p99)), 1)} ` +
+      `  ${name.padEnd(7)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.p50)), 1)} ${fmt(mean(xs.map((x) => x.p99)), 1)} ` +
         `${fmt(sum(xs.map((x) => x.non2xx)))} ${fmt(sum(xs.map((x) => x.errors)))}`,
     );
   }
-  console.log(
-    `  ours/prism ${(rps('ours') / rps('prism')).toFixed(2)}x   ours/floor ${(rps('ours') / rps('floor')).toFixed(2)}x`,
-  );
+  const ratio = (other: ServerName) => `ours/${other} ${(rps('ours') / rps(other)).toFixed(2)}x`;
+  console.log(`  ${ratio('prism')}   ${ratio('floor')} (node:http)   ${ratio('express')}`);
 }
 
 function printStatusCodes(routeList: Route[], servers: Server[], results: Results) {
@@ -344,17 +349,18 @@ async function main() {
       `(ROUNDS, DURATION env vars); node ${process.version}, ${availableParallelism()} cores`,
   );
   console.log(
-    'note: load generator (autocannon, in this process) and the three servers share these cores, so absolute figures are ' +
+    'note: load generator (autocannon, in this process) and the four servers share these cores, so absolute figures are ' +
       'CPU-bound by both sides; compare the ratios, measured in the same run.',
   );
   await ensureBuilt();
   const { servers, passId, bodyBytes } = await startServers();
   console.log(
-    `floor body: ${bodyBytes} bytes (size of our listPasses body); read uses pass id ${passId} on every server`,
+    `floors' body: ${bodyBytes} bytes (size of our listPasses body), for every route; read uses pass id ${passId} ` +
+      `on every server; floor = bare node:http, express = Express 5`,
   );
   console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
-  for (const s of servers) console.log(`  ${s.name.padEnd(6)}${fmt(s.coldStartMs)} ms`);
-  console.log("  (prism's includes npx resolving the cached package; the floor's includes the tsx loader)");
+  for (const s of servers) console.log(`  ${s.name.padEnd(7)}${fmt(s.coldStartMs)} ms`);
+  console.log("  (prism's includes npx resolving the cached package; the floors' include the tsx loader)");
   printInProcessStart();
   const routeList = routes(passId);
   console.log('smoke (one request each):');
@@ -370,7 +376,7 @@ async function main() {
     const note = helpers.length
       ? ` (+ ${helpersMb.toFixed(0)} MB in ${helpers.map(commOf).join(', ')}, not counted)`
       : '';
-    console.log(`  ${s.name.padEnd(6)}${fmt(rssMb(pid))} MB${note}`);
+    console.log(`  ${s.name.padEnd(7)}${fmt(rssMb(pid))} MB${note}`);
   }
   printGoals(routeList, servers, results);
 }
