@@ -18,6 +18,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONTRACT = 'contracts/membership.openapi.yaml';
 const MEMBER = '/members/mbr_bench';
 const AUTH = { authorization: 'Bearer bench' };
+/** The varied create spreads its requests over this many members (`mbr_bench0` … `mbr_bench999`). */
+const MEMBERS = 1000;
 
 type ServerName = 'ours' | 'prism' | 'floor' | 'express';
 type RouteName = 'list' | 'read' | 'create';
@@ -31,8 +33,18 @@ interface Server {
 interface Route {
   name: RouteName;
   method: 'GET' | 'POST';
-  path: (server: ServerName) => string;
+  /** The path as shown in the report. */
+  shown: string;
+  /** The next request to a server: the same one each time, or the next of a varied sequence. */
+  next: (server: ServerName) => { path: string; body?: string };
+  /** Whether `next` changes from request to request (then autocannon builds each request anew). */
+  varied: boolean;
+}
+interface CannonRequest {
+  method: string;
+  path: string;
   body?: string;
+  headers: Record<string, string>;
 }
 interface CannonResult {
   requests: { average: number };
@@ -211,29 +223,106 @@ async function startServers(): Promise<{ servers: Server[]; passId: string; body
   return { servers: [ours, prism, floor, express], passId, bodyBytes: raw.length };
 }
 
+/** A small seeded generator of numbers in [0, 1) (mulberry32), so every run sends the same sequence. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const KINDS = ['pin', 'card', 'mobile'];
+const WORDS = [
+  'Front',
+  'desk',
+  'PIN',
+  'Work',
+  'phone',
+  'gym',
+  'locker',
+  'Büro',
+  'カード',
+  'spare',
+  'main',
+  'door',
+  'B2',
+];
+
+/**
+ * The n-th body of the varied create: each valid for the contract's CredentialCreate (`kind` required, one of
+ * pin/card/mobile; `label` optional, 1–100 characters; nothing else), and nearly all distinct, so no memo
+ * keyed on the body can answer them. Labels are left out, short, long (up to 100 characters) or non-ASCII,
+ * and the key order varies.
+ */
+function credentialBody(n: number, random: () => number): string {
+  const kind = KINDS[n % KINDS.length]!;
+  const shape = Math.floor(random() * 4);
+  if (shape === 0) return JSON.stringify({ kind });
+  const words = Array.from({ length: 1 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+  const label = `${words.join(' ')} ${n}`.slice(-100);
+  return shape === 1 ? JSON.stringify({ label, kind }) : JSON.stringify({ kind, label });
+}
+
+/** Each server gets the same sequence of varied creates, continued from load to load (the state keeps growing). */
+function variedCreate(): Route['next'] {
+  const sequences = new Map<ServerName, { n: number; random: () => number }>();
+  return (server) => {
+    let seq = sequences.get(server);
+    if (!seq) sequences.set(server, (seq = { n: 0, random: seeded(10) }));
+    const n = seq.n++;
+    return { path: `${MEMBER}${n % MEMBERS}/credentials`, body: credentialBody(n, seq.random) };
+  };
+}
+
 function routes(passId: string): Route[] {
   return [
-    { name: 'list', method: 'GET', path: () => `${MEMBER}/passes` },
-    { name: 'read', method: 'GET', path: () => `${MEMBER}/passes/${passId}` },
-    { name: 'create', method: 'POST', path: () => `${MEMBER}/credentials`, body: '{"kind":"pin"}' },
+    {
+      name: 'list',
+      method: 'GET',
+      shown: `${MEMBER}/passes`,
+      next: () => ({ path: `${MEMBER}/passes` }),
+      varied: false,
+    },
+    {
+      name: 'read',
+      method: 'GET',
+      shown: `${MEMBER}/passes/{pass_id}`,
+      next: () => ({ path: `${MEMBER}/passes/${passId}` }),
+      varied: false,
+    },
+    {
+      name: 'create',
+      method: 'POST',
+      shown: `${MEMBER}{0..${MEMBERS - 1}}/credentials, varied valid bodies`,
+      next: variedCreate(),
+      varied: true,
+    },
   ];
 }
 
 function headersFor(route: Route) {
-  return route.body ? { ...AUTH, 'content-type': 'application/json' } : AUTH;
+  return route.method === 'POST' ? { ...AUTH, 'content-type': 'application/json' } : AUTH;
 }
 
-/** One request per server and route, to show the statuses before loading them. */
+/** A few requests per server and route (every shape of the varied bodies), to show the statuses before loading. */
 async function smoke(servers: Server[], routeList: Route[]) {
   for (const server of servers) {
     const statuses: string[] = [];
     for (const route of routeList) {
-      const res = await fetch(server.url + route.path(server.name), {
-        method: route.method,
-        headers: headersFor(route),
-        body: route.body,
-      });
-      statuses.push(`${route.name} ${res.status} (${(await res.arrayBuffer()).byteLength} B)`);
+      const counts = new Map<number, number>();
+      let bytes = 0;
+      for (let i = 0; i < (route.method === 'POST' ? 8 : 1); i++) {
+        const { path, body } = route.next(server.name);
+        const res = await fetch(server.url + path, { method: route.method, headers: headersFor(route), body });
+        bytes = (await res.arrayBuffer()).byteLength;
+        counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+      }
+      const shown = [...counts].map(([status, n]) => (n > 1 ? `${n}× ${status}` : String(status))).join(' ');
+      statuses.push(`${route.name} ${shown} (${bytes} B)`);
     }
     console.log(`  ${server.name.padEnd(7)} ${statuses.join(', ')}`);
   }
@@ -242,13 +331,29 @@ async function smoke(servers: Server[], routeList: Route[]) {
 async function load(server: Server, route: Route, seconds: number): Promise<Sample> {
   if (server.child.exitCode !== null)
     throw new Error(`${server.name} exited (${server.child.exitCode}):\n${server.tail}`);
+  const first = route.next(server.name);
   const r = await autocannon({
-    url: server.url + route.path(server.name),
-    method: route.method,
+    url: server.url,
     headers: headersFor(route),
-    body: route.body,
     connections: CONNECTIONS,
     duration: seconds,
+    // A varied route builds every request anew, from the next path and body of its sequence; a fixed one
+    // is built once, so the load generator spends no CPU on it.
+    requests: [
+      {
+        method: route.method,
+        path: first.path,
+        ...(first.body === undefined ? {} : { body: first.body }),
+        ...(route.varied
+          ? {
+              setupRequest: (request: CannonRequest) => {
+                const { path, body } = route.next(server.name);
+                return body === undefined ? { ...request, path } : { ...request, path, body };
+              },
+            }
+          : {}),
+      },
+    ],
   });
   const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
   return {
@@ -287,7 +392,7 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
 function printRoute(route: Route, servers: Server[], results: Results) {
   const samples = (s: ServerName) => results.get(key(route.name, s))!;
   const rps = (s: ServerName) => mean(samples(s).map((x) => x.rps));
-  console.log(`\n${route.name}: ${route.method} ${route.path('ours').replace(/pas_\w+$/, '{pass_id}')}`);
+  console.log(`\n${route.name}: ${route.method} ${route.shown}`);
   console.log('  server       req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
   for (const { name } of servers) {
     const xs = samples(name);
@@ -363,7 +468,7 @@ async function main() {
   console.log("  (prism's includes npx resolving the cached package; the floors' include the tsx loader)");
   printInProcessStart();
   const routeList = routes(passId);
-  console.log('smoke (one request each):');
+  console.log('smoke (one request per GET route, 8 varied creates):');
   await smoke(servers, routeList);
   const results = await measure(servers, routeList);
   for (const route of routeList) printRoute(route, servers, results);
