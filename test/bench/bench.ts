@@ -39,6 +39,8 @@ interface Route {
   next: (server: ServerName) => { path: string; body?: string };
   /** Whether `next` changes from request to request (then autocannon builds each request anew). */
   varied: boolean;
+  /** How many members a server has not been sent a request for yet (a varied route only). */
+  unseen?: (server: ServerName) => number;
 }
 interface CannonRequest {
   method: string;
@@ -268,13 +270,20 @@ function credentialBody(n: number, random: () => number): string {
 }
 
 /** Each server gets the same sequence of varied creates, continued from load to load (the state keeps growing). */
-function variedCreate(): Route['next'] {
+function variedCreate(): Pick<Route, 'next' | 'unseen'> {
   const sequences = new Map<ServerName, { n: number; random: () => number }>();
-  return (server) => {
+  const sequence = (server: ServerName) => {
     let seq = sequences.get(server);
     if (!seq) sequences.set(server, (seq = { n: 0, random: seeded(10) }));
-    const n = seq.n++;
-    return { path: `${MEMBER}${n % MEMBERS}/credentials`, body: credentialBody(n, seq.random) };
+    return seq;
+  };
+  return {
+    next(server) {
+      const seq = sequence(server);
+      const n = seq.n++;
+      return { path: `${MEMBER}${n % MEMBERS}/credentials`, body: credentialBody(n, seq.random) };
+    },
+    unseen: (server) => Math.max(0, MEMBERS - sequence(server).n),
   };
 }
 
@@ -298,7 +307,7 @@ function routes(passId: string): Route[] {
       name: 'create',
       method: 'POST',
       shown: `${MEMBER}{0..${MEMBERS - 1}}/credentials, varied valid bodies`,
-      next: variedCreate(),
+      ...variedCreate(),
       varied: true,
     },
   ];
@@ -328,32 +337,25 @@ async function smoke(servers: Server[], routeList: Route[]) {
   }
 }
 
-async function load(server: Server, route: Route, seconds: number): Promise<Sample> {
+/** One autocannon load, for a number of seconds, or of requests (autocannon wants no more connections than requests). */
+async function load(
+  server: Server,
+  route: Route,
+  length: { duration: number } | { amount: number; connections: number },
+): Promise<Sample> {
   if (server.child.exitCode !== null)
     throw new Error(`${server.name} exited (${server.child.exitCode}):\n${server.tail}`);
-  const first = route.next(server.name);
+  // A varied route builds every request anew from the next path and body of its sequence; a fixed one is built
+  // once, so the load generator spends no CPU on it.
+  const request = route.varied
+    ? { method: route.method, setupRequest: (built: CannonRequest) => ({ ...built, ...route.next(server.name) }) }
+    : { method: route.method, ...route.next(server.name) };
   const r = await autocannon({
     url: server.url,
     headers: headersFor(route),
     connections: CONNECTIONS,
-    duration: seconds,
-    // A varied route builds every request anew, from the next path and body of its sequence; a fixed one
-    // is built once, so the load generator spends no CPU on it.
-    requests: [
-      {
-        method: route.method,
-        path: first.path,
-        ...(first.body === undefined ? {} : { body: first.body }),
-        ...(route.varied
-          ? {
-              setupRequest: (request: CannonRequest) => {
-                const { path, body } = route.next(server.name);
-                return body === undefined ? { ...request, path } : { ...request, path, body };
-              },
-            }
-          : {}),
-      },
-    ],
+    ...length,
+    requests: [request],
   });
   const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
   return {
@@ -370,14 +372,26 @@ type Results = Map<string, Sample[]>;
 const key = (route: RouteName, server: ServerName) => `${route}/${server}`;
 
 async function measure(servers: Server[], routeList: Route[]): Promise<Results> {
-  console.log(`warm-up: ${WARMUP} s per server and route`);
-  for (const route of routeList) for (const server of servers) await load(server, route, WARMUP);
+  console.log(
+    `warm-up: ${WARMUP} s per server and route, then for the varied create as many requests as it takes to have ` +
+      `sent one to each of the ${MEMBERS} members (a member's first create seeds its collection: the rounds measure ` +
+      'creates to members the server has seen, whatever the speed of the machine)',
+  );
+  for (const route of routeList) {
+    for (const server of servers) {
+      await load(server, route, { duration: WARMUP });
+      const unseen = route.unseen?.(server.name) ?? 0;
+      if (unseen === 0) continue;
+      console.log(`  ${server.name}: ${unseen} more creates, to members the warm-up did not reach`);
+      await load(server, route, { amount: unseen, connections: Math.min(CONNECTIONS, unseen) });
+    }
+  }
   const results: Results = new Map();
   for (let round = 1; round <= ROUNDS; round++) {
     const line: string[] = [];
     for (const route of routeList) {
       for (const server of servers) {
-        const sample = await load(server, route, DURATION);
+        const sample = await load(server, route, { duration: DURATION });
         results.set(key(route.name, server.name), [...(results.get(key(route.name, server.name)) ?? []), sample]);
         line.push(`${route.name}/${server.name} ${Math.round(sample.rps)}`);
       }
