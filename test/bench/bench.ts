@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
 import autocannonUntyped from 'autocannon';
+import { createSequence, MEMBERS, type CreateSequence } from './varied-create.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -18,8 +19,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONTRACT = 'contracts/membership.openapi.yaml';
 const MEMBER = '/members/mbr_bench';
 const AUTH = { authorization: 'Bearer bench' };
-/** The varied create spreads its requests over this many members (`mbr_bench0` … `mbr_bench999`). */
-const MEMBERS = 1000;
 
 type ServerName = 'ours' | 'prism' | 'floor' | 'express';
 type RouteName = 'list' | 'read' | 'create';
@@ -225,66 +224,15 @@ async function startServers(): Promise<{ servers: Server[]; passId: string; body
   return { servers: [ours, prism, floor, express], passId, bodyBytes: raw.length };
 }
 
-/** A small seeded generator of numbers in [0, 1) (mulberry32), so every run sends the same sequence. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const KINDS = ['pin', 'card', 'mobile'];
-const WORDS = [
-  'Front',
-  'desk',
-  'PIN',
-  'Work',
-  'phone',
-  'gym',
-  'locker',
-  'Büro',
-  'カード',
-  'spare',
-  'main',
-  'door',
-  'B2',
-];
-
-/**
- * The n-th body of the varied create: each valid for the contract's CredentialCreate (`kind` required, one of
- * pin/card/mobile; `label` optional, 1–100 characters; nothing else), and nearly all distinct, so no memo
- * keyed on the body can answer them. Labels are left out, short, long (up to 100 characters) or non-ASCII,
- * and the key order varies.
- */
-function credentialBody(n: number, random: () => number): string {
-  const kind = KINDS[n % KINDS.length]!;
-  const shape = Math.floor(random() * 4);
-  if (shape === 0) return JSON.stringify({ kind });
-  const words = Array.from({ length: 1 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)]);
-  const label = `${words.join(' ')} ${n}`.slice(-100);
-  return shape === 1 ? JSON.stringify({ label, kind }) : JSON.stringify({ kind, label });
-}
-
 /** Each server gets the same sequence of varied creates, continued from load to load (the state keeps growing). */
 function variedCreate(): Pick<Route, 'next' | 'unseen'> {
-  const sequences = new Map<ServerName, { n: number; random: () => number }>();
+  const sequences = new Map<ServerName, CreateSequence>();
   const sequence = (server: ServerName) => {
     let seq = sequences.get(server);
-    if (!seq) sequences.set(server, (seq = { n: 0, random: seeded(10) }));
+    if (!seq) sequences.set(server, (seq = createSequence()));
     return seq;
   };
-  return {
-    next(server) {
-      const seq = sequence(server);
-      const n = seq.n++;
-      return { path: `${MEMBER}${n % MEMBERS}/credentials`, body: credentialBody(n, seq.random) };
-    },
-    unseen: (server) => Math.max(0, MEMBERS - sequence(server).n),
-  };
+  return { next: (server) => sequence(server).next(), unseen: (server) => sequence(server).unseen };
 }
 
 function routes(passId: string): Route[] {
