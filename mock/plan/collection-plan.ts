@@ -1,7 +1,7 @@
 // What an operation of an inferred collection needs at request time, worked out once from the contract.
 import type { Operation } from '../contract/load-contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../contract/schema-facts.js';
-import { BoundedMemo } from './bounded-memo.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import {
   listArray,
   successSchema,

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import type { Operation } from '../contract/load-contract.js';
 import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
-import { BoundedMemo } from './bounded-memo.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';

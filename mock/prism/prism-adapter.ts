@@ -2,6 +2,7 @@
 // results become plain values here.
 import type { IHttpOperation } from '@stoplight/types';
 import type { Violation, ViolationLocation } from '../problems/problems.js';
+import { createJsonBodyCheck } from './json-body-check.js';
 import { loader, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
 /** Reads and dereferences an OpenAPI file into Prism's operations. */
@@ -41,16 +42,15 @@ export type RefusalKind = 'unauthorized' | 'unsupportedMediaType' | 'missingBody
 export type RequestCheck = { ok: true } | { ok: false; kind: RefusalKind; violations: Violation[]; schemes: string[] };
 
 /**
- * The request headers Prism's validation reads for an operation (declared ones, security keys, and those
- * that say whether and what body came): a verdict can be remembered by these and nothing else.
+ * The request headers Prism reads to validate everything but the body (the declared ones, and those the
+ * security schemes read): a verdict on the path, query and headers can be remembered by these.
  */
 export function headersRead(spec: IHttpOperation): string[] {
   const declared = (spec.request?.headers ?? []).map((h) => h.name.toLowerCase());
   const keys = (spec.security ?? [])
     .flat()
     .flatMap((s) => ('in' in s && s.in === 'header' && 'name' in s ? [String(s.name).toLowerCase()] : []));
-  const always = ['authorization', 'cookie', 'content-type', 'content-length', 'transfer-encoding'];
-  return [...new Set([...always, ...declared, ...keys])];
+  return [...new Set(['authorization', 'cookie', ...declared, ...keys])];
 }
 
 /** A finding of Prism's request validation (an error, never a warning). */
@@ -78,6 +78,7 @@ export function splitValidation(spec: IHttpOperation): PrismValidation {
   const { request } = spec;
   const withoutBody: IHttpOperation = { ...spec, request: request && { ...request, body: undefined } };
   const bodyOnly: IHttpOperation = { ...spec, request: request && { body: request.body } };
+  const jsonBody = createJsonBodyCheck(spec);
   const findings = (resource: IHttpOperation, element: PrismRequest): Finding[] => {
     const input = validators.validateInput({ resource, element });
     return input._tag === 'Right' ? [] : input.left.filter((d) => d.severity === 0);
@@ -102,7 +103,7 @@ export function splitValidation(spec: IHttpOperation): PrismValidation {
       const { 'content-length': _length, ...headers } = element.headers;
       return findings(withoutBody, { ...element, headers, body: undefined });
     },
-    body: (element) => (request ? findings(bodyOnly, element) : []),
+    body: (element) => (request ? (jsonBody(element) ?? findings(bodyOnly, element)) : []),
   };
 }
 

@@ -47,3 +47,43 @@ export const validators = require('@stoplight/prism-http/dist/validator/index.js
     element: { statusCode: number; headers: Record<string, string>; body: unknown };
   }) => Either<Diagnostic[], unknown>;
 };
+
+/** An fp-ts Option, as Prism's schema helpers return it. */
+export type Option<T> = { _tag: 'None' } | { _tag: 'Some'; value: T };
+
+/** The parts Prism's body validation is built from, for JSON bodies validated without its plumbing. */
+export const bodyParts = {
+  /** Runs Prism's cached ajv function for a schema; `Some(findings)` when the value does not fit. */
+  validateAgainstSchema: (
+    require('@stoplight/prism-http/dist/validator/validators/utils.js') as {
+      validateAgainstSchema(
+        value: unknown,
+        schema: object,
+        coerce: boolean,
+        context: number,
+        prefix: string,
+        bundle: unknown,
+      ): Option<Diagnostic[]>;
+    }
+  ).validateAgainstSchema,
+  /** `[boundary, essence]` of a Content-Type header (throws on a malformed one, as Prism does). */
+  parseMIMEHeader: (
+    require('@stoplight/prism-http/dist/validator/validators/headers.js') as {
+      parseMIMEHeader(header: string): [string | undefined, string];
+    }
+  ).parseMIMEHeader,
+  wildcardMediaTypeMatch: (
+    require('@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js') as {
+      wildcardMediaTypeMatch(a: string, b: string): boolean;
+    }
+  ).wildcardMediaTypeMatch,
+  stripReadOnlyProperties: (
+    require('@stoplight/prism-http/dist/utils/filterRequiredProperties.js') as {
+      stripReadOnlyProperties(schema: object): Option<object>;
+    }
+  ).stripReadOnlyProperties,
+  // Prism's own dependency, loaded from where Prism finds it.
+  mergeAllOf: createRequire(require.resolve('@stoplight/prism-http/package.json'))(
+    '@stoplight/json-schema-merge-allof',
+  ) as (schema: object, options: object) => object,
+};
