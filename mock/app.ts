@@ -119,6 +119,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     },
     reload(next) {
       context.served = serve(next);
+      // Pages were made with the old contract's envelopes.
+      for (const session of context.sessions.values()) session.pages.clear();
     },
   };
 }

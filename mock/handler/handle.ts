@@ -11,7 +11,7 @@ import { applyCors } from './cors.js';
 import { decide, type Effects } from './decide.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
-import { logRequest } from './log-requests.js';
+import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from './match-route.js';
 import type { BodyReader } from './parse-body.js';
 import { produceReply } from './produce-reply.js';
@@ -32,6 +32,7 @@ export function createHandler(
   admin: AdminHandler | undefined,
   readBody: BodyReader,
 ): RequestListener {
+  const logRequest = createRequestLogger(context.options);
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -44,7 +45,7 @@ export function createHandler(
     }
     try {
       res.setHeader('X-Request-Id', ex.requestId);
-      logRequest(context.options, ex);
+      logRequest?.(ex);
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal = refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.

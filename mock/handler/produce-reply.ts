@@ -33,10 +33,28 @@ export function produceReply(
   if (source.from === 'contract') return { reply: render(source.body), changed: false };
   const tools = {
     store: session.store,
+    pages: session.pages,
     generator: context.generator,
     placeholders: context.options.placeholders,
     now: () => session.now(),
   };
   const stateRequest = { ...request, operationId: rendering.operationId, key: rendering.key };
-  return answerFromState(source.collection, tools, stateRequest, render);
+  const result = answerFromState(source.collection, tools, stateRequest, render);
+  const { role } = source.collection;
+  // Records and pages are frozen: a body read before is sent as the text it was sent as.
+  if ((role === 'read' || role === 'list') && isJsonReply(result.reply)) {
+    result.reply.text = textOf(context.texts, result.reply.body);
+  }
+  return result;
+}
+
+function isJsonReply(reply: Reply): reply is Reply & { body: object } {
+  const { body, contentType } = reply;
+  return typeof body === 'object' && body !== null && Object.isFrozen(body) && /[/+]json\b/i.test(contentType ?? '');
+}
+
+function textOf(texts: WeakMap<object, string>, body: object): string {
+  let text = texts.get(body);
+  if (text === undefined) texts.set(body, (text = JSON.stringify(body)));
+  return text;
 }

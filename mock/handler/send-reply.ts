@@ -10,7 +10,7 @@ import type { Exchange } from './exchange.js';
  */
 export function sendReply(ex: Exchange, reply: Reply): void {
   const headers = sendableHeaders(reply.headers);
-  recordCall(ex, reply.violations ?? [], {
+  recordCall(ex, reply.violations ?? NONE, {
     status: reply.status,
     headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
     // A HEAD answer carries no body on the wire, so none is recorded.
@@ -24,9 +24,12 @@ export function sendReply(ex: Exchange, reply: Reply): void {
  * closes the connection.
  */
 export function recordDrop(ex: Exchange): void {
-  recordCall(ex, [], { status: 0, headers: {} });
+  recordCall(ex, NONE, { status: 0, headers: {} });
   ex.req.socket.destroy();
 }
+
+/** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
+const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
 
 function recordCall(ex: Exchange, violations: Violation[], response: CallRecord['response']): void {
   ex.session.journal.record({
@@ -35,8 +38,9 @@ function recordCall(ex: Exchange, violations: Violation[], response: CallRecord[
     method: ex.method,
     path: ex.path,
     pathParams: ex.match?.pathParams ?? {},
-    query: { ...ex.query },
-    headers: { ...ex.req.headers } as Record<string, string | string[]>,
+    // Kept as they are, not copied: nothing changes them after the request, and the journal hands out copies.
+    query: ex.query,
+    headers: ex.req.headers as Record<string, string | string[]>,
     body: ex.unrecordableBody ?? ex.body,
     response,
     violations,

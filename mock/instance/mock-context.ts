@@ -20,6 +20,8 @@ export interface MockContext {
   nextCallNumber: () => number;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
   faults: Faults;
+  /** The JSON text of frozen bodies answered before (records read, list pages), kept as long as they live. */
+  texts: WeakMap<object, string>;
 }
 
 /** Builds the context of a new mock instance, with its default session. */
@@ -37,6 +39,7 @@ export function createMockContext(
     sessions: new Map(),
     nextCallNumber: () => ++calls,
     faults: options.faults,
+    texts: new WeakMap(),
   };
   sessionOf(context, '');
   return context;
@@ -80,6 +83,7 @@ export function restoreState(context: MockContext, session: Session, snapshot: S
 export function resetSession(context: MockContext, session: Session): void {
   session.journal.clear();
   session.counters.clear();
+  session.pages.clear();
   session.overrides.length = 0;
   restoreState(context, session, context.initialState);
 }

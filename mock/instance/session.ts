@@ -1,5 +1,7 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
+import type { JsonObject } from '../contract/schema-facts.js';
 import { Journal } from '../journal/journal.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
 import { MemoryStore, type Store } from '../state/store.js';
 
@@ -18,7 +20,12 @@ export interface Session {
   counters: Map<string, number>;
   /** The time a record is created at (see the `clock` option). */
   now(): Date;
+  /** List pages made from this session's store, by operation, collection, version and page: reused until it changes. */
+  pages: BoundedMemo<JsonObject>;
 }
+
+/** Pages kept per session: a handful of lists and members a front-end reads again and again. */
+const PAGES = 256;
 
 /** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
 export const REQUESTS = '\u0000requests';
@@ -42,6 +49,7 @@ export function createSession(name: string, { journalLimit, nextCallNumber, cloc
     overrides: [],
     counters,
     now: () => new Date(),
+    pages: new BoundedMemo(PAGES),
   };
   if (clock !== 'system') {
     session.now = () => {

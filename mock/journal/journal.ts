@@ -35,9 +35,19 @@ export interface CallFilter {
 
 export type NewCall = Omit<CallRecord, 'id' | 'time'>;
 
+/**
+ * A call as the journal keeps it: the call it was given (not a copy), its id, and its time as a number until
+ * it is handed out (formatting it, or copying the call's fields, cost every request).
+ */
+interface Kept {
+  id: string;
+  at: number;
+  call: NewCall;
+}
+
 /** The journal of one mock. It hands out copies; its own records never leave it. */
 export class Journal {
-  #ring: (CallRecord | undefined)[];
+  #ring: (Kept | undefined)[];
   #next = 0;
   #size = 0;
   #sequence = 0;
@@ -60,14 +70,16 @@ export class Journal {
     this.#nextNumber = nextNumber ?? (() => ++this.#sequence);
   }
 
-  /** Records a call and returns its id. */
+  /** Records a call and returns its id. The call is kept as it is given: it is handed over, not copied. */
   record(call: NewCall): string {
     const id = `call-${this.#nextNumber()}`;
     if (this.#size === this.limit) this.#dropped++;
     else this.#size++;
-    const record = { id, time: new Date().toISOString(), ...call };
-    this.#ring[this.#next] = record;
+    const kept: Kept = { id, at: Date.now(), call };
+    this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
+    if (this.#listeners.size === 0) return id;
+    const record = handOut(kept);
     for (const listener of this.#listeners) {
       try {
         listener(record);
@@ -82,11 +94,11 @@ export class Journal {
   list(filter: CallFilter = {}): CallRecord[] {
     const matches = matcher(filter);
     const out: CallRecord[] = [];
-    this.#each((call) => matches(call) && out.push(structuredClone(call)));
+    this.#each((call) => matches(call) && out.push(structuredClone(handOut(call))));
     return out;
   }
 
-  #each(visit: (call: CallRecord) => unknown): void {
+  #each(visit: (call: Kept) => unknown): void {
     const start = (this.#next - this.#size + this.limit) % this.limit;
     for (let i = 0; i < this.#size; i++) visit(this.#ring[(start + i) % this.limit]!);
   }
@@ -124,10 +136,15 @@ export class Journal {
   }
 }
 
-function matcher({ operationId, method, path }: CallFilter): (call: CallRecord) => boolean {
+/** The record of a kept call, its time formatted (not a copy of what it holds). */
+function handOut({ id, at, call }: Kept): CallRecord {
+  return { id, time: new Date(at).toISOString(), ...call };
+}
+
+function matcher({ operationId, method, path }: CallFilter): (kept: Kept) => boolean {
   const upper = method?.toUpperCase();
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
-  return (call) =>
+  return ({ call }) =>
     (operationId === undefined || call.operationId === operationId) &&
     (upper === undefined || call.method === upper) &&
     (path === undefined || (prefix === undefined ? call.path === path : call.path.startsWith(prefix)));

@@ -25,6 +25,11 @@ export class BoundedMemo<V> {
     return value;
   }
 
+  /** Forgets every entry. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** How many entries it holds now. */
   get size(): number {
     return this.#entries.size;

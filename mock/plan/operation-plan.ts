@@ -30,6 +30,8 @@ export interface OperationPlan {
 
 /** Accept headers remembered per operation: a few per client library, so a small bound is plenty. */
 const NEGOTIATIONS = 200;
+/** Paths whose parameters are remembered per operation. */
+const PATHS = 4096;
 
 /**
  * Compiles one operation.
@@ -40,7 +42,7 @@ export function compileOperation(operation: Operation, collections: CollectionMa
   const body = operation.spec.request?.body;
   return {
     operation,
-    pathParams: compilePathParams(operation.path),
+    pathParams: remembered(compilePathParams(operation.path)),
     responses: compileResponses(operation.spec.responses),
     validate: createRequestValidator(operation.spec),
     takesBody: body !== undefined,
@@ -55,4 +57,10 @@ export function compileOperation(operation: Operation, collections: CollectionMa
       return negotiated.set(key, typeof best === 'string' ? best : false);
     },
   };
+}
+
+/** A path parameter reader that remembers what it read (frozen: every caller gets the same object). */
+function remembered(read: PathParamReader): PathParamReader {
+  const known = new BoundedMemo<Record<string, string>>(PATHS, 1024);
+  return (path) => known.get(path) ?? known.set(path, Object.freeze(read(path)));
 }

@@ -37,9 +37,12 @@ export function createRequestValidator(spec: IHttpOperation): RequestValidator {
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;
     const request = () => (prepared ??= toPrismRequest(facts));
-    let headers = '';
-    for (const name of names) headers += `${name}=${JSON.stringify(facts.headers[name] ?? null)}&`;
-    const key = `${facts.method}|${facts.path}|${JSON.stringify(facts.query)}|${headers}`;
+    // Header values cannot hold NUL or line breaks: they separate the parts of the key unambiguously.
+    let key = `${facts.method}\u0000${facts.path}\u0000${isEmpty(facts.query) ? '' : JSON.stringify(facts.query)}`;
+    for (const name of names) {
+      const value = facts.headers[name];
+      key += value === undefined ? '\u0000' : `\u0000${name}\n${Array.isArray(value) ? value.join('\n') : value}`;
+    }
     if (checkSecurity) {
       const security = securities.get(key) ?? securities.set(key, prism.security(request()) ?? VALID);
       if (!security.ok) return security;
@@ -56,4 +59,9 @@ export function createRequestValidator(spec: IHttpOperation): RequestValidator {
     if (wrongBody.length === 0 && wrongParameters.length === 0) return VALID;
     return judge([...wrongBody, ...wrongParameters], facts.body);
   };
+}
+
+function isEmpty(query: object): boolean {
+  for (const _ in query) return false;
+  return true;
 }

@@ -16,6 +16,9 @@ export interface Served {
   exposedHeaders: string;
 }
 
+/** Paths whose route is remembered: the paths a front-end calls, a few per member. */
+const ROUTES_REMEMBERED = 4096;
+
 /**
  * Compiles a contract for one mock instance. Every memo a plan keeps (validation verdicts, negotiated
  * media types, list envelopes) lives in the plans, so two mocks of one contract share nothing.
@@ -30,6 +33,7 @@ export function serve(contract: Contract): Served {
     plans,
     routes: new RouteTable(
       plans.map((plan) => ({ method: plan.operation.method, path: plan.operation.path, value: plan })),
+      { remember: ROUTES_REMEMBERED },
     ),
     collections,
     exposedHeaders: [...new Set(['X-Request-Id', ...headers.map((h) => h.name)])].join(', '),

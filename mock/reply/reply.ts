@@ -8,6 +8,8 @@ export interface Reply {
   headers: Record<string, string>;
   contentType?: string;
   body?: unknown;
+  /** The body already serialised, when it was kept from an earlier answer (a frozen record or page). */
+  text?: string;
   /** How the request broke the contract, for the journal (a refusal's reasons). */
   violations?: Violation[];
 }
@@ -36,7 +38,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     return;
   }
   const type = reply.contentType ?? 'application/json';
-  const text = /[/+]json\b/i.test(type) ? JSON.stringify(reply.body) : String(reply.body);
+  const text = reply.text ?? (/[/+]json\b/i.test(type) ? JSON.stringify(reply.body) : String(reply.body));
   res.setHeader('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
@@ -44,6 +46,8 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
 
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
 export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
+  // Most answers have no headers of their own: nothing to check, nothing to copy.
+  if (isEmpty(headers)) return headers;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     try {
@@ -55,4 +59,9 @@ export function sendableHeaders(headers: Record<string, string>): Record<string,
     }
   }
   return out;
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }

@@ -6,11 +6,14 @@ import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-pl
 import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
-import type { Store, StoredRecord } from './store.js';
+import type { BoundedMemo } from '../memo/bounded-memo.js';
+import { deepFreeze, type Store, type StoredRecord } from './store.js';
 
 /** What state is kept in and made with. */
 export interface StateTools {
   store: Store;
+  /** Pages already made from this store (see {@link Store.version}): a page is frozen and shared. */
+  pages: BoundedMemo<JsonObject>;
   generator: BodyGenerator;
   /** How many placeholder records a collection starts with. */
   placeholders: number;
@@ -57,7 +60,7 @@ export function answerFromState(
     return { reply: render(record), changed: true };
   }
   if (plan.list) {
-    const list = listBody(plan.list, store.list(collectionKey), request, render);
+    const list = listPage(plan.list, tools, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
@@ -116,32 +119,37 @@ function createRecord(
   }
 }
 
-function listBody(
+/** A page of the list, made once per version of the collection and page, then shared (frozen). */
+function listPage(
   list: ListPlan,
-  stored: StoredRecord[],
+  tools: StateTools,
+  collectionKey: string,
   request: StateRequest,
   render: (body?: unknown) => Reply,
 ): { body: unknown } | { reply: Reply } {
   const start = list.cursorParam ? decodeCursor(request.query[list.cursorParam]) : 0;
   if (start === undefined) return { reply: badCursor(list.cursorParam!, request.path) };
-  const records = stored.reverse();
-  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : records.length;
+  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
+  const key = `${request.operationId}\u0000${collectionKey}\u0000${tools.store.version(collectionKey)}\u0000${start}\u0000${limit}`;
+  const known = tools.pages.get(key);
+  if (known) return { body: known };
+  const records = tools.store.list(collectionKey).reverse();
   const page = records.slice(start, start + limit);
-  if (list.where.length === 0) return { body: page };
+  if (list.where.length === 0) return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject) };
   // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
   if (!list.envelope) {
     const generated = render().body;
-    list.envelope =
-      typeof generated === 'object' && generated !== null && !Array.isArray(generated) ? (generated as JsonObject) : {};
+    const isEnvelope = typeof generated === 'object' && generated !== null && !Array.isArray(generated);
+    list.envelope = deepFreeze(isEnvelope ? (generated as JsonObject) : {});
   }
   const body: JsonObject = { ...list.envelope };
-  body[list.where[0]!] = page;
+  body[list.where[0]!] = Object.freeze(page);
   if (list.nextField) {
     if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);
     else if (list.nextNullable) body[list.nextField] = null;
     else delete body[list.nextField];
   }
-  return { body };
+  return { body: tools.pages.set(key, Object.freeze(body)) };
 }
 
 function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {

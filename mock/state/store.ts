@@ -23,6 +23,8 @@ export interface Store {
   has(collection: string): boolean;
   /** Marks a collection as initialised without records. */
   touch(collection: string): void;
+  /** A number that changes whenever the collection changes (put, delete, restore): answers made from it can be kept until then. */
+  version(collection: string): number;
   snapshot(): StoreSnapshot;
   /** Replaces everything with the snapshot; `idOf` names each record's key. */
   restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void;
@@ -35,6 +37,9 @@ export interface Store {
  */
 export class MemoryStore implements Store {
   #collections = new Map<string, Map<string, StoredRecord>>();
+  /** Counts every change of the store; a collection's version is the count at its last change. */
+  #changes = 0;
+  #versions = new Map<string, number>();
 
   get(collection: string, id: string): StoredRecord | undefined {
     return this.#collections.get(collection)?.get(id);
@@ -46,10 +51,17 @@ export class MemoryStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): void {
     this.#open(collection).set(id, deepFreeze(record));
+    this.#versions.set(collection, ++this.#changes);
   }
 
   delete(collection: string, id: string): boolean {
-    return this.#collections.get(collection)?.delete(id) ?? false;
+    const removed = this.#collections.get(collection)?.delete(id) ?? false;
+    if (removed) this.#versions.set(collection, ++this.#changes);
+    return removed;
+  }
+
+  version(collection: string): number {
+    return this.#versions.get(collection) ?? 0;
   }
 
   has(collection: string): boolean {
@@ -68,6 +80,8 @@ export class MemoryStore implements Store {
 
   restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void {
     this.#collections = new Map();
+    // Versions go on counting from where they were, so nothing kept from before a restore is taken as current.
+    this.#versions = new Map(Object.keys(snapshot).map((name) => [name, ++this.#changes]));
     for (const [name, records] of Object.entries(snapshot)) {
       const map = this.#open(name);
       for (const record of records) map.set(idOf(name, record), deepFreeze(structuredClone(record)));
@@ -81,7 +95,8 @@ export class MemoryStore implements Store {
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);
