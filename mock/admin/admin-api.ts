@@ -6,6 +6,7 @@ import type { Exchange } from '../handler/exchange.js';
 import type { AdminHandler } from '../handler/handle.js';
 import { describe } from '../handler/handle-error.js';
 import { createJsonReader } from '../handler/parse-body.js';
+import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import type { CallFilter } from '../journal/journal.js';
@@ -13,7 +14,7 @@ import { waitForCall } from '../journal/wait-for-call.js';
 import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { toProblem } from '../problems/to-problem.js';
-import { problemReply, writeReply, type Reply } from '../reply/reply.js';
+import { problemReply, type Reply } from '../reply/reply.js';
 import { checkCallMatch, type CallMatch } from '../respond/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { adminGuard } from './admin-guard.js';
@@ -60,24 +61,24 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
   return (ex) => {
     const instance = targetOf(ex.req);
     const refused = guard(ex.req.headers.authorization, instance);
-    if (refused) return writeReply(ex.res, refused);
+    if (refused) return writeAnswer(ex, refused);
     const found = routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
     if (found.kind === 'no-path') {
       const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;
-      return writeReply(ex.res, problemReply(problem('routeNotFound', detail, { instance })));
+      return writeAnswer(ex, problemReply(problem('routeNotFound', detail, { instance })));
     }
     if (found.kind === 'no-method') {
       const allow = found.allow.join(', ');
       const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
-      return writeReply(ex.res, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
+      return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
     }
     const { endpoint, params } = found.route.value;
     readBody(ex, (error) => {
-      if (error) return writeReply(ex.res, failure(ex, error, instance));
+      if (error) return writeAnswer(ex, failure(ex, error, instance));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
       new Promise<Reply>((resolve) => resolve(endpoint(request))).then(
-        (reply) => writeReply(ex.res, reply),
-        (thrown: unknown) => writeReply(ex.res, failure(ex, thrown, instance)),
+        (reply) => writeAnswer(ex, reply),
+        (thrown: unknown) => writeAnswer(ex, failure(ex, thrown, instance)),
       );
     });
   };

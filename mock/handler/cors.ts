@@ -15,7 +15,9 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
   const { cors: allow } = context.options;
   if (allow === false) return undefined;
   const { req, res } = ex;
-  vary(res, 'Origin');
+  // Vary joins a Vary the host app may have set (when the mock is mounted); otherwise it is ours alone.
+  if (res.hasHeader('Vary')) vary(res, 'Origin');
+  else ex.headers.push('Vary', 'Origin');
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
@@ -30,9 +32,14 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
       ),
     );
   }
-  res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Access-Control-Allow-Credentials', 'true');
-  res.setHeader('Access-Control-Expose-Headers', context.served.exposedHeaders);
+  ex.headers.push(
+    'Access-Control-Allow-Origin',
+    origin,
+    'Access-Control-Allow-Credentials',
+    'true',
+    'Access-Control-Expose-Headers',
+    context.served.exposedHeaders,
+  );
   if (!preflight) return undefined;
   const requested = String(req.headers['access-control-request-method']).toUpperCase();
   const known = admin ? [] : context.served.routes.methods(ex.path);

@@ -1,7 +1,9 @@
 // One request and its response as the pipeline sees them: Node's own objects plus what each step learned.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
+import type { RequestLogger } from './log-requests.js';
 import type { Match } from './match-route.js';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
@@ -33,6 +35,12 @@ export interface Exchange {
   body?: unknown;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
+  /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
+  readonly headers: string[];
+  /** When the request arrived (`performance.now()`), for the log line. */
+  readonly start: number;
+  /** Writes the log line once the answer is written (see log-requests.ts); absent when logging is off. */
+  log?: RequestLogger;
 }
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
@@ -41,6 +49,7 @@ const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
 export function openExchange(context: MockContext, req: IncomingMessage, res: ServerResponse): Exchange {
   const [path, rawQuery] = splitTarget(req);
   const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
+  const requestId = newRequestId(req);
   return {
     req,
     res,
@@ -48,8 +57,10 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
     path,
     rawQuery,
     query,
-    requestId: newRequestId(req),
+    requestId,
     session: selectSession(context, req, path, query),
+    headers: ['X-Request-Id', requestId],
+    start: performance.now(),
   };
 }
 

@@ -16,7 +16,7 @@ import { isMatch, matchRoute } from './match-route.js';
 import type { BodyReader } from './parse-body.js';
 import { produceReply } from './produce-reply.js';
 import { refuseSessionName } from './select-session.js';
-import { recordDrop, sendReply } from './send-reply.js';
+import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a session and CORS. */
 export type AdminHandler = (ex: Exchange) => void;
@@ -44,12 +44,11 @@ export function createHandler(
       return writeReply(res, problemReply(problem('internal', detail)));
     }
     try {
-      res.setHeader('X-Request-Id', ex.requestId);
-      logRequest?.(ex);
+      ex.log = logRequest;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal = refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.
-      if (refusal) return isAdmin ? writeReply(res, refusal) : sendReply(ex, refusal);
+      if (refusal) return isAdmin ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
       if (isAdmin) return admin(ex);
 
       const routed = matchRoute(context.served, ex.method, ex.path);

@@ -16,7 +16,13 @@ export function sendReply(ex: Exchange, reply: Reply): void {
     // A HEAD answer carries no body on the wire, so none is recorded.
     body: ex.method === 'HEAD' ? undefined : reply.body,
   });
-  writeReply(ex.res, { ...reply, headers });
+  writeAnswer(ex, headers === reply.headers ? reply : { ...reply, headers });
+}
+
+/** Writes an answer without recording it (the admin API's answers are not calls), with the exchange's headers, then logs it. */
+export function writeAnswer(ex: Exchange, reply: Reply): void {
+  writeReply(ex.res, reply, ex.headers);
+  ex.log?.(ex, reply.status);
 }
 
 /**

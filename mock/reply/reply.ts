@@ -27,22 +27,29 @@ export function problemReply(
 }
 
 /**
- * Writes a reply with Node's own calls. JSON media types are serialised, anything else is sent as text;
- * Node leaves the body out of an answer to HEAD by itself.
+ * Writes a reply with Node's own calls, in one `writeHead`: `first` (name, value, name, value...) are the
+ * answer's own headers (a request id, `Vary`), then the reply's, its media type and length. JSON media types
+ * are serialised (unless `text` already is), anything else is sent as text; Node leaves the body out of an
+ * answer to HEAD by itself.
  */
-export function writeReply(res: ServerResponse, reply: Reply): void {
-  res.statusCode = reply.status;
-  for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+export function writeReply(res: ServerResponse, reply: Reply, first: readonly string[] = []): void {
+  const headers = [...first];
+  for (const name in reply.headers) headers.push(name, reply.headers[name]!);
   if (reply.body === undefined) {
+    res.writeHead(reply.status, headers);
     res.end();
     return;
   }
   const type = reply.contentType ?? 'application/json';
-  const text = reply.text ?? (/[/+]json\b/i.test(type) ? JSON.stringify(reply.body) : String(reply.body));
-  res.setHeader('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  const text = reply.text ?? (JSON_TYPE.test(type) ? JSON.stringify(reply.body) : String(reply.body));
+  headers.push('Content-Type', CHARSET.test(type) ? type : `${type}; charset=utf-8`);
+  headers.push('Content-Length', String(Buffer.byteLength(text)));
+  res.writeHead(reply.status, headers);
   res.end(text);
 }
+
+const JSON_TYPE = /[/+]json\b/i;
+const CHARSET = /;\s*charset=/i;
 
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
 export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
