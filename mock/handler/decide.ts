@@ -217,6 +217,7 @@ export function decide(
 }
 
 function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  if (!PREFER_QUERY.some((name) => name in query)) return query;
   const out = { ...query };
   for (const name of PREFER_QUERY) delete out[name];
   return out;

@@ -1,17 +1,12 @@
 // The first step for contract paths: find the operation before reading any body, so an unknown path is
 // a 404 and a wrong method a 405 whatever was sent, and only operations that take a body get one read.
-import type { OperationPlan } from '../plan/operation-plan.js';
+import type { RouteHit } from '../plan/operation-plan.js';
 import type { Served } from '../plan/serve.js';
 import { problem } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 
 /** The operation a request was routed to, kept in the exchange for the rest of the pipeline. */
-export interface Match {
-  plan: OperationPlan;
-  pathParams: Record<string, string>;
-  /** The request path as routed: a trailing slash is dropped, as most servers do. */
-  path: string;
-}
+export type Match = RouteHit;
 
 /**
  * Routes a request on the contract's route table: its operation, or the answer when there is none (404
@@ -22,8 +17,7 @@ export function matchRoute(served: Served, method: string, path: string): Match 
   const found = served.routes.find(method === 'HEAD' ? 'get' : method.toLowerCase(), routed);
   if (found.kind === 'no-path') return routeNotFound(served, method, path);
   if (found.kind === 'no-method') return methodNotAllowed(found.allow, method, path);
-  const plan = found.route.value;
-  return { plan, pathParams: plan.pathParams(routed), path: routed };
+  return found.route.value.match(routed);
 }
 
 /** Whether routing found an operation. */

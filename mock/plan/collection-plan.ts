@@ -14,6 +14,8 @@ import {
 export interface CollectionPlan {
   readonly collection: Collection;
   readonly role: CollectionRole;
+  /** The collection's concrete path for a request's path parameters (`/members/m1/passes`): its key in a store. */
+  keyOf(pathParams: Readonly<Record<string, string>>): string;
   /** For the list operation. */
   readonly list?: ListPlan;
   /** For the create operation. */
@@ -57,9 +59,28 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const found = collections.roles.get(operation);
   if (!found) return undefined;
   const { collection, role } = found;
-  if (role === 'list') return { collection, role, list: planList(operation, collection) };
-  if (role === 'create') return { collection, role, create: planCreate(operation, collection.schema) };
-  return { collection, role };
+  const keyOf = compileKey(collection.path);
+  if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
+  if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
+  return { collection, role, keyOf };
+}
+
+/**
+ * The concrete path of a template for path parameters, each value percent-encoded: made once per parameters
+ * object (routing hands out one frozen object per path), so a repeated path costs a lookup.
+ * @example compileKey('/members/{member_id}/passes')({ member_id: 'm 1' }) // '/members/m%201/passes'
+ */
+export function compileKey(template: string): (pathParams: Readonly<Record<string, string>>) => string {
+  const parts = template.split(/\{([^}]+)\}/);
+  const made = new WeakMap<object, string>();
+  return (pathParams) => {
+    let key = made.get(pathParams);
+    if (key === undefined) {
+      key = parts.map((part, i) => (i % 2 === 0 ? part : encodeURIComponent(pathParams[part] ?? ''))).join('');
+      made.set(pathParams, key);
+    }
+    return key;
+  };
 }
 
 function planList(operation: Operation, collection: Collection): ListPlan {

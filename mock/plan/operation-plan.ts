@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import type { Operation } from '../contract/load-contract.js';
-import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
+import { compilePathParams } from '../contract/path-params.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
 import type { CollectionMap } from './infer-collections.js';
@@ -13,8 +13,8 @@ import { compileResponses, type ResponseTable } from '../contract/response-table
 /** Everything the request path needs of one operation, compiled once per mock instance. */
 export interface OperationPlan {
   readonly operation: Operation;
-  /** Reads the path parameters of a request path routed to this operation. */
-  readonly pathParams: PathParamReader;
+  /** The match of a request path routed to this operation, with its path parameters (remembered, frozen). */
+  match(path: string): RouteHit;
   readonly responses: ResponseTable;
   /** Validates a request with Prism, with a memo of this operation's own. */
   readonly validate: RequestValidator;
@@ -26,12 +26,24 @@ export interface OperationPlan {
   readonly collection?: CollectionPlan;
   /** The best of `types` for an Accept header (`false`: none), remembered by header and types. */
   negotiate(accept: string | undefined, types: readonly string[]): string | false;
+  /** Remembers what a pure function of this operation answered for a key (see choose-response.ts). */
+  readonly remembered: BoundedMemo<unknown>;
+}
+
+/** A request routed to an operation: the plan, the path as routed, its path parameters. */
+export interface RouteHit {
+  readonly plan: OperationPlan;
+  readonly pathParams: Readonly<Record<string, string>>;
+  /** The request path as routed: a trailing slash is dropped, as most servers do. */
+  readonly path: string;
 }
 
 /** Accept headers remembered per operation: a few per client library, so a small bound is plenty. */
 const NEGOTIATIONS = 200;
-/** Paths whose parameters are remembered per operation. */
+/** Paths whose matches are remembered per operation. */
 const PATHS = 4096;
+/** Answers of pure functions of the operation remembered (response choices by code, example and Accept). */
+const REMEMBERED = 256;
 
 /**
  * Compiles one operation.
@@ -39,10 +51,13 @@ const PATHS = 4096;
  */
 export function compileOperation(operation: Operation, collections: CollectionMap): OperationPlan {
   const negotiated = new BoundedMemo<string | false>(NEGOTIATIONS);
+  const hits = new BoundedMemo<RouteHit>(PATHS, 1024);
+  const read = compilePathParams(operation.path);
   const body = operation.spec.request?.body;
-  return {
+  const plan: OperationPlan = {
     operation,
-    pathParams: remembered(compilePathParams(operation.path)),
+    match: (path) =>
+      hits.get(path) ?? hits.set(path, Object.freeze({ plan, pathParams: Object.freeze(read(path)), path })),
     responses: compileResponses(operation.spec.responses),
     validate: createRequestValidator(operation.spec),
     takesBody: body !== undefined,
@@ -56,11 +71,7 @@ export function compileOperation(operation: Operation, collections: CollectionMa
       const best = accepts({ headers: { accept } } as IncomingMessage).types([...types]);
       return negotiated.set(key, typeof best === 'string' ? best : false);
     },
+    remembered: new BoundedMemo(REMEMBERED),
   };
-}
-
-/** A path parameter reader that remembers what it read (frozen: every caller gets the same object). */
-function remembered(read: PathParamReader): PathParamReader {
-  const known = new BoundedMemo<Record<string, string>>(PATHS, 1024);
-  return (path) => known.get(path) ?? known.set(path, Object.freeze(read(path)));
+  return plan;
 }

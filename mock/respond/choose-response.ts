@@ -28,6 +28,13 @@ export type ChoiceResult =
  * @example chooseResponse(plan, { code: 404 }, 'application/json')
  */
 export function chooseResponse(plan: OperationPlan, wish: ResponseWish, accept: string | undefined): ChoiceResult {
+  // The choice depends on nothing else: remembered per operation (a few Accept headers, a few codes).
+  const key = `choice\u0000${wish.code ?? ''}\u0000${wish.example ?? ''}\u0000${accept ?? ''}`;
+  const known = plan.remembered.get(key) as ChoiceResult | undefined;
+  return known ?? (plan.remembered.set(key, Object.freeze(choose(plan, wish, accept))) as ChoiceResult);
+}
+
+function choose(plan: OperationPlan, wish: ResponseWish, accept: string | undefined): ChoiceResult {
   const { responses, operation } = plan;
   const response = wish.code === undefined ? responses.success : responses.lookup(wish.code);
   if (!response) {

@@ -14,6 +14,9 @@ export interface Preferences {
 
 export type PreferResult = { ok: true; preferences: Preferences } | { ok: false; message: string };
 
+/** The answer for a request that prefers nothing (most of them): one shared, frozen result. */
+const NOTHING_PREFERRED: PreferResult = Object.freeze({ ok: true, preferences: Object.freeze({}) });
+
 /** The query parameters that stand in for `Prefer` where a client cannot set headers (an `<img>`, a link). */
 export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
 
@@ -24,8 +27,8 @@ export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
  * @example parsePrefer('code=404') // { ok: true, preferences: { code: 404 } }
  */
 export function parsePrefer(header: string | string[] | undefined, query: Record<string, unknown> = {}): PreferResult {
+  if (header === undefined && !PREFER_QUERY.some((name) => name in query)) return NOTHING_PREFERRED;
   const preferences: Preferences = {};
-  if (header === undefined && !PREFER_QUERY.some((name) => name in query)) return { ok: true, preferences };
   const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map(
     (name) => `${name.slice(2)}=${query[name] as string}`,
   );

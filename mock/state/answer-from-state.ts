@@ -52,7 +52,7 @@ export function answerFromState(
 ): StateAnswer {
   const { collection, role } = plan;
   const { store } = tools;
-  const collectionKey = concretePath(collection.path, request.pathParams);
+  const collectionKey = plan.keyOf(request.pathParams);
   const seeded = ensureSeeded(tools, collection, collectionKey, request.pathParams);
   if (plan.create) {
     const record = createRecord(plan.create, collection, tools, collectionKey, request);
@@ -71,11 +71,6 @@ export function answerFromState(
   }
   const removed = store.delete(collectionKey, id);
   return { reply: removed ? render() : notFound(collection, id, request), changed: seeded || removed };
-}
-
-/** The concrete path of a collection for the request, e.g. `/members/m1/passes`: its key in the store. */
-export function concretePath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** Fills a collection seen for the first time with its placeholders; `true` when it did. */
