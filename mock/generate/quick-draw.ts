@@ -45,8 +45,8 @@ function plan(schema: unknown): Draw | undefined {
   };
 }
 
-/** A small seeded generator of numbers in [0, 1) (mulberry32). */
-function mulberry32(seed: number): () => number {
+/** A small seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same numbers. */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,20 +1,10 @@
 // The varied create of the bench: POSTs to many members with distinct, valid bodies. Shared by bench.ts and
 // profile-route.ts, so that a profile is taken under exactly the load the bench measures.
 
+import { mulberry32 as seeded } from '../../mock/generate/quick-draw.js';
+
 /** How many members the creates cycle over (`mbr_bench0` … `mbr_bench999`). */
 export const MEMBERS = 1000;
-
-/** A small seeded generator of numbers in [0, 1) (mulberry32), so every run sends the same sequence. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const KINDS = ['pin', 'card', 'mobile'];
 const WORDS = [

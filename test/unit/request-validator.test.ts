@@ -101,15 +101,7 @@ describe('splitValidation finds exactly what Prism’s validateInput finds, body
       undefined,
     );
     const operations = fc.constantFrom(
-      ...[
-        'listPasses',
-        'createPass',
-        'getPass',
-        'deletePass',
-        'listCredentials',
-        'createCredential',
-        'deleteCredential',
-      ].map((id) => () => operation(id)),
+      ...contract.operations.map((op) => () => op),
       () => operation('shelveBook', () => library),
       () => operation('listBooks', () => library),
       ...['putThing', 'patchThing', 'getThing'].map((id) => () => operation(id, () => media)),
