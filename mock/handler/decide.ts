@@ -224,6 +224,7 @@ function withoutControls(query: Record<string, string | string[]>): Record<strin
 }
 
 function isDecodable(path: string): boolean {
+  if (!path.includes('%')) return true;
   try {
     decodeURIComponent(path);
     return true;

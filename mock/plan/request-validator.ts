@@ -16,24 +16,26 @@ import { BoundedMemo } from '../memo/bounded-memo.js';
 /** Validates a request of the operation it was made for; `checkSecurity` asks for the 401 check too. */
 export type RequestValidator = (facts: RequestFacts, checkSecurity: boolean) => RequestCheck;
 
-/** Bodies up to this many characters of JSON are remembered; larger ones are validated every time. */
-const MEMO_BODY_LIMIT = 2048;
-/** Entries per memo: a path per member, a body per distinct request, so a few thousand. */
+/** Entries in the memo: a path per member and client, so a few thousand. */
 const MEMO_ENTRIES = 4096;
+
+/** Prism's verdict on what is not the body: the 401 refusal if any, and what is wrong with path, query, headers. */
+interface ParameterVerdict {
+  security: RequestCheck;
+  parameters: Finding[];
+}
 
 /**
  * A validator for one operation. Prism's verdict on the path, query and headers is remembered by those
  * (the headers Prism reads, not the others): clients repeat them, one member's paths over and over. The
- * body, which varies most, is validated on its own, and remembered only when small. Every memo is bounded
- * and belongs to this validator (to its mock instance): nothing is shared between mocks.
+ * body, which varies most, is checked every time (a JSON body costs a few µs: see json-body-check.ts).
+ * The memo is bounded and belongs to this validator (to its mock instance): nothing is shared between mocks.
  * @example createRequestValidator(spec)({ method: 'GET', path: '/p', query: {}, headers: {}, body: undefined }, true)
  */
 export function createRequestValidator(spec: IHttpOperation): RequestValidator {
   const prism = splitValidation(spec);
   const names = headersRead(spec);
-  const securities = new BoundedMemo<RequestCheck>(MEMO_ENTRIES);
-  const parameters = new BoundedMemo<Finding[]>(MEMO_ENTRIES);
-  const bodies = new BoundedMemo<Finding[]>(MEMO_ENTRIES);
+  const verdicts = new BoundedMemo<ParameterVerdict>(MEMO_ENTRIES);
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;
     const request = () => (prepared ??= toPrismRequest(facts));
@@ -43,21 +45,14 @@ export function createRequestValidator(spec: IHttpOperation): RequestValidator {
       const value = facts.headers[name];
       key += value === undefined ? '\u0000' : `\u0000${name}\n${Array.isArray(value) ? value.join('\n') : value}`;
     }
-    if (checkSecurity) {
-      const security = securities.get(key) ?? securities.set(key, prism.security(request()) ?? VALID);
-      if (!security.ok) return security;
-    }
-    const wrongParameters = parameters.get(key) ?? parameters.set(key, prism.parameters(request()));
-    const text = facts.body === undefined ? '' : JSON.stringify(facts.body);
-    const bodyKey = `${String(facts.headers['content-type'])}|${typeof facts.body}|${text}`;
-    const remembered = text !== undefined && text.length <= MEMO_BODY_LIMIT;
-    let wrongBody = remembered ? bodies.get(bodyKey) : undefined;
-    if (!wrongBody) {
-      wrongBody = prism.body(request());
-      if (remembered) bodies.set(bodyKey, wrongBody);
-    }
-    if (wrongBody.length === 0 && wrongParameters.length === 0) return VALID;
-    return judge([...wrongBody, ...wrongParameters], facts.body);
+    const verdict =
+      verdicts.get(key) ??
+      verdicts.set(key, { security: prism.security(request()) ?? VALID, parameters: prism.parameters(request()) });
+    if (checkSecurity && !verdict.security.ok) return verdict.security;
+    const { parameters } = verdict;
+    const body = prism.body(request());
+    if (body.length === 0 && parameters.length === 0) return VALID;
+    return judge([...body, ...parameters], facts.body);
   };
 }
 

@@ -10,7 +10,7 @@ export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;
 const INPUT = 0;
 const ERROR = 0;
 const JSON_TYPE = /[/+]json$/i;
-/** What Prism's request body step decides from the Content-Type alone, per header value. */
+/** What Prism's request body step decides from the Content-Type header alone, remembered per header value. */
 interface MediaDecision {
   /** `false`: the media type is not one the operation takes (415 when a body came). */
   supported: boolean;
@@ -34,10 +34,11 @@ export function createJsonBodyCheck(spec: IHttpOperation): JsonBodyCheck {
       schemas.set(content, content.schema === undefined ? undefined : normalise(content.schema));
     return schemas.get(content);
   };
-  const decide = (mediaType: string | undefined): MediaDecision => {
-    const key = mediaType ?? '';
+  const decide = (contentType: string | undefined): MediaDecision => {
+    const key = contentType ?? '';
     const known = decisions.get(key);
     if (known) return known;
+    const mediaType = contentType ? bodyParts.parseMIMEHeader(contentType)[1] : undefined;
     const supported =
       mediaType === undefined ||
       !contents ||
@@ -57,9 +58,7 @@ export function createJsonBodyCheck(spec: IHttpOperation): JsonBodyCheck {
     const { body, headers } = request;
     if (requestBody?.required && !body)
       return [{ code: 'required', message: 'Body parameter is required', severity: ERROR }];
-    const contentType = headers['content-type'];
-    const mediaType = contentType ? bodyParts.parseMIMEHeader(contentType)[1] : undefined;
-    const decision = decide(mediaType);
+    const decision = decide(headers['content-type']);
     if ((parseInt(headers['content-length']!) || 0) !== 0 && (!requestBody || !decision.supported)) {
       const listed = (contents ?? []).map((c) => c.mediaType);
       const message =

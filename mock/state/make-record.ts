@@ -56,11 +56,11 @@ export function makeCreated(
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
     if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
-    else if (Object.hasOwn(body, name)) fixed[name] = structuredClone(body[name]);
+    else if (Object.hasOwn(body, name)) fixed[name] = copyOf(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined)
-      fixed[name] = structuredClone(requested[name].default);
+      fixed[name] = copyOf(requested[name].default);
     else if (isNullable(schema)) fixed[name] = null;
-    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = structuredClone(schema.enum[0]);
+    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = copyOf(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
   }
   // A schema built with allOf/oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
@@ -120,4 +120,9 @@ function acceptsString(schema: JsonObject): boolean {
 
 function asRecord(value: unknown): StoredRecord {
   return isObject(value) ? value : {};
+}
+
+/** A copy a record can own: strings, numbers and null are their own copies; objects and arrays are cloned. */
+function copyOf<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
