@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
-beforeAll(async () => {
+// A fresh mock per test: each test reads only the calls and state it made itself.
+beforeEach(async () => {
   mock = await newMock({ seed: 21, bodyLimit: 4096 });
 });
 
@@ -112,6 +113,9 @@ const cases: Case[] = [
   ['an unknown path with a hostile body', () => post('/__proto__/x', 'application/json', '{"__proto__":1}'), 404],
 ];
 
+/** Sends the case of that name. */
+const sendCase = (name: string) => cases.find((c) => c[0] === name)![1]();
+
 describe('hostile input gets a 4xx problem (or its documented answer), and the server stays healthy', () => {
   test.each(cases)('%s', async (_name, send, status) => {
     const res = await send();
@@ -132,8 +136,9 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
   });
 
   test('every hostile request is in the journal, readable, and the journal kept the odd keys as data', async () => {
+    for (const [, hostile] of cases) await hostile();
     const calls = mock.calls();
-    expect(calls.length).toBeGreaterThanOrEqual(cases.length);
+    expect(calls).toHaveLength(cases.length);
     const proto = calls.find(
       (c) =>
         c.path === '/members/m1/passes' && c.response.status === 422 && JSON.stringify(c.body).includes('__proto__'),
@@ -143,6 +148,7 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
   });
 
   test('a body nested too deep is kept out of the journal, which stays readable', async () => {
+    await sendCase('JSON nested 1,500 deep');
     const deep = mock.calls().find((c) => c.body === '[not recorded: the body nests deeper than 64 levels]');
     expect(deep?.response.status).toBe(400);
     await request(mock.app).get('/__mock/calls').expect(200);
@@ -150,6 +156,7 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
   });
 
   test('a hostile member id is only a name: its collection is plain data', async () => {
+    await sendCase('__proto__ as a member id');
     const state = mock.state();
     expect(Object.keys(state)).toContain('/members/__proto__/passes');
     expect(Object.getPrototypeOf(state)).toBe(Object.prototype);
