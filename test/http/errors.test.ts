@@ -89,10 +89,12 @@ describe('errors are problem+json that say what to change', () => {
   });
 
   test('answers 413 when the body is over the limit', async () => {
+    // A valid body, only padded with JSON whitespace past the limit: its size is all that is wrong.
     const res = await request(mock.app)
       .post('/members/m1/passes')
       .set(AUTH)
-      .send({ name: 'x'.repeat(2000) });
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"Gold membership"${' '.repeat(2000)}}`);
     expectProblem(res, 413);
     expect(res.body.detail).toMatch(/limit is 1024 bytes/);
   });
@@ -107,6 +109,24 @@ describe('errors are problem+json that say what to change', () => {
     expect(res.body.detail).toContain('application/json');
   });
 
+  test.each([
+    [
+      'a kind outside its enum',
+      { kind: 'retina' },
+      { location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' },
+    ],
+    [
+      'a property the schema does not have',
+      { kind: 'pin', extra: 1 },
+      { location: 'body', pointer: '', message: "must NOT have additional properties; found 'extra'" },
+    ],
+  ])('answers 422 naming the one violation when the body has %s', async (_name, body, violation) => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send(body);
+    expectProblem(res, 422);
+    expect(res.body.violations).toEqual([violation]);
+  });
+
+  // Two faults on purpose: each is refused alone above; here the answer must list both.
   test('answers 422 with every violation when the body breaks its schema', async () => {
     const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'retina', extra: 1 });
     expectProblem(res, 422);
@@ -192,6 +212,7 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('answers 400 when the body nests too deeply, and the journal stays readable', async () => {
+    // No field of the contract takes a nested value, so a deep one cannot fit the schema: the depth is checked first.
     const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
     const res = await request(mock.app)
       .post('/members/m1/passes')
@@ -219,7 +240,7 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('answers 404 for an unknown path before looking at the body', async () => {
-    const res = await request(mock.app).post('/nope').set('Content-Type', 'application/json').send('{');
+    const res = await request(mock.app).post('/nope').set(AUTH).set('Content-Type', 'application/json').send('{');
     expectProblem(res, 404);
   });
 

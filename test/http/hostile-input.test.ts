@@ -40,7 +40,8 @@ const cases: Case[] = [
   ['a form instead of JSON', () => post('/members/m1/passes', 'application/x-www-form-urlencoded', 'name=x'), 415],
   [
     'a body over the configured limit',
-    () => post('/members/m1/passes', 'application/json', JSON.stringify({ name: 'x'.repeat(5000) })),
+    // A valid body padded with JSON whitespace: only its size is wrong.
+    () => post('/members/m1/passes', 'application/json', `{"name":"Gold membership"${' '.repeat(5000)}}`),
     413,
   ],
   [
@@ -50,11 +51,12 @@ const cases: Case[] = [
   ],
   [
     'invalid UTF-8',
+    // {"kind":"pin","label":"\xc3("}: a valid credential but for the broken bytes in its free-text label.
     () =>
       post(
         '/members/m1/credentials',
         'application/json',
-        Buffer.from([0x7b, 0x22, 0x6b, 0x69, 0x6e, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+        Buffer.concat([Buffer.from('{"kind":"pin","label":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
       ),
     400,
   ],
