@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHandler } from '../../mock/handler/handle.js';
 import { createMockContext } from '../../mock/instance/mock-context.js';
 import { serve } from '../../mock/plan/serve.js';
@@ -10,7 +10,8 @@ import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
 
-beforeAll(async () => {
+// A fresh mock per test: each test reads only the calls it made itself.
+beforeEach(async () => {
   mock = await newMock({ bodyLimit: 1024 });
 });
 
@@ -89,10 +90,12 @@ describe('errors are problem+json that say what to change', () => {
   });
 
   test('answers 413 when the body is over the limit', async () => {
+    // A valid body, only padded with JSON whitespace past the limit: its size is all that is wrong.
     const res = await request(mock.app)
       .post('/members/m1/passes')
       .set(AUTH)
-      .send({ name: 'x'.repeat(2000) });
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"Gold membership"${' '.repeat(2000)}}`);
     expectProblem(res, 413);
     expect(res.body.detail).toMatch(/limit is 1024 bytes/);
   });
@@ -107,6 +110,24 @@ describe('errors are problem+json that say what to change', () => {
     expect(res.body.detail).toContain('application/json');
   });
 
+  test.each([
+    [
+      'a kind outside its enum',
+      { kind: 'retina' },
+      { location: 'body', pointer: '/kind', message: 'must be equal to one of the allowed values: pin, card, mobile' },
+    ],
+    [
+      'a property the schema does not have',
+      { kind: 'pin', extra: 1 },
+      { location: 'body', pointer: '', message: "must NOT have additional properties; found 'extra'" },
+    ],
+  ])('answers 422 naming the one violation when the body has %s', async (_name, body, violation) => {
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send(body);
+    expectProblem(res, 422);
+    expect(res.body.violations).toEqual([violation]);
+  });
+
+  // Two faults on purpose: each is refused alone above; here the answer must list both.
   test('answers 422 with every violation when the body breaks its schema', async () => {
     const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'retina', extra: 1 });
     expectProblem(res, 422);
@@ -192,6 +213,7 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('answers 400 when the body nests too deeply, and the journal stays readable', async () => {
+    // No field of the contract takes a nested value, so a deep one cannot fit the schema: the depth is checked first.
     const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
     const res = await request(mock.app)
       .post('/members/m1/passes')
@@ -219,7 +241,7 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('answers 404 for an unknown path before looking at the body', async () => {
-    const res = await request(mock.app).post('/nope').set('Content-Type', 'application/json').send('{');
+    const res = await request(mock.app).post('/nope').set(AUTH).set('Content-Type', 'application/json').send('{');
     expectProblem(res, 404);
   });
 
@@ -229,10 +251,30 @@ describe('odd requests still get a problem, never a crash', () => {
   });
 
   test('records each of them in the journal with its answer', async () => {
-    const recorded = mock
-      .calls({ path: '/members/%E0%A4%A/passes' })
-      .concat(mock.calls({ method: 'POST', path: '/members/m1/passes' }).slice(-3));
-    expect(recorded.map((c) => c.response.status)).toEqual([400, 400, 415, 400]);
+    await request(mock.app).get('/members/%E0%A4%A/passes').set(AUTH);
+    await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not gzip at all');
+    await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json; charset=latin9')
+      .send('{}');
+    await request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":${'['.repeat(200)}${']'.repeat(200)}}`);
+    const recorded = mock.calls();
+    expect(recorded.map((c) => [c.method, c.path, c.response.status])).toEqual([
+      ['GET', '/members/%E0%A4%A/passes', 400],
+      ['POST', '/members/m1/passes', 400],
+      ['POST', '/members/m1/passes', 415],
+      ['POST', '/members/m1/passes', 400],
+    ]);
   });
 });
 

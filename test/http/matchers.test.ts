@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
 import '../../mock/testing/vitest.js';
@@ -61,14 +62,9 @@ describe('vitest matchers over recorded calls', () => {
 
   test('waitForCall resolves when a later call arrives, and with undefined after the timeout', async () => {
     const waiting = mock.waitForCall({ operationId: 'deletePass' }, { timeout: 2000 });
-    setTimeout(
-      () =>
-        void request(mock.app)
-          .delete('/members/m1/passes/x')
-          .set(AUTH)
-          .then(() => undefined),
-      50,
-    );
+    // The wait has started and found nothing: the call below comes after it.
+    expect(await Promise.race([waiting, Promise.resolve('still waiting')])).toBe('still waiting');
+    await request(mock.app).delete('/members/m1/passes/x').set(AUTH);
     expect((await waiting)?.operationId).toBe('deletePass');
     expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
   });
@@ -80,16 +76,17 @@ describe('vitest matchers over recorded calls', () => {
   });
 
   test('GET /__mock/calls/wait long-polls, and answers 408 when nothing came', async () => {
-    const waiting = request(mock.app).get('/__mock/calls/wait?operationId=getPass&timeout=2000');
-    const answer = waiting.then((r) => r);
-    setTimeout(
-      () =>
-        void request(mock.app)
-          .get('/members/m1/passes/p1')
-          .set(AUTH)
-          .then(() => undefined),
-      50,
-    );
+    // The call is sent once the long-poll has reached the mock, so it arrives while the long-poll waits.
+    let reached!: () => void;
+    const polling = new Promise<void>((resolve) => (reached = resolve));
+    const answer = request((req: IncomingMessage, res: ServerResponse) => {
+      mock.app(req, res);
+      reached();
+    })
+      .get('/__mock/calls/wait?operationId=getPass&timeout=2000')
+      .then((r) => r);
+    await polling;
+    await request(mock.app).get('/members/m1/passes/p1').set(AUTH);
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.body.call).toMatchObject({ operationId: 'getPass', path: '/members/m1/passes/p1' });

@@ -18,6 +18,25 @@ describe('another OpenAPI 3.1 contract is served the same way', () => {
     expect(res.body[0].isbn).toMatch(/^[0-9]{13}$/);
   });
 
+  test.each([
+    [
+      'a missing required header',
+      '/shops/corner/books?genre=poetry',
+      {},
+      { location: 'header', pointer: '/x-tenant', message: "must have required property 'x-tenant'" },
+    ],
+    [
+      'a query value outside its enum',
+      '/shops/corner/books?genre=drama',
+      { 'X-Tenant': 'acme' },
+      { location: 'query', pointer: '/genre', message: 'must be equal to one of the allowed values: fiction, poetry' },
+    ],
+  ])('%s is refused with a 400 naming it', async (_name, path, headers, violation) => {
+    const res = await request(mock.app).get(path).set(headers).expect(400);
+    expect(res.body.violations).toEqual([violation]);
+  });
+
+  // Two faults on purpose: each is refused alone above; here the answer must name both.
   test('a missing required header and a bad enum are both named', async () => {
     const res = await request(mock.app).get('/shops/corner/books?genre=drama').expect(400);
     expect(res.body.violations.map((v: { location: string }) => v.location).sort()).toEqual(['header', 'query']);

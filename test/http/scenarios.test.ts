@@ -172,15 +172,17 @@ describe('overrides', () => {
   });
 
   test('admin bodies that cannot be read answer 4xx, never 500', async () => {
+    // Each is a valid override but for the one thing that makes it unreadable.
+    const valid = '{"operationId":"listPasses","status":500}';
     await request(mock.app)
       .post('/__mock/overrides')
       .set('Content-Type', 'application/json')
-      .send(JSON.stringify({ operationId: 'x'.repeat(300_000) }))
+      .send(`${valid}${' '.repeat(300_000)}`)
       .expect(413);
     await request(mock.app)
       .post('/__mock/overrides')
       .set('Content-Type', 'application/json; charset=latin9')
-      .send('{}')
+      .send(valid)
       .expect(415);
     await request(mock.app)
       .post('/__mock/overrides')
@@ -235,10 +237,13 @@ describe('faults', () => {
       .send({ failureRate: 1 })
       .expect(200, { faults: { failureRate: 1 } });
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
-    await request(mock.app)
+    const badRate = await request(mock.app).put('/__mock/faults').send({ failureRate: 2 }).expect(400);
+    expect(badRate.body.detail).toContain('failureRate is a share from 0 to 1');
+    const badLatency = await request(mock.app)
       .put('/__mock/faults')
-      .send({ failureRate: 2, latency: [5, 1] })
+      .send({ latency: [5, 1] })
       .expect(400);
+    expect(badLatency.body.detail).toContain('latency is milliseconds (0-60000) or a [min, max] pair');
     await request(mock.app).delete('/__mock/faults').expect(204);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });

@@ -11,17 +11,31 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
 });
 
-/** Polls until `check` passes: the reload is asynchronous by nature (a file event, then a parse). */
-async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+/**
+ * Resolves with the first whole line the process prints from now on that matches: the CLI logs each reload
+ * (and each refused edit) once it has happened, so this is the event to wait for. Create it before the edit.
+ */
+function printed(cli: CliProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      const line = out
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => pattern.test(l));
+      if (line !== undefined) settle(() => resolve(line));
+    };
+    const onExit = (code: number | null) =>
+      settle(() => reject(new Error(`the CLI exited with ${code} before printing ${pattern}; it printed: ${out}`)));
+    const settle = (finish: () => void) => {
+      cli.child.stdout!.off('data', onData);
+      cli.child.off('exit', onExit);
+      finish();
+    };
+    cli.child.stdout!.on('data', onData);
+    cli.child.once('exit', onExit);
+  });
 }
 
 async function editedCopy(): Promise<{ path: string; text: string }> {
@@ -51,17 +65,17 @@ describe('hot reload of the contract on a running server', () => {
     expect(refused.status).toBe(422);
 
     // A new kind of credential; saved the way many editors save: write a temp file, rename it over.
+    const reloaded = printed(cli, /contract reloaded, serving 7 operations/);
     await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [pin, card, mobile, retina]'));
     await rename(`${path}.tmp`, path);
+    await reloaded;
 
-    await eventually(async () => {
-      const res = await fetch(`${cli.url}/members/m1/credentials`, {
-        method: 'POST',
-        headers: { ...AUTH, 'Content-Type': 'application/json' },
-        body: '{"kind":"retina"}',
-      });
-      expect(res.status).toBe(201);
+    const accepted = await fetch(`${cli.url}/members/m1/credentials`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: '{"kind":"retina"}',
     });
+    expect(accepted.status).toBe(201);
     const list = (await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json()) as {
       data: { id: string }[];
     };
@@ -69,7 +83,7 @@ describe('hot reload of the contract on a running server', () => {
     const calls = (await (await fetch(`${cli.url}/__mock/calls?operationId=createCredential`)).json()) as {
       calls: unknown[];
     };
-    expect(calls.calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.calls).toHaveLength(3);
   });
 
   test('an edit that the kept state no longer fits is served, and the log names the record', async () => {
@@ -77,15 +91,12 @@ describe('hot reload of the contract on a running server', () => {
     // Its only call comes before the edit: it is checked against the original contract.
     const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: DEFAULT_CONTRACT });
     started.push(cli);
-    const output: string[] = [];
-    cli.child.stdout!.on('data', (d) => output.push(String(d)));
     await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH });
+    const warned = printed(cli, /after the reload/);
     await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [badge]'));
     await rename(`${path}.tmp`, path);
-    await eventually(async () =>
-      expect(output.join('')).toMatch(
-        /after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/,
-      ),
+    expect(await warned).toMatch(
+      /after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/,
     );
   });
 
@@ -94,12 +105,9 @@ describe('hot reload of the contract on a running server', () => {
     // Its answers are checked against the original: the broken edit is never served.
     const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: DEFAULT_CONTRACT });
     started.push(cli);
-    const output: string[] = [];
-    cli.child.stdout!.on('data', (d) => output.push(String(d)));
+    const refused = printed(cli, /the contract edit was not loaded/);
     await writeFile(path, 'openapi: [3.0\n');
-    await eventually(async () =>
-      expect(output.join('')).toContain('the contract edit was not loaded, still serving the last good version'),
-    );
+    expect(await refused).toContain('the contract edit was not loaded, still serving the last good version');
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
 });

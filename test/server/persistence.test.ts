@@ -1,6 +1,7 @@
+import { watch } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
@@ -21,6 +22,21 @@ async function start(args: string[]): Promise<CliProcess> {
 
 async function tempFile(name: string): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'mock-state-')), name);
+}
+
+/**
+ * Resolves when `file` is next put in place: the state writer renames a whole temporary file over it, so the
+ * rename is the event that a write has landed. Create it before what causes the write.
+ */
+function nextWrite(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(file), (_event, name) => {
+      if (name !== basename(file)) return;
+      watcher.close();
+      resolve();
+    });
+    watcher.on('error', reject);
+  });
 }
 
 const post = (url: string, body: unknown) =>
@@ -55,12 +71,16 @@ describe('--state-file', () => {
   test('a process killed while writing leaves a whole state file, never half of one', async () => {
     const file = await tempFile('state.json');
     const cli = await start(['--state-file', file]);
+    const firstWrite = nextWrite(file);
     await post(`${cli.url}/members/m0/passes`, {});
-    // Keep it writing: many creates in flight, then kill -9 while they land.
+    await firstWrite;
+    // Keep it writing: many creates in flight, then kill -9 once their writes have begun to land. (Each name is
+    // at the contract's maximum length: a longer one would be refused with 422, change nothing and write nothing.)
+    const burstWrite = nextWrite(file);
     const burst = Array.from({ length: 300 }, (_, i) =>
-      post(`${cli.url}/members/m${i % 30}/passes`, { name: 'x'.repeat(500) }).catch(() => undefined),
+      post(`${cli.url}/members/m${i % 30}/passes`, { name: 'x'.repeat(100) }).catch(() => undefined),
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await burstWrite;
     await cli.stop('SIGKILL');
     await Promise.all(burst);
     const saved = JSON.parse(await readFile(file, 'utf8'));

@@ -38,6 +38,8 @@ describe('requests Node refuses before the app', () => {
   });
 
   test('the server answers normally afterwards', async () => {
+    await raw('FOO /members/m1/passes HTTP/1.1\r\nHost: x\r\n\r\n');
+    await raw(`GET /members/m1/passes HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect((await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
 });

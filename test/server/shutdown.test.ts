@@ -1,6 +1,7 @@
+import { watch } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess } from '../support/cli-process.js';
@@ -12,12 +13,22 @@ describe('graceful shutdown', () => {
     const cli = await CliProcess.start(['--port', '0', '--log', 'off', '--state-file', file], {
       contract: DEFAULT_CONTRACT,
     });
+    // The create changes the state as soon as the server has the request, and the state file is written
+    // soon after, while the answer is still held back by the delay: that write says the request is in flight.
+    const received = new Promise<void>((resolve, reject) => {
+      const watcher = watch(dirname(file), (_event, name) => {
+        if (name !== basename(file)) return;
+        watcher.close();
+        resolve();
+      });
+      watcher.on('error', reject);
+    });
     const inFlight = fetch(`${cli.url}/members/m1/credentials`, {
       method: 'POST',
       headers: { ...AUTH, 'Content-Type': 'application/json', Prefer: 'delay=700' },
       body: JSON.stringify({ kind: 'card' }),
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await received;
     const stopped = cli.stop('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(201);
