@@ -17,13 +17,19 @@ export interface Operation {
   spec: IHttpOperation;
 }
 
-/** A loaded contract: what the mock serves. */
+/** A loaded contract: what the mock serves. No mock changes it, so many mocks may serve one. */
 export interface Contract {
   /** The file or URL it was read from. */
   source: string;
   title: string;
   version: string;
   operations: Operation[];
+  /**
+   * Work done once for this contract and shared by every mock that serves it: request body schemas made
+   * ready for validation, by schema. (Prism compiles each schema object once for the whole process: mocks
+   * of one contract must hand it the same objects.)
+   */
+  readonly prepared: WeakMap<object, unknown>;
 }
 
 /** Why a contract could not be served, in words for the person who named it. */
@@ -58,6 +64,7 @@ async function parseContract(location: string): Promise<Contract> {
     source: location,
     title: typeof info.title === 'string' ? info.title : 'Untitled API',
     version: typeof info.version === 'string' ? info.version : '0.0.0',
+    prepared: new WeakMap(),
     operations: specs.map((spec) => ({
       id: spec.iid ?? `${spec.method.toUpperCase()} ${spec.path}`,
       method: spec.method.toLowerCase(),

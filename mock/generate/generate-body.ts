@@ -1,6 +1,7 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
 import { Faker, base, en } from '@faker-js/faker';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
+import { mapSchema } from '../spec/schema-facts.js';
 import { hashSeed } from './hash-seed.js';
 import { planQuickDraw, type QuickDraw } from './quick-draw.js';
 
@@ -83,38 +84,16 @@ function asksFaker(schema: unknown): boolean {
   return Object.entries(schema).some(([key, value]) => key === 'x-faker' || key === 'faker' || asksFaker(value));
 }
 
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMAS = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
-
 /**
  * Walks a schema keyword by keyword (a property named `items` is a property, not a keyword): drops
  * Prism's bookkeeping and keeps generated lists short (a page of 100 is no easier to read than 5).
  */
 function cleanSchema(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'x-stoplight' || key === '$schema') continue;
-    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, cleanSchema(child)]));
-    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(cleanSchema);
-    else if (SCHEMAS.has(key)) out[key] = Array.isArray(value) ? value.map(cleanSchema) : cleanSchema(value);
-    else out[key] = value;
-  }
-  const min = typeof out.minItems === 'number' ? out.minItems : 0;
-  if (out.items !== undefined && (typeof out.maxItems !== 'number' || out.maxItems > min + MAX_EXTRA_ITEMS))
-    out.maxItems = min + MAX_EXTRA_ITEMS;
-  return out;
+  return mapSchema(schema, ({ 'x-stoplight': _bookkeeping, $schema: _dialect, ...node }) => {
+    const min = typeof node.minItems === 'number' ? node.minItems : 0;
+    if (node.items !== undefined && (typeof node.maxItems !== 'number' || node.maxItems > min + MAX_EXTRA_ITEMS)) {
+      node.maxItems = min + MAX_EXTRA_ITEMS;
+    }
+    return node;
+  });
 }

@@ -1,5 +1,5 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
-import type { JsonObject } from '../contract/schema-facts.js';
+import type { JsonObject } from '../spec/schema-facts.js';
 import { Journal } from '../journal/journal.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';

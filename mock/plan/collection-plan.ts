@@ -1,6 +1,6 @@
 // What an operation of an inferred collection needs at request time, worked out once from the contract.
 import type { Operation } from '../contract/load-contract.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from '../contract/schema-facts.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import {
   listArray,

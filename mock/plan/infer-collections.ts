@@ -1,8 +1,8 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
 // path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
 import type { Operation } from '../contract/load-contract.js';
-import { isObject, type JsonObject } from '../contract/schema-facts.js';
-import { compileResponses } from '../contract/response-table.js';
+import { isObject, type JsonObject } from '../spec/schema-facts.js';
+import { compileResponses } from '../spec/response-table.js';
 
 /** A collection of records the mock can keep state for. */
 export interface Collection {

@@ -8,7 +8,7 @@ import { BoundedMemo } from '../memo/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
-import { compileResponses, type ResponseTable } from '../contract/response-table.js';
+import { compileResponses, type ResponseTable } from '../spec/response-table.js';
 
 /** Everything the request path needs of one operation, compiled once per mock instance. */
 export interface OperationPlan {
@@ -49,7 +49,11 @@ const REMEMBERED = 256;
  * Compiles one operation.
  * @example const plan = compileOperation(contract.operations[0], inferCollections(contract.operations));
  */
-export function compileOperation(operation: Operation, collections: CollectionMap): OperationPlan {
+export function compileOperation(
+  operation: Operation,
+  collections: CollectionMap,
+  prepared: WeakMap<object, unknown> = new WeakMap(),
+): OperationPlan {
   const negotiated = new BoundedMemo<string | false>(NEGOTIATIONS);
   const hits = new BoundedMemo<RouteHit>(PATHS, 1024);
   const read = compilePathParams(operation.path);
@@ -59,7 +63,7 @@ export function compileOperation(operation: Operation, collections: CollectionMa
     match: (path) =>
       hits.get(path) ?? hits.set(path, Object.freeze({ plan, pathParams: Object.freeze(read(path)), path })),
     responses: compileResponses(operation.spec.responses),
-    validate: createRequestValidator(operation.spec),
+    validate: createRequestValidator(operation.spec, prepared),
     takesBody: body !== undefined,
     bodyTypes: body ? (body.contents ?? []).map((c) => c.mediaType.toLowerCase()) : [],
     collection: planCollection(operation, collections),

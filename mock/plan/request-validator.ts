@@ -32,8 +32,11 @@ interface ParameterVerdict {
  * The memo is bounded and belongs to this validator (to its mock instance): nothing is shared between mocks.
  * @example createRequestValidator(spec)({ method: 'GET', path: '/p', query: {}, headers: {}, body: undefined }, true)
  */
-export function createRequestValidator(spec: IHttpOperation): RequestValidator {
-  const prism = splitValidation(spec);
+export function createRequestValidator(
+  spec: IHttpOperation,
+  prepared: WeakMap<object, unknown> = new WeakMap(),
+): RequestValidator {
+  const prism = splitValidation(spec, prepared);
   const names = headersRead(spec);
   const verdicts = new BoundedMemo<ParameterVerdict>(MEMO_ENTRIES);
   return (facts, checkSecurity) => {

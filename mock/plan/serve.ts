@@ -12,9 +12,12 @@ export interface Served {
   /** Routes a method and path to its plan, as Prism's router would. */
   routes: RouteTable<OperationPlan>;
   collections: CollectionMap;
-  /** The response headers the contract documents, for `Access-Control-Expose-Headers`. */
+  /** The response headers the contract documents (those Node can send), for `Access-Control-Expose-Headers`. */
   exposedHeaders: string;
 }
+
+/** A header name as HTTP allows it (RFC 9110 token): any other name would make Node refuse the whole answer. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Paths whose route is remembered: the paths a front-end calls, a few per member. */
 const ROUTES_REMEMBERED = 4096;
@@ -26,7 +29,7 @@ const ROUTES_REMEMBERED = 4096;
  */
 export function serve(contract: Contract): Served {
   const collections = inferCollections(contract.operations);
-  const plans = contract.operations.map((operation) => compileOperation(operation, collections));
+  const plans = contract.operations.map((operation) => compileOperation(operation, collections, contract.prepared));
   const headers = contract.operations.flatMap((op) => op.spec.responses.flatMap((r) => r.headers ?? []));
   return {
     contract,
@@ -36,6 +39,8 @@ export function serve(contract: Contract): Served {
       { remember: ROUTES_REMEMBERED },
     ),
     collections,
-    exposedHeaders: [...new Set(['X-Request-Id', ...headers.map((h) => h.name)])].join(', '),
+    exposedHeaders: [
+      ...new Set(['X-Request-Id', ...headers.map((h) => h.name).filter((name) => TOKEN.test(name))]),
+    ].join(', '),
   };
 }

@@ -1,6 +1,6 @@
 // Checks responses and records against an operation's documented responses, with Prism's validator.
 import type { IHttpOperation } from '@stoplight/types';
-import { compileResponses } from '../contract/response-table.js';
+import { compileResponses } from '../spec/response-table.js';
 import { validators, type Diagnostic } from './prism-modules.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */

@@ -2,6 +2,7 @@
 // its cached ajv functions, its messages), without the plumbing around them that cost ~35 µs a request.
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { BoundedMemo } from '../memo/bounded-memo.js';
+import { mapSchema } from '../spec/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
@@ -22,17 +23,18 @@ interface MediaDecision {
  * Builds the check for one operation with a request section, following Prism's `validateInputBody` step by
  * step (required body, then the media type when a body came, then the schema of the content the media
  * type selects). Form and multipart bodies are left to Prism. A parity property test compares the two.
+ * @param prepared where schemas made ready are kept, by the contract's schema: the contract's own (see
+ *   `Contract.prepared`), so every mock of one contract hands Prism the same objects, compiled once
  */
-export function createJsonBodyCheck(spec: IHttpOperation): JsonBodyCheck {
+export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<object, unknown>): JsonBodyCheck {
   const requestBody = spec.request?.body;
   const contents = requestBody?.contents;
   const bundle = (spec as { __bundled__?: unknown }).__bundled__;
-  const schemas = new Map<IMediaTypeContent, object | undefined>();
   const decisions = new BoundedMemo<MediaDecision>(64);
-  const schemaOf = (content: IMediaTypeContent): object | undefined => {
-    if (!schemas.has(content))
-      schemas.set(content, content.schema === undefined ? undefined : normalise(content.schema));
-    return schemas.get(content);
+  const schemaOf = ({ schema }: IMediaTypeContent): object | undefined => {
+    if (schema === undefined) return undefined;
+    if (!prepared.has(schema)) prepared.set(schema, normalise(schema));
+    return prepared.get(schema) as object | undefined;
   };
   const decide = (contentType: string | undefined): MediaDecision => {
     const key = contentType ?? '';
@@ -58,8 +60,17 @@ export function createJsonBodyCheck(spec: IHttpOperation): JsonBodyCheck {
     const { body, headers } = request;
     if (requestBody?.required && !body)
       return [{ code: 'required', message: 'Body parameter is required', severity: ERROR }];
-    const decision = decide(headers['content-type']);
-    if ((parseInt(headers['content-length']!) || 0) !== 0 && (!requestBody || !decision.supported)) {
+    const length = parseInt(headers['content-length']!) || 0;
+    // Without a body the media type says nothing (Prism parses it anyway, and throws on a malformed one).
+    if (length === 0 && (body === undefined || body === null)) return [];
+    let decision: MediaDecision;
+    try {
+      decision = decide(headers['content-type']);
+    } catch {
+      const message = `The Content-Type "${headers['content-type']}" is not a valid media type`;
+      return [{ message, code: 415, severity: ERROR }];
+    }
+    if (length !== 0 && (!requestBody || !decision.supported)) {
       const listed = (contents ?? []).map((c) => c.mediaType);
       const message =
         requestBody && listed.length > 0
@@ -74,7 +85,11 @@ export function createJsonBodyCheck(spec: IHttpOperation): JsonBodyCheck {
   };
 }
 
-/** The schema as Prism validates a request against it: allOf merged, read-only properties taken out. */
+/**
+ * The schema as Prism validates a request against it (allOf merged, read-only properties taken out), and
+ * without `$id`: Prism compiles into one ajv for the whole process, where a second contract object with the
+ * same `$id` (the same file loaded twice) would fail to compile, and its bodies would go unchecked.
+ */
 function normalise(schema: object): object | undefined {
   let merged = schema;
   try {
@@ -83,5 +98,5 @@ function normalise(schema: object): object | undefined {
     // Prism validates against the schema as it is when allOf cannot be merged.
   }
   const stripped = bodyParts.stripReadOnlyProperties(merged);
-  return stripped._tag === 'Some' ? stripped.value : undefined;
+  return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
 }

@@ -74,11 +74,15 @@ export interface PrismValidation {
 }
 
 /** Splits an operation's validation into its parts. */
-export function splitValidation(spec: IHttpOperation): PrismValidation {
+export function splitValidation(
+  spec: IHttpOperation,
+  prepared: WeakMap<object, unknown> = new WeakMap(),
+): PrismValidation {
   const { request } = spec;
   const withoutBody: IHttpOperation = { ...spec, request: request && { ...request, body: undefined } };
   const bodyOnly: IHttpOperation = { ...spec, request: request && { body: request.body } };
-  const jsonBody = createJsonBodyCheck(spec);
+  const jsonBody = createJsonBodyCheck(spec, prepared);
+  const declaresContentType = (request?.headers ?? []).some((h) => h.name.toLowerCase() === 'content-type');
   const findings = (resource: IHttpOperation, element: PrismRequest): Finding[] => {
     const input = validators.validateInput({ resource, element });
     return input._tag === 'Right' ? [] : input.left.filter((d) => d.severity === 0);
@@ -99,8 +103,10 @@ export function splitValidation(spec: IHttpOperation): PrismValidation {
     },
     parameters(element) {
       if (!request) return [];
-      // Seen as a request without a body: Prism would otherwise refuse the body the reduced operation lacks.
-      const { 'content-length': _length, ...headers } = element.headers;
+      // Seen as a request without a body: Prism would otherwise refuse the body the reduced operation lacks,
+      // and parse (and throw on) a Content-Type that says nothing here unless the contract declares it.
+      const { 'content-length': _length, 'content-type': type, ...headers } = element.headers;
+      if (declaresContentType && type !== undefined) headers['content-type'] = type;
       return findings(withoutBody, { ...element, headers, body: undefined });
     },
     body: (element) => (request ? (jsonBody(element) ?? findings(bodyOnly, element)) : []),

@@ -33,7 +33,7 @@ export function problemReply(
  * answer to HEAD by itself.
  */
 export function writeReply(res: ServerResponse, reply: Reply, first: readonly string[] = []): void {
-  const headers = [...first];
+  const headers = isEmpty(reply.headers) ? [...first] : withoutNames(first, reply.headers);
   for (const name in reply.headers) headers.push(name, reply.headers[name]!);
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
@@ -50,6 +50,14 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
 
 const JSON_TYPE = /[/+]json\b/i;
 const CHARSET = /;\s*charset=/i;
+
+/** `pairs` (name, value, ...) without the names `headers` sets (in any case): the reply's own value wins. */
+function withoutNames(pairs: readonly string[], headers: Record<string, string>): string[] {
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const out: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2) if (!names.has(pairs[i]!.toLowerCase())) out.push(pairs[i]!, pairs[i + 1]!);
+  return out;
+}
 
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
 export function sendableHeaders(headers: Record<string, string>): Record<string, string> {

@@ -1,7 +1,7 @@
 // Picks the documented response to send: status code, media type and, if asked, a named example.
 import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import type { OperationPlan } from '../plan/operation-plan.js';
-import { statusOf } from '../contract/response-table.js';
+import { statusOf } from '../spec/response-table.js';
 
 /** The response the mock will send. `content` is absent when the response has no body. */
 export interface ResponseChoice {

@@ -1,5 +1,5 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
-import type { JsonObject } from '../contract/schema-facts.js';
+import type { JsonObject } from '../spec/schema-facts.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Collection } from '../plan/infer-collections.js';
 import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-plan.js';

@@ -1,7 +1,7 @@
 // Checks state that comes from outside (fixtures, a state file) against the contract, record by record.
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { isObject } from '../contract/schema-facts.js';
+import { isObject } from '../spec/schema-facts.js';
 import type { StoreSnapshot } from './store.js';
 
 /** Why outside state cannot be used, naming the record at fault. */

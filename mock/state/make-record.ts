@@ -3,7 +3,7 @@
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from '../contract/schema-facts.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import type { StoredRecord } from './store.js';
 
 const HOUR = 3_600_000;

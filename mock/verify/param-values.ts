@@ -2,7 +2,7 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { createBodyGenerator } from '../generate/generate-body.js';
 import { hashSeed } from '../generate/hash-seed.js';
-import { isObject } from '../contract/schema-facts.js';
+import { isObject } from '../spec/schema-facts.js';
 
 /** Made-up parameter values: the one given for a name, else the same value every time it is asked for. */
 export interface ParamValues {

@@ -2,9 +2,9 @@
 // read again.
 import { isDeepStrictEqual } from 'node:util';
 import type { Operation } from '../contract/load-contract.js';
-import { compileResponses } from '../contract/response-table.js';
+import { compileResponses } from '../spec/response-table.js';
 import { listArray, type Collection } from '../plan/infer-collections.js';
-import { isObject, type JsonObject } from '../contract/schema-facts.js';
+import { isObject, type JsonObject } from '../spec/schema-facts.js';
 import type { VerifySession } from './verify-session.js';
 
 const MAX_DIFFERENCES = 5;

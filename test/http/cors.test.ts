@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { AUTH, newMock } from '../support/harness.js';
@@ -18,6 +21,14 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers.vary).toContain('Origin');
+  });
+
+  test('an override’s header of the same name replaces the mock’s own, and is sent once', async () => {
+    const mock = await newMock();
+    mock.override({ operationId: 'listPasses', headers: { 'Access-Control-Allow-Origin': '*', vary: 'Accept' } });
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', ORIGIN).expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers.vary).toBe('Accept');
   });
 
   test('allows any origin by default on real answers and exposes the documented headers', async () => {
@@ -102,5 +113,28 @@ describe('CORS', () => {
       .set('Access-Control-Request-Method', 'GET')
       .expect(403);
     expect(mock.calls().map((c) => c.response.status)).toEqual([403]);
+  });
+
+  test('a documented header whose name Node cannot send is left out of Expose-Headers, and the answer still goes out', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'omega-')), 'omega.yaml');
+    await writeFile(
+      file,
+      `openapi: 3.0.3
+info: { title: omega, version: '1' }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200':
+          description: ok
+          headers: { X-Ω-Count: { schema: { type: string } }, X-Total: { schema: { type: string } } }
+          content: { application/json: { schema: { type: array, items: { type: string } } } }
+`,
+    );
+    const mock = await newMock({ contract: file });
+    const res = await request(mock.app).get('/things').set('Origin', ORIGIN).expect(200);
+    expect(res.headers['access-control-expose-headers']).toBe('X-Request-Id, X-Total');
+    expect(mock.calls().map((c) => c.response.status)).toEqual([200]);
   });
 });

@@ -212,6 +212,21 @@ describe('odd requests still get a problem, never a crash', () => {
     expect(res.body.detail).toContain('charset "latin9"');
   });
 
+  test.each([
+    ['a read with no body', 'get', '/members/m1/passes', undefined, 200],
+    ['a create with no body', 'post', '/members/m1/passes', undefined, 400],
+    ['a create with a body', 'post', '/members/m1/credentials', '{"kind":"pin"}', 415],
+  ] as const)(
+    'a malformed Content-Type on %s is answered as such, never a 500',
+    async (name, method, path, body, status) => {
+      const type = name.includes('parameter') ? 'application/json; charset="unterminated' : 'garbage';
+      const sent = request(mock.app)[method](path).set(AUTH).set('Content-Type', type);
+      const res = await (body === undefined ? sent : sent.send(body));
+      expect(res.status).toBe(status);
+      if (status >= 400) expectProblem(res, status);
+    },
+  );
+
   test('answers 400 when the body nests too deeply, and the journal stays readable', async () => {
     // No field of the contract takes a nested value, so a deep one cannot fit the schema: the depth is checked first.
     const deep = `${'['.repeat(200)}${']'.repeat(200)}`;

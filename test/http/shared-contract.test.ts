@@ -1,9 +1,42 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { AUTH, track } from '../support/harness.js';
 
+/** A contract whose request body schema has an `$id`: JSON Schema ids are registered once per process in Prism's ajv. */
+const WITH_ID = `
+openapi: 3.1.0
+info: { title: ids, version: '1' }
+paths:
+  /things:
+    post:
+      operationId: createThing
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $id: 'https://example.com/thing', type: object, required: [name], properties: { name: { type: string } } }
+      responses:
+        '201': { description: ok, content: { application/json: { schema: { type: object } } } }
+        '422': { description: refused, content: { application/problem+json: { schema: { type: object } } } }
+`;
+
 describe('one loaded contract serves many mocks, which share nothing', () => {
+  test('a body schema with an $id is checked by every mock, of one loaded contract or of the file loaded again', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ids-')), 'ids.yaml');
+    await writeFile(file, WITH_ID);
+    const contract = await loadContract(file);
+    const mocks = [createApp(contract), createApp(contract), createApp(await loadContract(file))];
+    for (const mock of mocks) track(file, () => mock.calls());
+    for (const mock of mocks) {
+      await request(mock.app).post('/things').send({ nope: 1 }).expect(422);
+      await request(mock.app).post('/things').send({ name: 'ok' }).expect(201);
+    }
+  });
+
   test('two mocks of one contract keep their own state, journal and generated data', async () => {
     const contract = await loadContract(DEFAULT_CONTRACT);
     const first = createApp(contract, { seed: 1 });

@@ -22,6 +22,7 @@ describe('handleError', () => {
       query: {},
       requestId: 'r',
       session: { journal },
+      headers: ['X-Request-Id', 'r'],
     } as unknown as Exchange;
     const context = { options: { bodyLimit: 1024 } } as MockContext;
     const log = vi.fn();

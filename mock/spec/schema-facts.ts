@@ -1,0 +1,53 @@
+// Small facts about JSON values and JSON Schemas, and a keyword-aware way to rebuild a schema.
+
+export type JsonObject = Record<string, unknown>;
+
+/** A plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a schema allows `null` (OpenAPI 3.0 `nullable`, or a `null` type). */
+export function isNullable(schema: unknown): boolean {
+  return isObject(schema) && (schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null')));
+}
+
+/** The `properties` of an object schema, or `{}`. */
+export function propertiesOf(schema: unknown): Record<string, JsonObject> {
+  return isObject(schema) && isObject(schema.properties) ? (schema.properties as Record<string, JsonObject>) : {};
+}
+
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMAS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+
+/**
+ * Rebuilds a JSON Schema keyword by keyword, handing every schema object in it to `change`, deepest first
+ * (its subschemas already rebuilt). A property named like a keyword (`items`) is a property, not a keyword;
+ * values of other keywords (`enum`, `default`, `example`) are kept as they are. The schema is not changed.
+ * @example mapSchema(schema, ({ $id, ...rest }) => rest) // the schema without any $id
+ */
+export function mapSchema(schema: unknown, change: (node: JsonObject) => JsonObject): unknown {
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, mapSchema(child, change)]));
+    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((child) => mapSchema(child, change));
+    else if (SCHEMAS.has(key))
+      out[key] = Array.isArray(value) ? value.map((child) => mapSchema(child, change)) : mapSchema(value, change);
+    else out[key] = value;
+  }
+  return change(out);
+}
