@@ -11,7 +11,7 @@ import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
-import type { CallMatch } from './respond/call-match.js';
+import type { CallMatch } from './journal/call-match.js';
 import { readOverride, type CheckResponse, type Override, type OverrideSpec } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { checkSnapshot } from './state/check-snapshot.js';

@@ -5,7 +5,7 @@ export type { CallFilter, CallRecord } from './journal/journal.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
 export { DEFAULT_CONTRACT, type MockOptions, type ServerOptions } from './options.js';
 export type { Problem, Violation } from './problems/problems.js';
-export type { CallMatch } from './respond/call-match.js';
+export type { CallMatch } from './journal/call-match.js';
 export type { Faults } from './respond/faults.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';
 export { StateError } from './state/check-snapshot.js';

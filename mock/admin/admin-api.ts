@@ -15,7 +15,7 @@ import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { toProblem } from '../problems/to-problem.js';
 import { problemReply, type Reply } from '../reply/reply.js';
-import { checkCallMatch, type CallMatch } from '../respond/call-match.js';
+import { checkCallMatch, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { adminGuard } from './admin-guard.js';
 import type { MockControls } from './mock-controls.js';

@@ -5,14 +5,13 @@ import type { CollectionPlan } from '../plan/collection-plan.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
-import { chooseResponse } from '../respond/choose-response.js';
 import { NO_FAULT, rollFaults, type Faults } from '../respond/faults.js';
 import { findOverride, type Override } from '../respond/overrides.js';
 import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { generationKey, type Rendering } from '../respond/render-response.js';
 import { countOf, REQUESTS, type Session } from '../instance/session.js';
 import { checkContentType } from './check-content-type.js';
-import { MAX_DEPTH, nestsTooDeep } from './parse-body.js';
+import { MAX_DEPTH, nestsTooDeep } from './body-depth.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -179,7 +178,7 @@ export function decide(
   }
 
   const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
-  const chosen = chooseResponse(plan, { code, example: wish.example }, headers.accept);
+  const chosen = plan.choose({ code, example: wish.example }, headers.accept);
   if (!chosen.ok) {
     const [kind, pointer] =
       chosen.reason === 'not-acceptable'

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { RequestLogger } from './log-requests.js';
-import type { Match } from './match-route.js';
+import type { RouteHit } from '../plan/operation-plan.js';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import { newRequestId } from './request-id.js';
@@ -30,7 +30,7 @@ export interface Exchange {
   /** The session named by the request (see select-session.ts), or the default one. */
   readonly session: Session;
   /** The operation, once match-route.ts has found it. */
-  match?: Match;
+  match?: RouteHit;
   /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
   body?: unknown;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */

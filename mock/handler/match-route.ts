@@ -5,14 +5,11 @@ import type { Served } from '../plan/serve.js';
 import { problem } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 
-/** The operation a request was routed to, kept in the exchange for the rest of the pipeline. */
-export type Match = RouteHit;
-
 /**
  * Routes a request on the contract's route table: its operation, or the answer when there is none (404
  * listing the operations; 405 with `Allow`; 204 with `Allow` for a plain OPTIONS).
  */
-export function matchRoute(served: Served, method: string, path: string): Match | Reply {
+export function matchRoute(served: Served, method: string, path: string): RouteHit | Reply {
   const routed = path.length > 1 ? trimSlashes(path) : path;
   const found = served.routes.find(method === 'HEAD' ? 'get' : method.toLowerCase(), routed);
   if (found.kind === 'no-path') return routeNotFound(served, method, path);
@@ -21,7 +18,7 @@ export function matchRoute(served: Served, method: string, path: string): Match 
 }
 
 /** Whether routing found an operation. */
-export function isMatch(routed: Match | Reply): routed is Match {
+export function isMatch(routed: RouteHit | Reply): routed is RouteHit {
   return 'plan' in routed;
 }
 

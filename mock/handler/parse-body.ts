@@ -5,8 +5,6 @@ import express from 'express';
 import type { Exchange } from './exchange.js';
 import { requestBody } from './request-body.js';
 
-const MAX_DEPTH = 64;
-
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
 type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -60,17 +58,3 @@ function requireUtf8(_req: unknown, _res: unknown, buffer: Buffer, encoding: str
     throw Object.assign(new Error('The body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
   }
 }
-
-/** Whether a JSON value nests deeper than the mock follows (deep bodies could exhaust the stack later). */
-export function nestsTooDeep(value: unknown, limit = MAX_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-export { MAX_DEPTH };

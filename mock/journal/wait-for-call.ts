@@ -1,5 +1,5 @@
 // Waits for a call to arrive, for apps that call the API asynchronously.
-import { differences, matchesCall, type CallMatch } from '../respond/call-match.js';
+import { differences, matchesCall, type CallMatch } from './call-match.js';
 import type { CallRecord, Journal } from './journal.js';
 
 /** How long to wait, and from where. */

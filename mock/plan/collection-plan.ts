@@ -36,8 +36,8 @@ export interface ListPlan {
   readonly nextField?: string;
   /** Whether that field may be `null` (on the last page), rather than left out. */
   readonly nextNullable: boolean;
-  /** The generated part of the envelope (its fields besides the records), made on first use. */
-  envelope?: JsonObject;
+  /** The generated part of the envelope (its fields besides the records): made by `make` on first use, then kept. */
+  envelope(make: () => JsonObject): JsonObject;
 }
 
 /** What a create needs besides the request. */
@@ -89,7 +89,9 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
   const properties = propertiesOf(successSchema(operation));
   const nextField = NEXT_FIELDS.find((field) => field in properties);
+  let envelope: JsonObject | undefined;
   return {
+    envelope: (make) => (envelope ??= make()),
     where: listArray(operation, collection.schema) ?? [],
     limitParam,
     defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,

@@ -6,6 +6,7 @@ import type { Operation } from '../contract/load-contract.js';
 import { compilePathParams } from '../contract/path-params.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
+import { chooseResponse, type ChoiceResult, type ResponseWish } from './choose-response.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
 import { compileResponses, type ResponseTable } from '../spec/response-table.js';
@@ -26,8 +27,8 @@ export interface OperationPlan {
   readonly collection?: CollectionPlan;
   /** The best of `types` for an Accept header (`false`: none), remembered by header and types. */
   negotiate(accept: string | undefined, types: readonly string[]): string | false;
-  /** Remembers what a pure function of this operation answered for a key (see choose-response.ts). */
-  readonly remembered: BoundedMemo<unknown>;
+  /** The documented response for what a request asks (see choose-response.ts), remembered (frozen). */
+  choose(wish: ResponseWish, accept: string | undefined): ChoiceResult;
 }
 
 /** A request routed to an operation: the plan, the path as routed, its path parameters. */
@@ -42,8 +43,8 @@ export interface RouteHit {
 const NEGOTIATIONS = 200;
 /** Paths whose matches are remembered per operation. */
 const PATHS = 4096;
-/** Answers of pure functions of the operation remembered (response choices by code, example and Accept). */
-const REMEMBERED = 256;
+/** Response choices remembered per operation, by code, example and Accept. */
+const CHOICES = 256;
 
 /**
  * Compiles one operation.
@@ -56,6 +57,7 @@ export function compileOperation(
 ): OperationPlan {
   const negotiated = new BoundedMemo<string | false>(NEGOTIATIONS);
   const hits = new BoundedMemo<RouteHit>(PATHS, 1024);
+  const choices = new BoundedMemo<ChoiceResult>(CHOICES);
   const read = compilePathParams(operation.path);
   const body = operation.spec.request?.body;
   const plan: OperationPlan = {
@@ -75,7 +77,11 @@ export function compileOperation(
       const best = accepts({ headers: { accept } } as IncomingMessage).types([...types]);
       return negotiated.set(key, typeof best === 'string' ? best : false);
     },
-    remembered: new BoundedMemo(REMEMBERED),
+    choose(wish, accept) {
+      const key = `${wish.code ?? ''}\u0000${wish.example ?? ''}\u0000${accept ?? ''}`;
+      return choices.get(key) ?? choices.set(key, Object.freeze(chooseResponse(choosing, wish, accept)));
+    },
   };
+  const choosing = { operationId: operation.id, responses: plan.responses, negotiate: plan.negotiate };
   return plan;
 }

@@ -3,7 +3,7 @@
 import type { Operation } from '../contract/load-contract.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import type { CallRecord } from '../journal/journal.js';
-import { matchesCall, type CallMatch } from './call-match.js';
+import { matchesCall, type CallMatch } from '../journal/call-match.js';
 
 /** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
 export interface OverrideSpec {

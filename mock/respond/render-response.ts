@@ -2,7 +2,7 @@
 import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Reply } from '../reply/reply.js';
-import type { ResponseChoice } from './choose-response.js';
+import type { ResponseChoice } from '../plan/choose-response.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {

@@ -132,12 +132,13 @@ function listPage(
   const page = records.slice(start, start + limit);
   if (list.where.length === 0) return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject) };
   // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
-  if (!list.envelope) {
+  const envelope = list.envelope(() => {
     const generated = render().body;
-    const isEnvelope = typeof generated === 'object' && generated !== null && !Array.isArray(generated);
-    list.envelope = deepFreeze(isEnvelope ? (generated as JsonObject) : {});
-  }
-  const body: JsonObject = { ...list.envelope };
+    return deepFreeze(
+      typeof generated === 'object' && generated !== null && !Array.isArray(generated) ? (generated as JsonObject) : {},
+    );
+  });
+  const body: JsonObject = { ...envelope };
   body[list.where[0]!] = Object.freeze(page);
   if (list.nextField) {
     if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);

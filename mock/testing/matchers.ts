@@ -2,7 +2,7 @@
 // work on an in-process mock (synchronously) and on a remote one (await them).
 import type { CallRecord } from '../journal/journal.js';
 import { nearMisses } from '../journal/wait-for-call.js';
-import { matchesCall, type CallMatch } from '../respond/call-match.js';
+import { matchesCall, type CallMatch } from '../journal/call-match.js';
 
 /** Anything that can list its calls: `createApp()`, `startMock()`, or `connectMock()` (asynchronously). */
 export interface CallSource {

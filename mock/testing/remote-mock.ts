@@ -2,7 +2,7 @@
 // asynchronous.
 import type { CallFilter, CallRecord } from '../journal/journal.js';
 import type { WaitOptions } from '../journal/wait-for-call.js';
-import type { CallMatch } from '../respond/call-match.js';
+import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { CallRecord } from '../../mock/index.js';
-import { differences, matchesCall } from '../../mock/respond/call-match.js';
+import { differences, matchesCall } from '../../mock/journal/call-match.js';
 
 const call: CallRecord = {
   id: 'call-1',

@@ -1,7 +1,6 @@
 // Picks the documented response to send: status code, media type and, if asked, a named example.
 import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
-import type { OperationPlan } from '../plan/operation-plan.js';
-import { statusOf } from '../spec/response-table.js';
+import { statusOf, type ResponseTable } from '../spec/response-table.js';
 
 /** The response the mock will send. `content` is absent when the response has no body. */
 export interface ResponseChoice {
@@ -21,25 +20,26 @@ export interface ResponseWish {
 export type ChoiceResult =
   { ok: true; choice: ResponseChoice } | { ok: false; reason: 'prefer' | 'not-acceptable'; message: string };
 
+/** What choosing reads of an operation: its responses, its id (for messages), and how it negotiates. */
+export interface Choosing {
+  operationId: string;
+  responses: ResponseTable;
+  negotiate(accept: string | undefined, types: readonly string[]): string | false;
+}
+
 /**
  * Chooses the response for a valid request: the documented one for `code` if given (see the response
  * table), otherwise the operation's success response. The media type follows `Accept`; an error response
- * is sent even when `Accept` does not list its type, since a client must learn what went wrong.
- * @example chooseResponse(plan, { code: 404 }, 'application/json')
+ * is sent even when `Accept` does not list its type, since a client must learn what went wrong. A plan
+ * remembers what it chose (see operation-plan.ts): the choice depends on nothing else.
+ * @example chooseResponse(choosing, { code: 404 }, 'application/json')
  */
-export function chooseResponse(plan: OperationPlan, wish: ResponseWish, accept: string | undefined): ChoiceResult {
-  // The choice depends on nothing else: remembered per operation (a few Accept headers, a few codes).
-  const key = `choice\u0000${wish.code ?? ''}\u0000${wish.example ?? ''}\u0000${accept ?? ''}`;
-  const known = plan.remembered.get(key) as ChoiceResult | undefined;
-  return known ?? (plan.remembered.set(key, Object.freeze(choose(plan, wish, accept))) as ChoiceResult);
-}
-
-function choose(plan: OperationPlan, wish: ResponseWish, accept: string | undefined): ChoiceResult {
-  const { responses, operation } = plan;
+export function chooseResponse(operation: Choosing, wish: ResponseWish, accept: string | undefined): ChoiceResult {
+  const { responses, operationId } = operation;
   const response = wish.code === undefined ? responses.success : responses.lookup(wish.code);
   if (!response) {
     const documented = responses.codes.join(', ');
-    const message = `Prefer code=${wish.code} is not documented for ${operation.id}; documented: ${documented}.`;
+    const message = `Prefer code=${wish.code} is not documented for ${operationId}; documented: ${documented}.`;
     return { ok: false, reason: 'prefer', message };
   }
   const status = statusOf(response.code, wish.code);
@@ -47,11 +47,11 @@ function choose(plan: OperationPlan, wish: ResponseWish, accept: string | undefi
   const contents = status === 204 || status === 304 ? [] : (response.contents ?? []).filter((c) => c.mediaType);
   if (contents.length === 0) {
     if (wish.example === undefined) return { ok: true, choice: { status, response } };
-    const message = `Prefer example=${wish.example}: the ${status} response of ${operation.id} has no body.`;
+    const message = `Prefer example=${wish.example}: the ${status} response of ${operationId} has no body.`;
     return { ok: false, reason: 'prefer', message };
   }
   const types = contents.map((c) => c.mediaType);
-  const accepted = plan.negotiate(accept, types);
+  const accepted = operation.negotiate(accept, types);
   if (accepted === false && status < 400) {
     return { ok: false, reason: 'not-acceptable', message: `The Accept header allows none of: ${types.join(', ')}.` };
   }
@@ -61,7 +61,7 @@ function choose(plan: OperationPlan, wish: ResponseWish, accept: string | undefi
   if (!names.includes(wish.example)) {
     const known = names.length ? names.join(', ') : 'none';
     const message =
-      `Prefer example=${wish.example} is not an example of the ${status} response of ${operation.id}; ` +
+      `Prefer example=${wish.example} is not an example of the ${status} response of ${operationId}; ` +
       `examples: ${known}.`;
     return { ok: false, reason: 'prefer', message };
   }

@@ -1,5 +1,5 @@
 // Partial matching of recorded calls, and the differences that explain a near miss.
-import type { CallRecord } from '../journal/journal.js';
+import type { CallRecord } from './journal.js';
 
 /**
  * What a call must have. Every field set must match; `query`, `headers` and `body` match partially (the
