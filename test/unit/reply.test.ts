@@ -1,0 +1,118 @@
+import type { ServerResponse } from 'node:http';
+import { describe, expect, test } from 'vitest';
+import { problem } from '../../mock/problems/problems.js';
+import { problemReply, sendableHeaders, writeReply, type Reply } from '../../mock/reply/reply.js';
+
+/** A stand-in for Node's response that keeps what was written. */
+function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string } } {
+  const written: { status?: number; headers?: string[]; body?: string } = {};
+  return {
+    written,
+    writeHead(status: number, headers: string[]) {
+      written.status = status;
+      written.headers = headers;
+      return this;
+    },
+    end(body?: string) {
+      written.body = body;
+      return this;
+    },
+  } as unknown as ServerResponse & { written: typeof written };
+}
+
+describe('writeReply', () => {
+  test('writes a JSON body with its media type, charset and byte length, after the answer’s own headers', () => {
+    const res = response();
+    writeReply(
+      res,
+      { status: 201, headers: { Location: '/p/1' }, contentType: 'application/json', body: { name: 'é' } },
+      ['X-Request-Id', 'r1'],
+    );
+    expect(res.written).toEqual({
+      status: 201,
+      headers: [
+        'X-Request-Id',
+        'r1',
+        'Location',
+        '/p/1',
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'Content-Length',
+        '13',
+      ],
+      body: '{"name":"é"}',
+    });
+  });
+
+  test('sends the text it was given for a body instead of serialising it again', () => {
+    const res = response();
+    writeReply(res, { status: 200, headers: {}, contentType: 'application/json', body: { a: 1 }, text: '{"a":1 }' });
+    expect(res.written.body).toBe('{"a":1 }');
+    expect(res.written.headers).toContain('8');
+  });
+
+  test.each([
+    ['a problem type as JSON', 'application/problem+json', { a: 1 }, '{"a":1}'],
+    ['a text type as it is', 'text/plain', 'plain words', 'plain words'],
+    ['no type as JSON', undefined, [1], '[1]'],
+  ])('serialises %s', (_name, contentType, body, text) => {
+    const res = response();
+    writeReply(res, { status: 200, headers: {}, contentType, body });
+    expect(res.written.body).toBe(text);
+  });
+
+  test('keeps a charset the media type already names', () => {
+    const res = response();
+    writeReply(res, { status: 200, headers: {}, contentType: 'text/plain; charset=latin1', body: 'x' });
+    expect(res.written.headers).toContain('text/plain; charset=latin1');
+  });
+
+  test('writes no body, type or length for a reply without a body', () => {
+    const res = response();
+    writeReply(res, { status: 204, headers: { Allow: 'GET' } }, ['X-Request-Id', 'r1']);
+    expect(res.written).toEqual({ status: 204, headers: ['X-Request-Id', 'r1', 'Allow', 'GET'], body: undefined });
+  });
+
+  test('lets a reply header replace the answer’s own header of the same name, in any case', () => {
+    const res = response();
+    writeReply(res, { status: 204, headers: { vary: 'Accept' } }, ['X-Request-Id', 'r1', 'Vary', 'Origin']);
+    expect(res.written.headers).toEqual(['X-Request-Id', 'r1', 'vary', 'Accept']);
+  });
+});
+
+describe('problemReply', () => {
+  test('answers the problem’s status as problem+json, recording its violations by default', () => {
+    const found = problem('invalidBody', 'body /kind: wrong', {
+      violations: [{ location: 'body', pointer: '/kind', message: 'wrong' }],
+    });
+    const reply: Reply = problemReply(found, { 'Retry-After': '1' });
+    expect(reply).toEqual({
+      status: 422,
+      headers: { 'Retry-After': '1' },
+      contentType: 'application/problem+json',
+      body: found,
+      violations: found.violations,
+    });
+  });
+
+  test('records the violations it is given instead, such as none for a valid request answered 404', () => {
+    const found = problem('notFound', 'no pass', {
+      violations: [{ location: 'path', pointer: '/pass_id', message: 'none' }],
+    });
+    expect(problemReply(found, {}, []).violations).toEqual([]);
+  });
+});
+
+describe('sendableHeaders', () => {
+  test('keeps the headers Node can send and leaves out the others', () => {
+    expect(sendableHeaders({ 'X-Ok': 'yes', 'X Bad Name': 'v', 'X-Bad-Value': 'a\nb', 'X-Latin': 'café' })).toEqual({
+      'X-Ok': 'yes',
+      'X-Latin': 'café',
+    });
+  });
+
+  test('hands back the very same object when there is nothing to check', () => {
+    const none = {};
+    expect(sendableHeaders(none)).toBe(none);
+  });
+});
