@@ -1,0 +1,34 @@
+// Mutation testing: `npm run mutation` mutates the core modules and runs the in-process tests against each mutant.
+//
+// Mutate a subset from the command line (the flag replaces `mutate` below; several files or globs with commas):
+//   npm run mutation -- --mutate mock/respond/faults.ts
+//   npm run mutation -- --mutate "mock/state/store.ts,mock/journal/**/*.ts"
+// A line range of one file: --mutate "mock/respond/faults.ts:40-47".
+// Reports: the score per file on the console, and reports/mutation/mutation.html (git-ignored).
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: [
+    'mock/respond/**/*.ts',
+    'mock/state/**/*.ts',
+    'mock/journal/**/*.ts',
+    'mock/problems/**/*.ts',
+    'mock/plan/**/*.ts',
+    'mock/reply/**/*.ts',
+    'mock/handler/decide.ts',
+  ],
+  testRunner: 'vitest',
+  vitest: { configFile: 'test/vitest.mutation.config.ts' },
+  // Run only the tests that cover each mutant (the vitest runner records coverage per test).
+  coverageAnalysis: 'perTest',
+  // One test runner: the machine has 2 cores shared with other work (builds, other test runs), and one vitest
+  // worker already keeps a core busy; a second runner contends with them and makes timeouts flaky.
+  concurrency: 1,
+  reporters: ['clear-text', 'html', 'progress'],
+  clearTextReporter: { reportScoreTable: true, skipFull: false, logTests: false },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  thresholds: { high: 80, low: 60, break: null },
+  // Not copied into the sandbox: build output, reports, and tests the mutation config does not run.
+  ignorePatterns: ['dist', 'reports', 'coverage', 'test/server', 'test/bench', 'test/scripts'],
+  tempDirName: '.stryker-tmp',
+};
