@@ -4,7 +4,8 @@
 //   npm run mutation -- --mutate mock/respond/faults.ts
 //   npm run mutation -- --mutate "mock/state/store.ts,mock/journal/**/*.ts"
 // A line range of one file: --mutate "mock/respond/faults.ts:40-47".
-// Reports: the score per file on the console, and reports/mutation/mutation.html (git-ignored).
+// Reports: the score per file on the console, reports/mutation/mutation.html to browse the mutants, and
+// reports/mutation/mutation.json for tools (both git-ignored).
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -24,7 +25,7 @@ export default {
   // One test runner: the machine has 2 cores shared with other work (builds, other test runs), and one vitest
   // worker already keeps a core busy; a second runner contends with them and makes timeouts flaky.
   concurrency: 1,
-  reporters: ['clear-text', 'html', 'progress'],
+  reporters: ['clear-text', 'html', 'json', 'progress'],
   clearTextReporter: { reportScoreTable: true, skipFull: false, logTests: false },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   thresholds: { high: 80, low: 60, break: null },
