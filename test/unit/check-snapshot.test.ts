@@ -134,4 +134,11 @@ describe('checkSnapshot', () => {
       /^data\.json: "\/members\/m1\/passes"\[0\] \(id "p1"\) does not fit the contract: .*kind.*\.$/,
     );
   });
+
+  test('names every way a record does not fit, one after the other', () => {
+    // kind: 7 is neither a string nor one of the allowed values: two problems, each with its pointer.
+    expect(refusal({ '/members/m1/passes': [{ pass_id: 'p1', kind: 7 }] })).toMatch(
+      /does not fit the contract: \/kind: [^;]+; \/kind: [^;]+\.$/,
+    );
+  });
 });

@@ -46,6 +46,7 @@ describe('readOverride', () => {
     [{ operationId: 'getPass', status: 200 }],
     [{ operationId: 'getPass', status: 503 }],
     [{ operationId: 'createPass', status: 299 }],
+    [{ operationId: 'createPass', status: 599 }],
     [{ operationId: 'getPass', delay: 0 }],
     [{ operationId: 'getPass', delay: 60000 }],
     [{ operationId: 'getPass', fault: 'drop', times: 1 }],
@@ -86,10 +87,17 @@ describe('readOverride', () => {
     ['headers', { headers: 'Retry-After: 5' }],
     ['headers', { headers: null }],
     ['headers', { headers: { 'Retry-After': 5 } }],
+    ['headers', { headers: { 'Retry-After': '5', 'X-Attempt': 2 } }],
     ['match', { delay: 1, match: 'p1' }],
     ['match', { delay: 1, match: null }],
   ])('refuses a bad %s in %j, naming it', (name, fields) => {
     expect(errors({ operationId: 'getPass', ...fields })).toEqual([expect.stringContaining(name)]);
+  });
+
+  test.each([199, 600])('refuses status %i even for an operation with a default response', (status) => {
+    expect(errors({ operationId: 'createPass', status })).toEqual([
+      'status must be a final HTTP status code (200-599)',
+    ]);
   });
 
   test('refuses a status the operation does not document, listing those it does', () => {

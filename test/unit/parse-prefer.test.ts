@@ -8,6 +8,8 @@ describe('parsePrefer', () => {
     ['code=200, example=empty, dynamic=false', { code: 200, example: 'empty', dynamic: false }],
     ['Code=201; dynamic=true', { code: 201, dynamic: true }],
     ['example="open_ended"', { example: 'open_ended' }],
+    ['example=say"hi"', { example: 'say"hi"' }],
+    ['example="hi"there', { example: '"hi"there' }],
     [['code=500', 'return=minimal'], { code: 500 }],
     ['respond-async, wait=10', {}],
     ['code=599', { code: 599 }],
