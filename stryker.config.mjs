@@ -4,6 +4,8 @@
 //   npm run mutation -- --mutate mock/respond/faults.ts
 //   npm run mutation -- --mutate "mock/state/store.ts,mock/journal/**/*.ts"
 // A line range of one file: --mutate "mock/respond/faults.ts:40-47".
+// Quicker and less complete: --ignoreStatic skips mutants in code that runs outside a test (module constants,
+// apps the HTTP tests build in beforeAll), which Stryker must run against every test.
 // Reports: the score per file on the console, reports/mutation/mutation.html to browse the mutants, and
 // reports/mutation/mutation.json for tools (both git-ignored).
 

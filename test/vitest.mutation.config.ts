@@ -6,8 +6,9 @@ export default defineConfig({
     // test/server spawns processes and listens on real sockets: too slow to run once per mutant.
     include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts'],
     // No conformance-setup.ts: Stryker only counts failed tests, never a failed afterAll, so the check cannot
-    // kill a mutant; and the journal reads it makes outside any test count as static coverage, which makes
-    // Stryker run every test against each journal mutant. `npm test` still runs the check.
+    // kill a mutant; and its journal reads outside any test count as static coverage, so Stryker runs every
+    // test against those mutants. Measured on journal.ts: 49 of 94 mutants static with it, 10 without; the
+    // same score, 3m47s instead of 3m00s. `npm test` still runs the check.
     setupFiles: [],
     testTimeout: 20_000,
     hookTimeout: 30_000,
