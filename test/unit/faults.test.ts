@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseLatency, readFaults, rollFaults, type Faults } from '../../mock/respond/faults.js';
 
-/** The rolls of requests 1 to `count` of one session. */
+/** The rolls of requests 1 to `count` of one session, under seed 7 unless told: the same on every run. */
 const rolls = (faults: Faults, count = 200, seed: number | string = 7, session = 'default') =>
   Array.from({ length: count }, (_, i) => rollFaults(faults, seed, session, i + 1));
 
