@@ -26,7 +26,7 @@ export default {
   // Run only the tests that cover each mutant (the vitest runner records coverage per test).
   coverageAnalysis: 'perTest',
   // One test runner: the machine has 2 cores shared with other work (builds, other test runs), and one vitest
-  // worker already keeps a core busy; a second runner contends with them and makes timeouts flaky.
+  // worker already keeps a core busy; a second would take the other core from them for little gain.
   concurrency: 1,
   reporters: ['clear-text', 'html', 'json', 'progress'],
   clearTextReporter: { reportScoreTable: true, skipFull: false, logTests: false },
