@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { CallRecord } from '../../mock/index.js';
-import { differences, matchesCall } from '../../mock/journal/call-match.js';
+import { checkCallMatch, differences, matchesCall } from '../../mock/journal/call-match.js';
 
 const call: CallRecord = {
   id: 'call-1',
@@ -56,5 +56,125 @@ describe('matchesCall and differences', () => {
       'path: expected "/members/m1", received "/members/m1/credentials"',
       'status: expected 400, received 201',
     ]);
+  });
+});
+
+describe('differences', () => {
+  test('names a different operation, and a call that matched none as null', () => {
+    expect(differences({ ...call, operationId: null }, { operationId: 'createCredential' })).toEqual([
+      'operationId: expected "createCredential", received null',
+    ]);
+  });
+
+  test('finds none when every field set matches', () => {
+    expect(
+      differences(call, {
+        operationId: 'createCredential',
+        method: 'post',
+        path: '/members/m1/credentials',
+        status: 201,
+        params: { member_id: 'm1' },
+        query: { trace: '1' },
+        headers: { Authorization: 'Bearer t' },
+        body: { kind: 'pin', tags: ['a', 'b'] },
+      }),
+    ).toEqual([]);
+  });
+
+  test('tells a missing query parameter and a different header apart', () => {
+    expect(differences(call, { query: { page: '2' }, headers: { 'X-Client': 'ios' } })).toEqual([
+      'query.page: expected "2", received nothing',
+      'headers.x-client: expected "ios", received "web"',
+    ]);
+  });
+
+  test('does not take a path prefix without * as a prefix', () => {
+    expect(matchesCall(call, { path: '/members/*' })).toBe(true);
+    expect(matchesCall(call, { path: '/members/' })).toBe(false);
+    expect(matchesCall(call, { path: '/passes/*' })).toBe(false);
+  });
+
+  test('matches a body set to undefined only when the call had none', () => {
+    const { body: _, ...bodiless } = call;
+    expect(matchesCall(bodiless, { body: undefined })).toBe(true);
+    expect(differences(call, { body: undefined })).toEqual([
+      'body: expected nothing, received {"kind":"pin","label":"Desk","tags":["a","b"]}',
+    ]);
+  });
+
+  test.each([
+    [{ tags: 'a' }, 'body.tags: expected "a", received ["a","b"]'],
+    [{ tags: { a: 1 } }, 'body.tags: expected an object, received ["a","b"]'],
+    [{ label: ['Desk'] }, 'body.label: expected an array, received "Desk"'],
+    [{ label: { text: 'Desk' } }, 'body.label: expected an object, received "Desk"'],
+    [{ tags: ['a', 'c'] }, 'body.tags[1]: expected "c", received "b"'],
+    [{ tags: ['a', 'b', 'c'] }, 'body.tags: expected 3 items, received 2'],
+  ])('explains a body %j that does not fit: %s', (body, difference) => {
+    expect(differences(call, { body })).toEqual([difference]);
+  });
+
+  test('does not take a null body for an object', () => {
+    expect(differences({ ...call, body: null }, { body: { kind: 'pin' } })).toEqual([
+      'body: expected an object, received null',
+    ]);
+  });
+
+  test('compares values as Object.is does', () => {
+    expect(matchesCall({ ...call, body: { n: NaN } }, { body: { n: NaN } })).toBe(true);
+    expect(matchesCall({ ...call, body: { n: 0 } }, { body: { n: '0' } })).toBe(false);
+    expect(matchesCall({ ...call, body: { n: null } }, { body: { n: null } })).toBe(true);
+    expect(matchesCall({ ...call, body: { n: 0 } }, { body: { n: null } })).toBe(false);
+  });
+
+  test('does not take an inherited property for a received one', () => {
+    expect(differences(call, { body: { toString: 'x' } })).toEqual(['body.toString: expected "x", received nothing']);
+  });
+
+  test('describes an asymmetric matcher that did not match by its toString, or as "a match"', () => {
+    const isNumber = { asymmetricMatch: (v: unknown) => typeof v === 'number', toString: () => 'a number' };
+    const bare = Object.assign(Object.create(null) as object, { asymmetricMatch: () => false });
+    expect(differences(call, { body: { label: isNumber, kind: bare } })).toEqual([
+      'body.label: expected a number, received "Desk"',
+      'body.kind: expected a match, received "pin"',
+    ]);
+  });
+
+  test('shortens a long received value to 120 characters', () => {
+    const long = 'x'.repeat(200);
+    const [difference] = differences({ ...call, body: long }, { body: 'y' });
+    expect(difference).toBe(`body: expected "y", received ${JSON.stringify(long).slice(0, 117)}...`);
+  });
+
+  test('shows a value JSON cannot write as text', () => {
+    expect(differences({ ...call, body: () => 1 }, { body: 'y' })).toEqual(['body: expected "y", received () => 1']);
+  });
+});
+
+describe('checkCallMatch', () => {
+  test.each([
+    [{}],
+    [{ operationId: 'getPass', method: 'GET', path: '/passes/*', status: 200 }],
+    [{ params: { pass_id: 'p1' }, query: {}, headers: { 'x-id': '1' }, body: null }],
+  ])('accepts %j', (match) => {
+    expect(checkCallMatch(match)).toBeUndefined();
+  });
+
+  test.each([[null], [[]], ['getPass'], [1]])(
+    'refuses %j, which is not an object, listing the fields a match has',
+    (match) => {
+      expect(checkCallMatch(match)).toMatch(/must be an object: \{ operationId, method, path, params/);
+    },
+  );
+
+  test.each([
+    [{ operationId: 1 }, 'match.operationId must be a string.'],
+    [{ method: ['GET'] }, 'match.method must be a string.'],
+    [{ path: null }, 'match.path must be a string.'],
+    [{ status: '200' }, 'match.status must be a number.'],
+    [{ params: 'p1' }, 'match.params must be an object.'],
+    [{ query: null }, 'match.query must be an object.'],
+    [{ headers: ['x-id'] }, 'match.headers must be an object.'],
+  ])('refuses %j, naming the field', (match, message) => {
+    expect(checkCallMatch(match)).toBe(message);
   });
 });
