@@ -19,7 +19,10 @@ export function sendReply(ex: Exchange, reply: Reply): void {
   writeAnswer(ex, headers === reply.headers ? reply : { ...reply, headers });
 }
 
-/** Writes an answer without recording it (the admin API's answers are not calls), with the exchange's headers, then logs it. */
+/**
+ * Writes an answer without recording it (the admin API's answers are not calls), with the exchange's headers,
+ * then logs it.
+ */
 export function writeAnswer(ex: Exchange, reply: Reply): void {
   writeReply(ex.res, reply, ex.headers);
   ex.log?.(ex, reply.status);

@@ -125,7 +125,8 @@ function listPage(
   const start = list.cursorParam ? decodeCursor(request.query[list.cursorParam]) : 0;
   if (start === undefined) return { reply: badCursor(list.cursorParam!, request.path) };
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
-  const key = `${request.operationId}\u0000${collectionKey}\u0000${tools.store.version(collectionKey)}\u0000${start}\u0000${limit}`;
+  const version = tools.store.version(collectionKey);
+  const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
   const known = tools.pages.get(key);
   if (known) return { body: known };
   const records = tools.store.list(collectionKey).reverse();

@@ -23,7 +23,10 @@ export interface Store {
   has(collection: string): boolean;
   /** Marks a collection as initialised without records. */
   touch(collection: string): void;
-  /** A number that changes whenever the collection changes (put, delete, restore): answers made from it can be kept until then. */
+  /**
+   * A number that changes whenever the collection changes (put, delete, restore): answers made from it can be kept
+   * until then.
+   */
   version(collection: string): number;
   snapshot(): StoreSnapshot;
   /** Replaces everything with the snapshot; `idOf` names each record's key. */

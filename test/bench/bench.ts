@@ -168,7 +168,10 @@ function childrenOf(pid: number): number[] {
   return kids;
 }
 
-/** The server's process tree: the child, and for npx (npm exec → sh → node) or tsx (esbuild service) its descendants. */
+/**
+ * The server's process tree: the child, and for npx (npm exec → sh → node) or tsx (esbuild service) its
+ * descendants.
+ */
 function tree(pid: number): number[] {
   return [pid, ...childrenOf(pid).flatMap(tree)];
 }
@@ -285,7 +288,10 @@ async function smoke(servers: Server[], routeList: Route[]) {
   }
 }
 
-/** One autocannon load, for a number of seconds, or of requests (autocannon wants no more connections than requests). */
+/**
+ * One autocannon load, for a number of seconds, or of requests (autocannon wants no more connections than
+ * requests).
+ */
 async function load(
   server: Server,
   route: Route,
@@ -358,10 +364,13 @@ function printRoute(route: Route, servers: Server[], results: Results) {
   console.log('  server       req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
   for (const { name } of servers) {
     const xs = samples(name);
-    const range =
-      `(${Math.round(Math.min(...xs.map((x) => x.rps)))}–${Math.round(Math.max(...xs.map((x) => x.rps)))})`.padEnd(15);
+    const low = Math.round(Math.min(...xs.map((x) => x.rps)));
+    const high = Math.round(Math.max(...xs.map((x) => x.rps)));
+    const range = `(${low}–${high})`.padEnd(15);
+    const p50 = fmt(mean(xs.map((x) => x.p50)), 1);
+    const p99 = fmt(mean(xs.map((x) => x.p99)), 1);
     console.log(
-      `  ${name.padEnd(7)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.p50)), 1)} ${fmt(mean(xs.map((x) => x.p99)), 1)} ` +
+      `  ${name.padEnd(7)}${fmt(rps(name))}   ${range}${p50} ${p99} ` +
         `${fmt(sum(xs.map((x) => x.non2xx)))} ${fmt(sum(xs.map((x) => x.errors)))}`,
     );
   }
@@ -399,7 +408,10 @@ function printGoals(results: Results) {
   }
 }
 
-/** The in-process start figures of test/bench/start-time.ts, run in a fresh process so its first parse is a real one. */
+/**
+ * The in-process start figures of test/bench/start-time.ts, run in a fresh process so its first parse is a real
+ * one.
+ */
 function printInProcessStart() {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/start-time.ts'], {
     cwd: ROOT,
@@ -412,12 +424,13 @@ function printInProcessStart() {
 
 async function main() {
   console.log(
-    `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ${ROUNDS} interleaved rounds × ${DURATION} s per server and route ` +
+    `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ` +
+      `${ROUNDS} interleaved rounds × ${DURATION} s per server and route ` +
       `(ROUNDS, DURATION env vars); node ${process.version}, ${availableParallelism()} cores`,
   );
   console.log(
-    'note: load generator (autocannon, in this process) and the four servers share these cores, so absolute figures are ' +
-      'CPU-bound by both sides; compare the ratios, measured in the same run.',
+    'note: load generator (autocannon, in this process) and the four servers share these cores, ' +
+      'so absolute figures are CPU-bound by both sides; compare the ratios, measured in the same run.',
   );
   await ensureBuilt();
   const { servers, passId, bodyBytes } = await startServers();

@@ -164,7 +164,8 @@ console.log(
 );
 console.log(
   `  server CPU per request: ${perRequest(cpuAfter.user - cpuBefore.user)} µs user + ` +
-    `${perRequest(cpuAfter.sys - cpuBefore.sys)} µs sys; load generator ${perRequest((generator.user + generator.system) / 1000)} µs; ` +
+    `${perRequest(cpuAfter.sys - cpuBefore.sys)} µs sys; ` +
+    `load generator ${perRequest((generator.user + generator.system) / 1000)} µs; ` +
     `server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB`,
 );
 const slowFirst = events.filter(([at, ms]) => at - ms < 50 && ms > 100).length;
@@ -179,7 +180,8 @@ if (values.windows) {
   for (const [k, ms] of [...windows].sort((a, b) => a[0] - b[0])) {
     ms.sort((a, b) => a - b);
     console.log(
-      `  ${(k / 2).toFixed(1).padStart(5)} s: ${String(ms.length).padStart(5)} responses, p50 ${percentile(ms, 0.5).toFixed(1)}, ` +
+      `  ${(k / 2).toFixed(1).padStart(5)} s: ${String(ms.length).padStart(5)} responses, ` +
+        `p50 ${percentile(ms, 0.5).toFixed(1)}, ` +
         `p99 ${percentile(ms, 0.99).toFixed(1)}, max ${ms.at(-1)!.toFixed(1)} ms`,
     );
   }
@@ -223,7 +225,8 @@ function summariseGc(lines: string[], fromMs: number, toMs: number): string {
   const parts = [...kinds].map(
     ([kind, k]) =>
       `  ${kind}: ${k.count}, one every ${(span / k.count).toFixed(0)} ms, pauses ${k.pause.toFixed(0)} ms in all ` +
-      `(${((100 * k.pause) / span).toFixed(1)}% of the time), mean ${(k.pause / k.count).toFixed(1)} ms, max ${k.max} ms`,
+      `(${((100 * k.pause) / span).toFixed(1)}% of the time), ` +
+      `mean ${(k.pause / k.count).toFixed(1)} ms, max ${k.max} ms`,
   );
   return [`GC during the load (${heap || 'no GC'}):`, ...parts].join('\n');
 }

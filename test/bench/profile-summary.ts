@@ -95,7 +95,8 @@ export function summariseProfile(file: string, options: SummaryOptions = {}): st
   const ours = (name: string) => name.includes(' mock/');
   const lines = [
     `${file}`,
-    `window ${from}–${to === Infinity ? 'end' : to} s: ${(sampled / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s ` +
+    `window ${from}–${to === Infinity ? 'end' : to} s: ` +
+      `${(sampled / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s ` +
       `(${keepWritev ? 'writev counted as busy' : 'writev samples counted as idle'})` +
       (requests ? `, ${requests} requests, ${(busy / requests).toFixed(1)} µs busy per request` : '') +
       '; percentages are of busy time',

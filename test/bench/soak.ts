@@ -79,6 +79,7 @@ console.log(
   `soak: ${requests} requests in ${MINUTES} min over ${CONNECTIONS} connections, ${failures} failures (5xx or dropped)`,
 );
 console.log(
-  `RSS before ${before.toFixed(1)} MB, after ${after.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.rss), after).toFixed(1)} MB`,
+  `RSS before ${before.toFixed(1)} MB, after ${after.toFixed(1)} MB, ` +
+    `max ${Math.max(...samples.map((s) => s.rss), after).toFixed(1)} MB`,
 );
 console.log(`RSS by time: ${samples.map((s) => `${s.minute.toFixed(1)}m ${s.rss.toFixed(0)}MB`).join(', ')}`);

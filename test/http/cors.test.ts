@@ -115,7 +115,7 @@ describe('CORS', () => {
     expect(mock.calls().map((c) => c.response.status)).toEqual([403]);
   });
 
-  test('a documented header whose name Node cannot send is left out of Expose-Headers, and the answer still goes out', async () => {
+  test('a documented header Node cannot send stays out of Expose-Headers, and the answer still goes out', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'omega-')), 'omega.yaml');
     await writeFile(
       file,

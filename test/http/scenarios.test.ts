@@ -15,7 +15,7 @@ describe('per-request scenarios', () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(290);
   });
 
-  test('__code= in the query stands in for Prefer where headers cannot be set, and is not a contract parameter', async () => {
+  test('__code= in the query acts as Prefer where headers cannot be set, and is not a contract parameter', async () => {
     const res = await request(mock.app).get('/members/m1/passes?__code=503').set(AUTH);
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe(

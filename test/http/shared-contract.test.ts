@@ -6,7 +6,13 @@ import { describe, expect, test } from 'vitest';
 import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { AUTH, track } from '../support/harness.js';
 
-/** A contract whose request body schema has an `$id`: JSON Schema ids are registered once per process in Prism's ajv. */
+const THING_SCHEMA =
+  "{ $id: 'https://example.com/thing', type: object, required: [name], properties: { name: { type: string } } }";
+
+/**
+ * A contract whose request body schema has an `$id`: JSON Schema ids are registered once per process in Prism's
+ * ajv.
+ */
 const WITH_ID = `
 openapi: 3.1.0
 info: { title: ids, version: '1' }
@@ -18,14 +24,14 @@ paths:
         required: true
         content:
           application/json:
-            schema: { $id: 'https://example.com/thing', type: object, required: [name], properties: { name: { type: string } } }
+            schema: ${THING_SCHEMA}
       responses:
         '201': { description: ok, content: { application/json: { schema: { type: object } } } }
         '422': { description: refused, content: { application/problem+json: { schema: { type: object } } } }
 `;
 
 describe('one loaded contract serves many mocks, which share nothing', () => {
-  test('a body schema with an $id is checked by every mock, of one loaded contract or of the file loaded again', async () => {
+  test('a body schema with an $id is checked by every mock, of one loaded contract or its file reloaded', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ids-')), 'ids.yaml');
     await writeFile(file, WITH_ID);
     const contract = await loadContract(file);

@@ -42,7 +42,8 @@ await vitest.close();
 console.log(`\n${tests.length} tests run alone: ${tests.length - failures.length} passed, ${failures.length} failed`);
 for (const { file, name } of failures)
   console.log(
-    `npx vitest run ${relative('.', file)} --config test/vitest.config.ts -t ${quote(`^${escapeRegExp(name.split(' > ').join(' '))}$`)}`,
+    `npx vitest run ${relative('.', file)} --config test/vitest.config.ts ` +
+      `-t ${quote(`^${escapeRegExp(name.split(' > ').join(' '))}$`)}`,
   );
 process.exit(failures.length ? 1 : 0);
 

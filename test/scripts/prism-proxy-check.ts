@@ -116,7 +116,8 @@ console.log('operation          requests  as expected  violations');
 let total = 0;
 for (const [id, row] of rows) {
   console.log(
-    `${id.padEnd(18)} ${String(row.requests).padStart(8)}  ${String(row.ok).padStart(11)}  ${String(row.violations.length).padStart(10)}`,
+    `${id.padEnd(18)} ${String(row.requests).padStart(8)}  ` +
+      `${String(row.ok).padStart(11)}  ${String(row.violations.length).padStart(10)}`,
   );
   total += row.violations.length;
 }

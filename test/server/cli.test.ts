@@ -28,7 +28,10 @@ describe('the CLI as a real process', () => {
   test('serves the default contract and prints a one-line banner', async () => {
     const cli = await start(['--port', '0']);
     expect(cli.banner).toMatch(
-      /^membership-mock: serving 7 operations of "Membership Passes and Credentials API" 1\.0\.0 at http:\/\/127\.0\.0\.1:\d+ \(seed 1; admin at http:\/\/127\.0\.0\.1:\d+\/__mock\)$/,
+      new RegExp(
+        String.raw`^membership-mock: serving 7 operations of "Membership Passes and Credentials API" 1\.0\.0 ` +
+          String.raw`at http:\/\/127\.0\.0\.1:\d+ \(seed 1; admin at http:\/\/127\.0\.0\.1:\d+\/__mock\)$`,
+      ),
     );
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });

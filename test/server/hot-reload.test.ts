@@ -96,7 +96,10 @@ describe('hot reload of the contract on a running server', () => {
     await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [badge]'));
     await rename(`${path}.tmp`, path);
     expect(await warned).toMatch(
-      /after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) does not fit the contract: \/kind: must be equal to one of the allowed values: badge/,
+      new RegExp(
+        String.raw`after the reload, the state: "\/members\/m1\/credentials"\[0\] \(id "crd_\w+"\) ` +
+          String.raw`does not fit the contract: \/kind: must be equal to one of the allowed values: badge`,
+      ),
     );
   });
 

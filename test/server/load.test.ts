@@ -6,6 +6,7 @@ import { AUTH, newServer } from '../support/harness.js';
 const MEMBERS = 50;
 const CREATES_PER_MEMBER = 40;
 const READS_PER_MEMBER = 20;
+const REQUESTS = MEMBERS * (CREATES_PER_MEMBER + READS_PER_MEMBER);
 const CONCURRENCY = 100;
 
 let mock: RunningMock;
@@ -59,7 +60,7 @@ async function pool<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
 }
 
 describe('nothing is lost under load', () => {
-  test(`${MEMBERS * (CREATES_PER_MEMBER + READS_PER_MEMBER)} concurrent requests across ${MEMBERS} members: every call journaled, every successful create stored`, async () => {
+  test(`${REQUESTS} concurrent requests by ${MEMBERS} members: all journaled, successful creates stored`, async () => {
     type Job = { member: string; kind: 'create' | 'read'; collection: 'passes' | 'credentials'; valid: boolean };
     const plan: Job[] = [];
     for (let m = 0; m < MEMBERS; m++) {

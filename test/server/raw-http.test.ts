@@ -77,7 +77,7 @@ describe('request targets as sent on the wire', () => {
     expect(answer).not.toMatch(/<html|Cannot GET/i);
   });
 
-  test('the admin API answers only its exact path: /__MOCK/calls is a contract 404, journaled, with no journal in it', async () => {
+  test('the admin API path is exact: /__MOCK/calls is a contract 404, journaled, with no journal in it', async () => {
     const answer = await get('/__MOCK/calls', 'Origin: http://elsewhere.example\r\n');
     expect(status(answer)).toBe(404);
     expect(answer).toContain('application/problem+json');

@@ -22,7 +22,9 @@ export class CliProcess {
     track(contract, () => this.#journal);
   }
 
-  /** Starts `node dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers must conform to. */
+  /**
+   * Starts `node dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers must conform to.
+   */
   static async start(args: string[], options: { env?: NodeJS.ProcessEnv; contract: string }): Promise<CliProcess> {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,

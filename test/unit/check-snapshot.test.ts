@@ -102,7 +102,8 @@ describe('checkSnapshot', () => {
 
   test('refuses a path of no collection, listing the collections', () => {
     expect(refusal({ '/members/m1/cards': [] })).toBe(
-      'data.json: "/members/m1/cards" is not a collection of the contract; its collections are /members/{member_id}/passes, /v1.0/cards.',
+      'data.json: "/members/m1/cards" is not a collection of the contract; ' +
+        'its collections are /members/{member_id}/passes, /v1.0/cards.',
     );
   });
 

@@ -164,7 +164,7 @@ describe('decide: refusals come first, in the order a request is read', () => {
     expect(decision.kind === 'refuse' && decision.reply.status).toBe(status);
   });
 
-  test('a refusal wins over an override and a fault: a request that breaks the contract is never answered as valid', () => {
+  test('a refusal beats an override and a fault: a request that breaks the contract is never answered as valid', () => {
     const overrides = [override({ operationId: 'createCredential', status: 500 })];
     const decision = decide(
       plan('createCredential'),

@@ -28,7 +28,8 @@ describe('loadContract', () => {
 
   test('reads the file anew on every load, so an edited contract is served as it is now', async () => {
     const contract = (title: string) =>
-      `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: ok}\n`;
+      `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n` +
+      '  /things:\n    get:\n      responses:\n        "200": {description: ok}\n';
     const path = await file('edited.yaml', contract('Before'));
     expect((await loadContract(path)).title).toBe('Before');
     await writeFile(path, contract('After'));
@@ -38,7 +39,8 @@ describe('loadContract', () => {
   test('names an operation without operationId by method and path', async () => {
     const path = await file(
       'x.yaml',
-      'openapi: 3.0.3\ninfo: {title: X, version: "1"}\npaths:\n  /things:\n    get:\n      responses:\n        "200": {description: ok}\n',
+      'openapi: 3.0.3\ninfo: {title: X, version: "1"}\npaths:\n' +
+        '  /things:\n    get:\n      responses:\n        "200": {description: ok}\n',
     );
     expect((await loadContract(path)).operations[0]!.id).toBe('GET /things');
   });

@@ -76,7 +76,8 @@ describe('readStateFile', () => {
     await writeFile(path, text);
     await expect(readStateFile(path)).rejects.toThrow(
       new StateError(
-        `The state file ${path} is not a membership-mock state file (expected "format": "membership-mock-state", "version": 1). It was left as it is.`,
+        `The state file ${path} is not a membership-mock state file ` +
+          '(expected "format": "membership-mock-state", "version": 1). It was left as it is.',
       ),
     );
   });
