@@ -1,3 +1,4 @@
+import type { IHttpOperationResponse } from '@stoplight/types';
 import { describe, expect, test } from 'vitest';
 import type { Contract, Operation } from '../../mock/contract/load-contract.js';
 import { chooseResponse, type Choosing } from '../../mock/plan/choose-response.js';
@@ -7,19 +8,20 @@ import { serve } from '../../mock/plan/serve.js';
 import { compileResponses } from '../../mock/spec/response-table.js';
 
 type Content = { mediaType: string; examples?: { key: string; value: unknown }[] };
-const response = (code: string, contents: Content[] = [], headers: string[] = []) => ({
-  id: code,
-  code,
-  headers: headers.map((name) => ({ id: name, name, style: 'simple' })),
-  contents: contents.map((c, i) => ({ id: `${code}-${i}`, schema: { type: 'object' }, ...c })),
-});
+const response = (code: string, contents: Content[] = [], headers: string[] = []): IHttpOperationResponse =>
+  ({
+    id: code,
+    code,
+    headers: headers.map((name) => ({ id: name, name, style: 'simple' })),
+    contents: contents.map((c, i) => ({ id: `${code}-${i}`, schema: { type: 'object' }, ...c })),
+  }) as IHttpOperationResponse;
 
 const JSON_BODY = { mediaType: 'application/json', examples: [{ key: 'gold', value: {} }] };
 
 /** An operation as the loaded contract has it: id, method, path and what Prism made of it. */
 const operation = (
   id: string,
-  responses: ReturnType<typeof response>[],
+  responses: IHttpOperationResponse[],
   { path = '/passes/{pass_id}', method = 'get', body }: { path?: string; method?: string; body?: Content[] } = {},
 ): Operation =>
   ({
@@ -30,7 +32,7 @@ const operation = (
   }) as unknown as Operation;
 
 /** What choosing reads, with negotiation by exact type or `*\/*` only. */
-const choosing = (responses: ReturnType<typeof response>[]): Choosing => ({
+const choosing = (responses: IHttpOperationResponse[]): Choosing => ({
   operationId: 'getPass',
   responses: compileResponses(responses),
   negotiate: (accept, types) =>

@@ -1,0 +1,224 @@
+import { describe, expect, test, vi } from 'vitest';
+import type { BodyGenerator } from '../../mock/generate/generate-body.js';
+import type { Operation } from '../../mock/contract/load-contract.js';
+import type { CreatePlan } from '../../mock/plan/collection-plan.js';
+import type { Collection } from '../../mock/plan/infer-collections.js';
+import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import { echoPathParams, makeCreated, makePlaceholder } from '../../mock/state/make-record.js';
+
+const ANCHOR = new Date('2025-06-01T12:00:00Z');
+const NOW = new Date('2026-11-22T10:00:00.000Z');
+
+/** A generator that answers `draw(schema)` and remembers what it was asked. */
+const generator = (draw: (schema: JsonObject) => unknown = () => ({})) => {
+  const generate = vi.fn((schema: unknown, _key: string) => draw(schema as JsonObject));
+  return { generator: { generate, anchor: ANCHOR } satisfies BodyGenerator, generate };
+};
+
+const PASS: JsonObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    member_id: { type: 'string' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['active', 'suspended'] },
+    tier: { type: 'integer', nullable: true },
+    created_at: { type: 'string', format: 'date-time' },
+    valid_until: { type: 'string', format: 'date-time', nullable: true },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+const collection = (schema: JsonObject = PASS): Collection => ({
+  path: '/members/{member_id}/passes',
+  idField: 'id',
+  schema,
+  create: {} as Operation,
+  list: {} as Operation,
+});
+
+/** A create plan whose open part is the record schema without the decided names (as collection-plan makes it). */
+const createPlan = (requestSchema?: JsonObject): CreatePlan => ({
+  requestSchema,
+  openPart: (decided) => ({
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(PASS.properties as object).filter(([n]) => !decided.includes(n))),
+  }),
+});
+
+const create = (sent: unknown, { requestSchema, draw }: { requestSchema?: JsonObject; draw?: () => unknown } = {}) => {
+  const { generator: g, generate } = generator(draw ?? (() => ({ id: 'pas_1', tags: ['x'] })));
+  const record = makeCreated(g, collection(), createPlan(requestSchema), {
+    key: 'k',
+    pathParams: { member_id: 'm1' },
+    sent,
+    now: NOW,
+  });
+  return { record, generate };
+};
+
+describe('makeCreated', () => {
+  test('keeps what was sent, takes the member from the path, and starts the rest in their initial state', () => {
+    const { record } = create({ name: 'Gym', member_id: 'someone-else' });
+    expect(record).toEqual({
+      id: 'pas_1',
+      member_id: 'm1',
+      name: 'Gym',
+      status: 'active',
+      tier: null,
+      created_at: '2026-11-22T10:00:00Z',
+      valid_until: null,
+      tags: ['x'],
+    });
+  });
+
+  test('lists its fields in the order of the record schema', () => {
+    expect(Object.keys(create({ tags: [], name: 'Gym' }).record)).toEqual(Object.keys(PASS.properties as object));
+  });
+
+  test('a sent field wins over the initial state, null and the clock', () => {
+    const sent = {
+      status: 'suspended',
+      tier: 2,
+      created_at: '2020-01-01T00:00:00Z',
+      valid_until: '2027-01-01T00:00:00Z',
+    };
+    expect(create(sent).record).toMatchObject(sent);
+  });
+
+  test('a field not sent takes the request schema’s default, even over null', () => {
+    const requestSchema = { type: 'object', properties: { tier: { default: 3 }, name: { default: 'Pool' } } };
+    expect(create({}, { requestSchema }).record).toMatchObject({ tier: 3, name: 'Pool' });
+  });
+
+  test('owns copies of what was sent and of defaults', () => {
+    const tags = ['a'];
+    const requestSchema = { type: 'object', properties: { tags: { default: ['d'] } } };
+    const sent = create({ tags }).record;
+    tags.push('b');
+    expect(sent.tags).toEqual(['a']);
+    const defaulted = create({}, { requestSchema }).record;
+    expect(defaulted.tags).not.toBe((requestSchema.properties.tags as { default: unknown }).default);
+  });
+
+  test('never takes the id from the body: it is generated with the open part', () => {
+    const { record, generate } = create({ id: 'chosen', name: 'Gym' });
+    expect(record.id).toBe('pas_1');
+    const open = generate.mock.calls[0]![0] as JsonObject;
+    expect(Object.keys(open.properties as object)).toEqual(['id', 'tags']);
+    expect(generate.mock.calls[0]![1]).toBe('k');
+  });
+
+  test('a field the open part does not draw is left out', () => {
+    expect(create({}, { draw: () => ({ id: 'pas_1' }) }).record).not.toHaveProperty('tags');
+  });
+
+  test('a body that is not an object sends nothing', () => {
+    expect(create(['name']).record.name).toBeUndefined();
+    expect(create('x').record).toMatchObject({ status: 'active', member_id: 'm1' });
+  });
+
+  test('the path does not overwrite a field that cannot hold a string', () => {
+    const schema = { type: 'object', properties: { id: {}, member_id: { type: 'integer' } } };
+    const { generator: g } = generator(() => ({ member_id: 7 }));
+    const plan = { openPart: () => schema };
+    const record = makeCreated(g, collection(schema), plan, {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: {},
+      now: NOW,
+    });
+    expect(record.member_id).toBe(7);
+  });
+
+  test.each([
+    ['allOf', { allOf: [{ type: 'object' }] }],
+    ['oneOf', { oneOf: [{ type: 'object' }] }],
+    ['anyOf', { anyOf: [{ type: 'object' }] }],
+    ['no properties', {}],
+  ])('a record schema with %s is drawn whole, with what was sent and the path on top', (_, extra) => {
+    const schema = { type: 'object', properties: { id: {}, name: { type: 'string' }, member_id: {} }, ...extra };
+    if (!('allOf' in extra || 'oneOf' in extra || 'anyOf' in extra)) delete (schema as JsonObject).properties;
+    const { generator: g, generate } = generator(() => ({ id: 'drawn', name: 'drawn', member_id: 'drawn', more: 1 }));
+    const plan = { openPart: vi.fn(() => ({})) };
+    const record = makeCreated(g, collection(schema), plan, {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: { name: 'Gym' },
+      now: NOW,
+    });
+    expect(generate).toHaveBeenCalledWith(schema, 'k');
+    expect(plan.openPart).not.toHaveBeenCalled();
+    const expected = 'properties' in schema ? { name: 'Gym', member_id: 'm1' } : { name: 'drawn', member_id: 'drawn' };
+    expect(record).toEqual({ id: 'drawn', more: 1, ...expected });
+  });
+
+  test('a generator that draws no object gives a record of the decided fields only', () => {
+    const schema = { type: 'object', allOf: [], properties: { id: {}, name: { type: 'string' } } };
+    const { generator: g } = generator(() => 'not an object');
+    const plan = { openPart: () => ({}) };
+    expect(
+      makeCreated(g, collection(schema), plan, { key: 'k', pathParams: {}, sent: { name: 'A' }, now: NOW }),
+    ).toEqual({
+      name: 'A',
+    });
+  });
+});
+
+describe('makePlaceholder', () => {
+  const slot = { collectionKey: '/members/m1/passes', pathParams: { member_id: 'm1' }, index: 1, count: 3 };
+
+  test('draws with a key of the collection and index, and echoes the path', () => {
+    const { generator: g, generate } = generator(() => ({ id: 'p', member_id: 'drawn' }));
+    expect(makePlaceholder(g, collection(), slot)).toMatchObject({ id: 'p', member_id: 'm1' });
+    expect(generate).toHaveBeenCalledWith(PASS, 'placeholder|/members/m1/passes|1');
+  });
+
+  test('its timestamps come before the anchor, 41 hours apart per index, oldest first', () => {
+    const { generator: g } = generator(() => ({ created_at: 'drawn' }));
+    const at = (index: number) => makePlaceholder(g, collection(), { ...slot, index }).created_at as string;
+    expect(at(2)).toBe('2025-05-30T19:00:00Z');
+    expect(Date.parse(at(1)) - Date.parse(at(2))).toBe(-41 * 3_600_000);
+    expect(Date.parse(at(0))).toBeLessThan(Date.parse(at(1)));
+  });
+
+  test('a nullable timestamp that is set falls after the record’s instant, and null stays null', () => {
+    const { generator: g } = generator(() => ({ created_at: 'x', valid_until: '2024-01-01T00:00:00Z' }));
+    const record = makePlaceholder(g, collection(), slot);
+    expect(Date.parse(record.valid_until as string)).toBeGreaterThan(Date.parse(record.created_at as string));
+    const unset = generator(() => ({ created_at: 'x', valid_until: null })).generator;
+    expect(makePlaceholder(unset, collection(), slot).valid_until).toBeNull();
+  });
+
+  test('an unreadable nullable timestamp becomes an hour after the instant', () => {
+    const { generator: g } = generator(() => ({ created_at: 'x', valid_until: 'soon' }));
+    const record = makePlaceholder(g, collection(), slot);
+    expect(Date.parse(record.valid_until as string) - Date.parse(record.created_at as string)).toBe(3_600_000);
+  });
+
+  test('a timestamp the draw left out stays out', () => {
+    const { generator: g } = generator(() => ({ id: 'p' }));
+    expect(makePlaceholder(g, collection(), slot)).toEqual({ id: 'p', member_id: 'm1' });
+  });
+
+  test('a draw that is not an object gives a record of the path only', () => {
+    const { generator: g } = generator(() => null);
+    expect(makePlaceholder(g, collection(), slot)).toEqual({ member_id: 'm1' });
+  });
+});
+
+describe('echoPathParams', () => {
+  test('writes path parameters into fields of the same name that take strings, and no others', () => {
+    const schema = {
+      properties: { member_id: { type: ['string', 'null'] }, pass_id: {}, count: { type: 'integer' }, nested: 'x' },
+    };
+    const record = echoPathParams({ count: 1 }, schema, {
+      member_id: 'm1',
+      pass_id: 'p1',
+      count: '9',
+      other: 'o',
+      nested: 'n',
+    });
+    expect(record).toEqual({ count: 1, member_id: 'm1', pass_id: 'p1' });
+  });
+});

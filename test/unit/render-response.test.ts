@@ -1,0 +1,202 @@
+import type { IHttpHeaderParam, IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
+import { describe, expect, test, vi } from 'vitest';
+import type { BodyGenerator } from '../../mock/generate/generate-body.js';
+import type { ResponseChoice } from '../../mock/plan/choose-response.js';
+import { generationKey, renderResponse } from '../../mock/respond/render-response.js';
+
+/** A generator that answers `draw(schema, key)` and remembers what it was asked. */
+const generator = (draw: (schema: unknown, key: string) => unknown = () => ({ id: 'gen' })) => {
+  const generate = vi.fn(draw);
+  return { generate, anchor: new Date(0) } satisfies BodyGenerator;
+};
+
+const content = (examples: { key: string; value?: unknown }[] = [], schema: unknown = { type: 'object' }) =>
+  ({ id: 'c', mediaType: 'application/json', examples, ...(schema ? { schema } : {}) }) as IMediaTypeContent;
+
+const choice = (status: number, body?: IMediaTypeContent, headers: IHttpHeaderParam[] = [], exampleKey?: string) =>
+  ({
+    status,
+    response: { id: 'r', code: String(status), headers, contents: body ? [body] : [] } as IHttpOperationResponse,
+    ...(body ? { content: body } : {}),
+    ...(exampleKey ? { exampleKey } : {}),
+  }) as ResponseChoice;
+
+const REQUEST = { path: '/members/m1/passes', pathParams: { member_id: 'm1' } };
+const render = (
+  g: BodyGenerator,
+  chosen: ResponseChoice,
+  { dynamic = true, stored }: { dynamic?: boolean; stored?: unknown } = {},
+) => renderResponse(g, { operationId: 'listPasses', choice: chosen, dynamic, key: 'key' }, REQUEST, stored);
+
+describe('renderResponse', () => {
+  test('generates a success body with the request’s key, in the chosen media type', () => {
+    const g = generator();
+    expect(render(g, choice(200, content([{ key: 'gold', value: { id: 'ex' } }])))).toEqual({
+      status: 200,
+      headers: {},
+      contentType: 'application/json',
+      body: { id: 'gen' },
+    });
+    expect(g.generate).toHaveBeenCalledWith({ type: 'object' }, 'key');
+  });
+
+  test('without dynamic bodies serves the default example, else the first, the same for every request', () => {
+    const examples = [
+      { key: 'first', value: { id: 'first' } },
+      { key: 'default', value: { id: 'default' } },
+    ];
+    expect(render(generator(), choice(200, content(examples)), { dynamic: false }).body).toEqual({ id: 'default' });
+    expect(render(generator(), choice(200, content(examples.slice(0, 1))), { dynamic: false }).body).toEqual({
+      id: 'first',
+    });
+  });
+
+  test('without dynamic bodies or examples draws with a key of the operation and status only', () => {
+    const g = generator();
+    render(g, choice(201, content()), { dynamic: false });
+    expect(g.generate).toHaveBeenCalledWith({ type: 'object' }, 'static|listPasses|201');
+  });
+
+  test('serves a named example whatever else is asked, as a copy', () => {
+    const value = { id: 'gold' };
+    const chosen = choice(
+      200,
+      content([
+        { key: 'default', value: {} },
+        { key: 'gold', value },
+      ]),
+      [],
+      'gold',
+    );
+    const { body } = render(generator(), chosen);
+    expect(body).toEqual({ id: 'gold' });
+    expect(body).not.toBe(value);
+  });
+
+  test('an error serves the contract’s example even with dynamic bodies', () => {
+    expect(render(generator(), choice(404, content([{ key: 'missing', value: { title: 'Not found' } }]))).body).toEqual(
+      {
+        title: 'Not found',
+      },
+    );
+  });
+
+  test('a generated problem says the status it is sent with', () => {
+    const g = generator(() => ({ status: 418, title: 't' }));
+    expect(render(g, choice(503, content())).body).toEqual({ status: 503, title: 't' });
+    expect(
+      render(
+        generator(() => ({ status: '418' })),
+        choice(503, content()),
+      ).body,
+    ).toEqual({ status: '418' });
+    expect(
+      render(
+        generator(() => ({ status: 418 })),
+        choice(200, content()),
+      ).body,
+    ).toEqual({ status: 418 });
+  });
+
+  test('a content without schema serves its example, or no body', () => {
+    expect(render(generator(), choice(200, content([{ key: 'a', value: 1 }], null))).body).toBe(1);
+    expect(render(generator(), choice(200, content([], null)))).toEqual({
+      status: 200,
+      headers: {},
+      contentType: 'application/json',
+      body: undefined,
+    });
+  });
+
+  test('a response without content has no body and no content type', () => {
+    expect(render(generator(), choice(204))).toEqual({ status: 204, headers: {} });
+  });
+
+  test('the stored body wins over examples and generation', () => {
+    const g = generator();
+    const stored = { id: 'stored', member_id: 'other' };
+    expect(render(g, choice(200, content([{ key: 'a', value: 1 }])), { stored }).body).toBe(stored);
+    expect(g.generate).not.toHaveBeenCalled();
+  });
+
+  test('generated fields named like a path parameter take its value, at the top and in listed records', () => {
+    const g = generator(() => ({
+      member_id: 'x',
+      data: [{ member_id: 'y' }, 'z', { member_id: 3 }],
+      nested: { member_id: 'kept' },
+    }));
+    expect(render(g, choice(200, content())).body).toEqual({
+      member_id: 'm1',
+      data: [{ member_id: 'm1' }, 'z', { member_id: 3 }],
+      nested: { member_id: 'kept' },
+    });
+    expect(
+      render(
+        generator(() => [{ member_id: 'x' }]),
+        choice(200, content()),
+      ).body,
+    ).toEqual([{ member_id: 'm1' }]);
+  });
+});
+
+describe('renderResponse headers', () => {
+  const header = (name: string, extra: Partial<IHttpHeaderParam> = {}) =>
+    ({ id: name, name, style: 'simple', ...extra }) as IHttpHeaderParam;
+  const headersOf = (headers: IHttpHeaderParam[], g = generator(() => ({ id: 'p 1' })), body = content()) =>
+    render(g, choice(201, body, headers)).headers;
+
+  test('a Location points at the created record by its id, percent-encoded', () => {
+    expect(headersOf([header('Location')])).toEqual({ Location: '/members/m1/passes/p%201' });
+    expect(
+      headersOf(
+        [header('location')],
+        generator(() => ({ id: 1 })),
+      ),
+    ).toEqual({});
+  });
+
+  test('a header takes its example, else its schema’s first example, else its default', () => {
+    expect(
+      headersOf([
+        header('X-A', { examples: [{ id: 'a', key: 'a', value: 5 }], schema: { default: 'd' } }),
+        header('X-B', { schema: { examples: ['b'], default: 'd' } }),
+        header('X-C', { schema: { default: 0 } }),
+      ]),
+    ).toEqual({ 'X-A': '5', 'X-B': 'b', 'X-C': '0' });
+  });
+
+  test('a required header without example is generated with its own key; an optional one is left out', () => {
+    const g = generator((schema) => ((schema as { type: string }).type === 'object' ? { a: 1 } : 42));
+    expect(
+      headersOf(
+        [
+          header('X-Count', { required: true, schema: { type: 'integer' } }),
+          header('X-Json', { required: true, schema: { type: 'object' } }),
+          header('X-Optional', { schema: { type: 'integer' } }),
+          header('X-Schemaless', { required: true }),
+        ],
+        g,
+      ),
+    ).toEqual({ 'X-Count': '42', 'X-Json': '{"a":1}' });
+    expect(g.generate).toHaveBeenCalledWith({ type: 'integer' }, 'key|header:X-Count');
+  });
+
+  test('a documented Content-Type is left to the chosen media type', () => {
+    expect(headersOf([header('Content-Type', { schema: { default: 'text/plain' } })])).toEqual({});
+  });
+});
+
+describe('generationKey', () => {
+  const chosen = choice(200, content());
+
+  test('is the operation, status, media type and request, and with an occurrence a new one per call', () => {
+    const request = { path: '/members/m1/passes', rawQuery: 'limit=2' };
+    expect(generationKey('listPasses', chosen, request)).toBe(
+      'listPasses|200|application/json|/members/m1/passes?limit=2',
+    );
+    expect(generationKey('listPasses', chosen, request, 3)).toBe(
+      'listPasses|200|application/json|/members/m1/passes?limit=2|#3',
+    );
+    expect(generationKey('deletePass', choice(204), { path: '/p', rawQuery: '' }, 0)).toBe('deletePass|204||/p?|#0');
+  });
+});
