@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { BoundedMemo } from '../../mock/memo/bounded-memo.js';
@@ -155,5 +155,159 @@ describe('answerFromState', () => {
       );
     expect(remove()).toMatchObject({ reply: { status: 404 }, changed: true });
     expect(remove()).toMatchObject({ reply: { status: 404 }, changed: false });
+  });
+});
+
+describe('answerFromState: list pages', () => {
+  /** The list plan of listCredentials with its own envelope memo, changed by `change`. */
+  const listing = (change: Partial<NonNullable<CollectionPlan['list']>> = {}): CollectionPlan => {
+    const base = plan('listCredentials');
+    let envelope: Record<string, unknown> | undefined;
+    return { ...base, list: { ...base.list!, envelope: (make) => (envelope ??= make()), ...change } };
+  };
+  const page = (list: CollectionPlan, state: StateTools, query: Record<string, string | string[]>, draw = render) =>
+    answerFromState(list, state, request('listCredentials', { query }), draw).reply;
+
+  test('keeps the generated envelope’s other fields, made once, and puts the records in its array', () => {
+    const draw = vi.fn((body?: unknown) => render(body ?? { total: 7, data: ['generated'], next_cursor: 'x' }));
+    const list = listing();
+    const state = tools(3);
+    expect(page(list, state, { limit: '2' }, draw).body).toEqual({
+      total: 7,
+      data: state.store.list('/members/m1/credentials').reverse().slice(0, 2),
+      next_cursor: expect.any(String),
+    });
+    page(list, state, { limit: '1' }, draw);
+    expect(draw.mock.calls.filter(([body]) => body === undefined)).toHaveLength(1);
+  });
+
+  test.each([
+    ['an array', []],
+    ['null', null],
+    ['a string', 'x'],
+  ])('a generated envelope that is %s gives the records and the cursor alone', (_, generated) => {
+    const draw = (body?: unknown) => ({ ...render(body), body: body ?? generated });
+    expect(Object.keys(page(listing(), tools(1), {}, draw).body as object)).toEqual(['data', 'next_cursor']);
+  });
+
+  test('gives a next cursor while records remain, and on the last page none, or null where the field is nullable', () => {
+    // A store of its own for each page: pages are kept per operation and version, not per plan.
+    const next = (list: CollectionPlan, limit: string) =>
+      page(list, tools(3), { limit }).body as Record<string, unknown>;
+    expect(next(listing(), '2').next_cursor).toEqual(expect.any(String));
+    expect(next(listing(), '3').next_cursor).toBeNull();
+    expect(next(listing({ nextNullable: false }), '3')).not.toHaveProperty('next_cursor');
+    expect(next(listing({ nextNullable: false }), '2').next_cursor).toEqual(expect.any(String));
+    expect(next(listing({ nextField: undefined }), '2')).not.toHaveProperty('next_cursor');
+  });
+
+  test.each([
+    ['0', 3],
+    ['-1', 3],
+    ['1.5', 3],
+    ['two', 3],
+    ['1', 1],
+  ])('a page size of %s gives %i records (the default is 3 here)', (limit, count) => {
+    const body = page(listing({ defaultLimit: 3 }), tools(4), { limit }).body as { data: unknown[] };
+    expect(body.data).toHaveLength(count);
+  });
+
+  test('a repeated page size takes the first', () => {
+    expect((page(listing(), tools(3), { limit: ['1', '3'] }).body as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  test('without a page size parameter a list is one page', () => {
+    const body = page(listing({ limitParam: undefined, defaultLimit: 1 }), tools(3), { limit: '1' }).body;
+    expect((body as { data: unknown[] }).data).toHaveLength(3);
+  });
+
+  const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  test.each([
+    ['a repeated cursor', ['a', 'b']],
+    ['a negative offset', cursor({ offset: -1 })],
+    ['a fractional offset', cursor({ offset: 0.5 })],
+    ['an offset that is no number', cursor({ offset: '1' })],
+    ['a cursor that is not JSON', Buffer.from('{').toString('base64url')],
+  ])('refuses %s', (_, value) => {
+    expect(page(listing(), tools(2), { cursor: value })).toMatchObject({
+      status: 400,
+      body: {
+        detail: 'query /cursor: must be a next_cursor value from a previous page, unchanged.',
+        violations: [{ location: 'query', pointer: '/cursor' }],
+      },
+    });
+  });
+
+  test('takes a cursor at offset 0 as the first page', () => {
+    const state = tools(2);
+    expect(page(listing(), state, { cursor: cursor({ offset: 0 }) }).body).toEqual(page(listing(), state, {}).body);
+  });
+
+  test('without a cursor parameter reads no cursor', () => {
+    const body = page(listing({ cursorParam: undefined }), tools(2), { cursor: 'nope' }).body as { data: unknown[] };
+    expect(body.data).toHaveLength(2);
+  });
+
+  test('a bare array list is the page itself', () => {
+    const state = tools(2);
+    expect(page(listing({ where: [] }), state, { limit: '1' }).body).toEqual([
+      state.store.list('/members/m1/credentials').reverse()[0],
+    ]);
+  });
+});
+
+describe('answerFromState: records', () => {
+  test('a missing record’s 404 names it by the item parameter, in the detail and the violation', () => {
+    const reply = answerFromState(
+      plan('getPass'),
+      tools(),
+      request('getPass', { path: '/members/m1/passes/pas_x', pathParams: { member_id: 'm1', pass_id: 'pas_x' } }),
+      render,
+    ).reply;
+    expect(reply.body).toMatchObject({
+      detail: 'getPass: pass pas_x does not exist (it was never created, or was deleted).',
+      instance: '/members/m1/passes/pas_x',
+      violations: [{ location: 'path', pointer: '/pass_id', message: 'no pass with this id' }],
+    });
+  });
+
+  test.each([
+    ['id', 'record'],
+    ['cardId', 'card'],
+    ['pass_id', 'pass'],
+    ['idiom', 'idiom'],
+  ])('an item parameter %s names a missing record a %s', (idParam, noun) => {
+    const base = plan('getPass');
+    const read = { ...base, collection: { ...base.collection, idParam } };
+    const reply = answerFromState(
+      read,
+      tools(),
+      request('getPass', { pathParams: { member_id: 'm1', [idParam]: 'x' } }),
+      render,
+    );
+    expect(reply.reply.body).toMatchObject({
+      violations: [{ pointer: `/${idParam}`, message: `no ${noun} with this id` }],
+    });
+  });
+
+  test('an item operation without an id parameter answers from the contract', () => {
+    const base = plan('getPass');
+    const read = { ...base, collection: { ...base.collection, idParam: undefined } };
+    expect(answerFromState(read, tools(), request('getPass'), render)).toEqual({ reply: render(), changed: true });
+  });
+
+  test('a create whose generated id is taken draws again with a new key, twenty times at most', () => {
+    const state = tools(0);
+    const generate = vi.fn((_schema: unknown, key: string) => ({ id: key.endsWith('retry2') ? 'free' : 'taken' }));
+    state.generator = { generate, anchor: new Date(0) };
+    state.store.put('/members/m1/passes', 'taken', { id: 'taken' });
+    const create = () =>
+      answerFromState(plan('createPass'), state, request('createPass', { body: { name: 'Gym' }, key: 'k' }), render);
+    expect(create().reply.body).toMatchObject({ id: 'free' });
+    expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|retry1', 'k|retry2']);
+    generate.mockClear();
+    generate.mockImplementation(() => ({ id: 'taken' }));
+    expect(create().reply.body).toMatchObject({ id: 'taken' });
+    expect(generate).toHaveBeenCalledTimes(21);
   });
 });

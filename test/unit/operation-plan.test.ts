@@ -156,6 +156,19 @@ describe('compileOperation', () => {
     expect([compile(getPass).takesBody, compile(getPass).bodyTypes]).toEqual([false, []]);
   });
 
+  test('an operation without a request, or with a body that lists no media types, reads no body types', () => {
+    const bare = { ...getPass, spec: { ...getPass.spec, request: undefined } } as Operation;
+    expect([compile(bare).takesBody, compile(bare).bodyTypes]).toEqual([false, []]);
+    const untyped = { ...getPass, spec: { ...getPass.spec, request: { body: { id: 'b' } } } } as Operation;
+    expect([compile(untyped).takesBody, compile(untyped).bodyTypes]).toEqual([true, []]);
+  });
+
+  test('remembers negotiations by the whole list of types', () => {
+    const plan = compile(getPass);
+    expect(plan.negotiate('*/*', ['text/csv', 'application/json'])).toBe('text/csv');
+    expect(plan.negotiate('*/*', ['text/csvapplication/json'])).toBe('text/csvapplication/json');
+  });
+
   test('negotiates as Express would, and remembers the answer per Accept and types', () => {
     const plan = compile(getPass);
     const types = ['application/json', 'text/csv'];

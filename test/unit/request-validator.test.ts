@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { DEFAULT_CONTRACT, loadContract, type Contract, type Operation } from '../../mock/index.js';
 import { createRequestValidator } from '../../mock/plan/request-validator.js';
-import { splitValidation, toPrismRequest, type RequestFacts } from '../../mock/prism/prism-adapter.js';
+import { splitValidation, toPrismRequest, VALID, type RequestFacts } from '../../mock/prism/prism-adapter.js';
 import { bodyParts, validators } from '../../mock/prism/prism-modules.js';
 
 let contract: Contract;
@@ -252,5 +252,31 @@ describe('createRequestValidator', () => {
       { headers: { 'content-type': 'application/json', 'content-length': '14' } },
     );
     expect(createRequestValidator(operation('createCredential').spec)(facts, false)).toEqual({ ok: true });
+  });
+});
+
+describe('createRequestValidator keys its memo by the headers the operation reads', () => {
+  const patch = (headers: Record<string, string>) => ({
+    method: 'PATCH',
+    path: '/things/abc',
+    query: {},
+    headers,
+    body: undefined,
+  });
+
+  test('tells an absent header from one whose value reads "undefined"', () => {
+    const validate = createRequestValidator(operation('patchThing', () => media).spec);
+    expect(validate(patch({}), true)).toMatchObject({ ok: false, violations: [{ location: 'header' }] });
+    expect(validate(patch({ 'x-trace': 'undefined' }), true)).toBe(VALID);
+  });
+
+  test('tells two values of a header apart', () => {
+    const validate = createRequestValidator(operation('patchThing', () => media).spec);
+    expect(validate(patch({ 'x-trace': 'a' }), true)).toMatchObject({
+      ok: false,
+      violations: [{ location: 'header' }],
+    });
+    expect(validate(patch({ 'x-trace': 'ab' }), true)).toBe(VALID);
+    expect(validate(patch({ 'x-trace': 'a' }), true)).toMatchObject({ ok: false });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MemoryStore, type StoredRecord } from '../../mock/state/store.js';
+import { deepFreeze, MemoryStore, type StoredRecord } from '../../mock/state/store.js';
 
 const PASSES = '/members/m1/passes';
 const byId = (_: string, record: StoredRecord) => String(record.id);
@@ -89,5 +89,51 @@ describe('MemoryStore', () => {
     expect(store.get(PASSES, 'p1')).toEqual({ id: 'p1', holder: { name: 'Ada' } });
     expect(Object.isFrozen(record)).toBe(false);
     expect(Object.isFrozen(store.get(PASSES, 'p1')!.holder)).toBe(true);
+  });
+});
+
+describe('MemoryStore versions', () => {
+  test('a collection’s version changes with each put and each delete of a record there, and only then', () => {
+    const store = new MemoryStore();
+    const seen = [store.version('/a')];
+    store.put('/a', '1', { id: '1' });
+    seen.push(store.version('/a'));
+    store.put('/a', '1', { id: '1', name: 'again' });
+    seen.push(store.version('/a'));
+    expect(store.delete('/a', 'missing')).toBe(false);
+    expect(store.version('/a')).toBe(seen[2]);
+    store.touch('/a');
+    expect(store.version('/a')).toBe(seen[2]);
+    store.delete('/a', '1');
+    seen.push(store.version('/a'));
+    expect(new Set(seen).size).toBe(4);
+  });
+
+  test('a change to one collection leaves the version of another as it was', () => {
+    const store = new MemoryStore();
+    store.put('/a', '1', { id: '1' });
+    const before = store.version('/b');
+    store.put('/a', '2', { id: '2' });
+    expect(store.version('/b')).toBe(before);
+  });
+
+  test('a restore gives each collection it holds a version none had before', () => {
+    const store = new MemoryStore();
+    store.put('/a', '1', { id: '1' });
+    const versions = [store.version('/a'), store.version('/b')];
+    store.restore({ '/a': [], '/b': [] }, (_, r) => String(r.id));
+    expect(versions).not.toContain(store.version('/a'));
+    expect(versions).not.toContain(store.version('/b'));
+    expect(store.version('/a')).not.toBe(store.version('/b'));
+  });
+});
+
+describe('deepFreeze', () => {
+  test('takes what is already frozen as frozen through, and leaves primitives alone', () => {
+    const inner = { n: 1 };
+    const outer = Object.freeze({ inner });
+    expect(deepFreeze(outer)).toBe(outer);
+    expect(Object.isFrozen(inner)).toBe(false);
+    expect([deepFreeze(null), deepFreeze(3), deepFreeze('s')]).toEqual([null, 3, 's']);
   });
 });
