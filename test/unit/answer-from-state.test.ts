@@ -190,7 +190,7 @@ describe('answerFromState: list pages', () => {
     expect(Object.keys(page(listing(), tools(1), {}, draw).body as object)).toEqual(['data', 'next_cursor']);
   });
 
-  test('gives a next cursor while records remain, and on the last page none, or null where the field is nullable', () => {
+  test('gives a next cursor while records remain; on the last page none, or null if the field is nullable', () => {
     // A store of its own for each page: pages are kept per operation and version, not per plan.
     const next = (list: CollectionPlan, limit: string) =>
       page(list, tools(3), { limit }).body as Record<string, unknown>;
