@@ -1,6 +1,7 @@
 // A fast way to draw the simplest schemas (an id string with a pattern, an object of those) without
 // json-schema-faker, whose fixed cost per call was the largest part of a create.
 import { compilePattern } from './draw-pattern.js';
+import { isObject } from '../spec/schema-facts.js';
 
 /** Draws a value that fits its schema from a seed. */
 export type QuickDraw = (seed: number) => unknown;
@@ -23,13 +24,13 @@ export function planQuickDraw(schema: unknown): QuickDraw | undefined {
 }
 
 function plan(schema: unknown): Draw | undefined {
-  if (!isRecord(schema)) return undefined;
+  if (!isObject(schema)) return undefined;
   const keys = Object.keys(schema);
   if (schema.type === 'string' && typeof schema.pattern === 'string' && keys.every((k) => STRING_KEYS.has(k)))
     return compilePattern(schema.pattern);
   if (schema.type !== 'object' || schema.additionalProperties !== false || !keys.every((k) => OBJECT_KEYS.has(k)))
     return undefined;
-  const properties = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
+  const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
   const required = Array.isArray(schema.required) ? schema.required : [];
   if (properties.length === 0 || properties.some(([name]) => !required.includes(name))) return undefined;
   const draws: [string, Draw][] = [];
@@ -55,8 +56,4 @@ export function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

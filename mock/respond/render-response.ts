@@ -3,6 +3,7 @@ import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Reply } from '../reply/reply.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
+import { isObject } from '../spec/schema-facts.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {
@@ -77,7 +78,7 @@ function renderBody(
   if (content.schema === undefined) return example && 'value' in example ? structuredClone(example.value) : undefined;
   const body = generator.generate(content.schema, key);
   // A generated problem says the status it was sent with.
-  if (choice.status >= 400 && isRecord(body) && typeof body.status === 'number') body.status = choice.status;
+  if (choice.status >= 400 && isObject(body) && typeof body.status === 'number') body.status = choice.status;
   return body;
 }
 
@@ -89,7 +90,7 @@ function renderHeader(
   key: string,
 ): string | undefined {
   if (header.name.toLowerCase() === 'content-type') return undefined;
-  if (header.name.toLowerCase() === 'location' && isRecord(body) && typeof body.id === 'string') {
+  if (header.name.toLowerCase() === 'location' && isObject(body) && typeof body.id === 'string') {
     return `${request.path.replace(/\/$/, '')}/${encodeURIComponent(body.id)}`;
   }
   const example = header.examples?.find((e) => 'value' in e);
@@ -105,15 +106,11 @@ function renderHeader(
 /** Generated bodies agree with the path: a field named like a path parameter (`member_id`) gets its value. */
 function echoPathParams(body: unknown, pathParams: Record<string, string>): unknown {
   const echo = (record: unknown) => {
-    if (!isRecord(record)) return;
+    if (!isObject(record)) return;
     for (const [name, value] of Object.entries(pathParams)) if (typeof record[name] === 'string') record[name] = value;
   };
   echo(body);
-  if (isRecord(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
+  if (isObject(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
   if (Array.isArray(body)) body.forEach(echo);
   return body;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

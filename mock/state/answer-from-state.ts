@@ -1,5 +1,5 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
-import type { JsonObject } from '../spec/schema-facts.js';
+import { isObject, type JsonObject } from '../spec/schema-facts.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Collection } from '../plan/infer-collections.js';
 import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-plan.js';
@@ -135,9 +135,7 @@ function listPage(
   // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
   const envelope = list.envelope(() => {
     const generated = render().body;
-    return deepFreeze(
-      typeof generated === 'object' && generated !== null && !Array.isArray(generated) ? (generated as JsonObject) : {},
-    );
+    return deepFreeze(isObject(generated) ? generated : {});
   });
   const body: JsonObject = { ...envelope };
   body[list.where[0]!] = Object.freeze(page);

@@ -169,7 +169,7 @@ describe('compileOperation', () => {
     expect(plan.negotiate('*/*', ['text/csvapplication/json'])).toBe('text/csvapplication/json');
   });
 
-  test('negotiates as Express would, and remembers the answer per Accept and types', () => {
+  test('negotiates as Express would: q-values, wildcards, no Accept, and nothing acceptable', () => {
     const plan = compile(getPass);
     const types = ['application/json', 'text/csv'];
     expect(plan.negotiate('text/csv;q=0.9, application/json;q=0.5', types)).toBe('text/csv');
