@@ -62,6 +62,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     const instance = targetOf(ex.req);
     const refused = guard(ex.req.headers.authorization, instance);
     if (refused) return writeAnswer(ex, refused);
+    ex.authenticate();
     const found = routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
     if (found.kind === 'no-path') {
       const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;

@@ -5,10 +5,10 @@ import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { RequestLogger } from './log-requests.js';
 import type { RouteHit } from '../plan/operation-plan.js';
-import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import { newRequestId } from './request-id.js';
-import { selectSession } from './select-session.js';
+import { requestedSession } from './select-session.js';
+import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
 
 export type Query = Record<string, string | string[]>;
 
@@ -27,8 +27,16 @@ export interface Exchange {
   /** The query parameters; a repeated name gives an array. */
   readonly query: Query;
   readonly requestId: string;
-  /** The session named by the request (see select-session.ts), or the default one. */
+  /**
+   * The session the request names (see select-session.ts), or the default one. A session is created only
+   * for an authenticated request (see {@link Exchange.authenticate}): before that, this is the named session
+   * if it exists already, else the default one, so requests a stranger sends cannot evict real sessions.
+   */
   readonly session: Session;
+  /** Marks the request as authenticated (the admin token, or the operation's credentials): its session may now be made. */
+  authenticate(): void;
+  /** The name of the session the request names, `''` for the default one. */
+  readonly sessionName: string;
   /** The operation, once match-route.ts has found it. */
   match?: RouteHit;
   /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
@@ -50,6 +58,9 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
   const [path, rawQuery] = splitTarget(req);
   const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
   const requestId = newRequestId(req);
+  const name = requestedSession(req, path, query);
+  let session: Session | undefined;
+  let authenticated = false;
   return {
     req,
     res,
@@ -58,7 +69,15 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
     rawQuery,
     query,
     requestId,
-    session: selectSession(context, req, path, query),
+    get session() {
+      if (session) return session;
+      if (authenticated || name === '') return (session = sessionOf(context, name));
+      return knownSession(context, name);
+    },
+    authenticate() {
+      authenticated = true;
+    },
+    sessionName: name,
     headers: ['X-Request-Id', requestId],
     start: performance.now(),
   };

@@ -8,7 +8,8 @@ import { problem } from '../problems/problems.js';
 import { problemReply, writeReply } from '../reply/reply.js';
 import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './cors.js';
-import { decide, type Effects } from './decide.js';
+import { decide, type DecideRequest, type Effects } from './decide.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
 import { createRequestLogger } from './log-requests.js';
@@ -72,7 +73,6 @@ export function createHandler(
 /** Decides the answer to a routed request, then carries it out. */
 function answer(context: MockContext, ex: Exchange): void {
   const { plan, pathParams, path: routedPath } = ex.match!;
-  const { session } = ex;
   const request = {
     method: ex.method,
     path: ex.path,
@@ -84,6 +84,9 @@ function answer(context: MockContext, ex: Exchange): void {
     pathParams,
   };
   const { seed, checkSecurity, dynamic, stateless } = context.options;
+  // A session is made only for a request with the operation's credentials (see Exchange.session).
+  if (!context.sessions.has(ex.sessionName) && (!checkSecurity || hasCredentials(plan, request))) ex.authenticate();
+  const { session } = ex;
   const decision = decide(plan, request, session, { seed, faults: context.faults, checkSecurity, dynamic, stateless });
   if (decision.kind === 'refuse') {
     if (decision.unrecordableBody) ex.unrecordableBody = decision.unrecordableBody;
@@ -99,6 +102,16 @@ function answer(context: MockContext, ex: Exchange): void {
   );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
   later(context, ex, decision.delay, () => sendReply(ex, reply));
+}
+
+/** Whether the request passes the operation's security requirements (whatever else is wrong with it). */
+function hasCredentials(plan: OperationPlan, request: DecideRequest): boolean {
+  try {
+    const check = plan.validate({ ...request, path: request.routedPath, body: undefined }, true);
+    return check.ok || check.kind !== 'unauthorized';
+  } catch {
+    return false;
+  }
 }
 
 /** Counts the request (and the create) in the session, and uses up the override applied. */

@@ -2,17 +2,15 @@
 import type { IncomingMessage } from 'node:http';
 import { problem } from '../problems/problems.js';
 import type { Exchange, Query } from './exchange.js';
-import { sessionOf, type MockContext } from '../instance/mock-context.js';
-import type { Session } from '../instance/session.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 
 export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** The session a request names, or the default one (also for a malformed name: see {@link refuseSessionName}). */
-export function selectSession(context: MockContext, req: IncomingMessage, path: string, query: Query): Session {
+/** The name of the session a request names, `''` for the default one (also for a malformed name: see {@link refuseSessionName}). */
+export function requestedSession(req: IncomingMessage, path: string, query: Query): string {
   const name = sessionName(req, path, query);
-  return sessionOf(context, name === '' || NAME.test(name) ? name : '');
+  return name === '' || NAME.test(name) ? name : '';
 }
 
 /** A 400 problem when the request names a malformed session; such requests are recorded in the default session. */

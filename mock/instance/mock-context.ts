@@ -74,6 +74,11 @@ export function sessionOf(context: MockContext, name: string): Session {
   return session;
 }
 
+/** The named session if it exists (it is then the most recently used), else the default one: never creates one. */
+export function knownSession(context: MockContext, name: string): Session {
+  return context.sessions.has(name) ? sessionOf(context, name) : sessionOf(context, '');
+}
+
 /** Replaces a session's store contents with a snapshot. */
 export function restoreState(context: MockContext, session: Session, snapshot: StoreSnapshot): void {
   session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record));

@@ -79,3 +79,52 @@ describe('sessions isolate parallel tests on one mock', () => {
     expect([...mock.calls({}, 'a'), ...mock.calls({}, 'b')].map((c) => c.id)).toEqual(['call-2', 'call-3']);
   });
 });
+
+describe('sessions are made only for authenticated requests', () => {
+  const sessionNames = async (app: MockApp['app'], headers: Record<string, string> = {}) =>
+    ((await request(app).get('/__mock/sessions').set(headers)).body.sessions as { name: string }[])
+      .map((s) => s.name)
+      .sort();
+
+  test('a contract request without credentials does not make the session it names', async () => {
+    await request(mock.app).get('/members/m1/passes').set('X-Mock-Session', 'stranger').expect(401);
+    expect(await sessionNames(mock.app)).toEqual(['']);
+  });
+
+  test('a refused request naming an unknown session is recorded in the default session', async () => {
+    await request(mock.app).get('/members/m1/passes').set('X-Mock-Session', 'stranger').expect(401);
+    expect(mock.calls().map((c) => c.response.status)).toEqual([401]);
+  });
+
+  test('a request naming an unknown path does not make the session it names', async () => {
+    await request(mock.app).get('/nowhere').set(as('stranger')).expect(404);
+    expect(await sessionNames(mock.app)).toEqual(['']);
+  });
+
+  test('a request with credentials makes its session even when its body is refused', async () => {
+    await request(mock.app).post('/members/m1/credentials').set(as('mine')).send({ kind: 'retina' }).expect(422);
+    expect(mock.calls({}, 'mine').map((c) => c.response.status)).toEqual([422]);
+  });
+
+  test('a request without credentials is recorded in the session it names when that session exists', async () => {
+    await request(mock.app).get('/members/m1/passes').set(as('mine')).expect(200);
+    await request(mock.app).get('/members/m1/passes').set('X-Mock-Session', 'mine').expect(401);
+    expect(mock.calls({}, 'mine').map((c) => c.response.status)).toEqual([200, 401]);
+  });
+
+  test('admin requests refused for a missing admin token cannot evict a real session', async () => {
+    const guarded = await newMock({ sessionLimit: 1, admin: { token: 'adm' } });
+    const admin = { Authorization: 'Bearer adm' };
+    await request(guarded.app).get('/members/m1/passes').set(as('keep')).expect(200);
+    for (let i = 0; i < 5; i++)
+      await request(guarded.app).get('/__mock/calls').set('X-Mock-Session', `stranger-${i}`).expect(401);
+    expect(await sessionNames(guarded.app, admin)).toEqual(['', 'keep']);
+  });
+
+  test('an admin request with the admin token makes the session it names', async () => {
+    const guarded = await newMock({ admin: { token: 'adm' } });
+    const admin = { Authorization: 'Bearer adm' };
+    await request(guarded.app).get('/__mock/calls').set(admin).set('X-Mock-Session', 'runner').expect(200);
+    expect(await sessionNames(guarded.app, admin)).toEqual(['', 'runner']);
+  });
+});
