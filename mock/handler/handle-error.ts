@@ -3,7 +3,7 @@ import type { MockContext } from '../instance/mock-context.js';
 import { toProblem, type HttpError } from '../problems/to-problem.js';
 import { problemReply } from '../reply/reply.js';
 import type { Exchange } from './exchange.js';
-import { sendReply } from './send-reply.js';
+import { sendReply, writeAnswer } from './send-reply.js';
 
 /**
  * Answers an error thrown inside the pipeline or passed on by a body parser. Stack traces go to the log,
@@ -24,7 +24,15 @@ export function handleError(
     ex.body = undefined;
     // The problem carries the request id alone: a header gathered before the failure may be what failed.
     ex.headers.splice(2);
-    sendReply(ex, problemReply(found, {}, violations));
+    const reply = problemReply(found, {}, violations);
+    try {
+      sendReply(ex, reply);
+    } catch (failure) {
+      // Recording failed too (the session or the journal is what broke): the client still gets its answer.
+      if (ex.res.headersSent) throw failure;
+      log(`membership-mock: could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
+      writeAnswer(ex, reply);
+    }
   } catch (failure) {
     log(`membership-mock: could not answer ${ex.method} ${ex.path} after an error: ${describe(failure)}`);
     ex.res.destroy();

@@ -315,7 +315,7 @@ describe('a failure inside the mock', () => {
     await request(failing.app).get('/__mock/health').expect(200);
   });
 
-  test('before the request could even be read, it still answers 500 problem+json and keeps serving', async () => {
+  test('when even its session cannot be read, it still answers 500 problem+json and keeps serving', async () => {
     const context = createMockContext(serve(await loadContract(DEFAULT_CONTRACT)), resolveMockOptions({}));
     const handle = createHandler(context, undefined, createBodyReader(1024));
     const sessions = context.sessions;
@@ -328,7 +328,7 @@ describe('a failure inside the mock', () => {
     try {
       expectProblem(await request(handle).get('/members/m1/passes').set(AUTH), 500);
       expect(log).toHaveBeenCalledWith(
-        expect.stringMatching(/cannot read the request GET \/members\/m1\/passes: Error: sessions broken/),
+        expect.stringMatching(/could not record GET \/members\/m1\/passes: Error: sessions broken/),
       );
     } finally {
       log.mockRestore();

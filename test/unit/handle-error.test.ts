@@ -5,15 +5,13 @@ import { handleError } from '../../mock/handler/handle-error.js';
 import type { MockContext } from '../../mock/instance/mock-context.js';
 
 describe('handleError', () => {
-  test('never throws: when even the answer fails, it logs and closes the connection', () => {
-    const destroy = vi.fn();
-    const res = { headersSent: false, destroy } as unknown as ServerResponse;
-    const journal = {
-      record: () => {
-        throw new Error('the journal is broken');
-      },
-    };
-    const ex = {
+  const brokenJournal = {
+    record: () => {
+      throw new Error('the journal is broken');
+    },
+  };
+  const exchange = (res: ServerResponse) =>
+    ({
       req: { headers: {} } as IncomingMessage,
       res,
       method: 'GET',
@@ -21,16 +19,27 @@ describe('handleError', () => {
       rawQuery: '',
       query: {},
       requestId: 'r',
-      session: { journal },
+      session: { journal: brokenJournal },
       headers: ['X-Request-Id', 'r'],
-    } as unknown as Exchange;
-    const context = { options: { bodyLimit: 1024 } } as MockContext;
+    }) as unknown as Exchange;
+  const context = { options: { bodyLimit: 1024 } } as MockContext;
+
+  test('answers the problem even when the call cannot be recorded, and logs why', () => {
+    const writeHead = vi.fn();
+    const res = { headersSent: false, writeHead, end: vi.fn(), destroy: vi.fn() } as unknown as ServerResponse;
     const log = vi.fn();
-    expect(() => handleError(context, ex, new Error('first failure'), log)).not.toThrow();
+    handleError(context, exchange(res), new Error('first failure'), log);
+    expect(writeHead).toHaveBeenCalledWith(500, expect.any(Array));
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/could not record GET \/p: Error: the journal is broken/));
+  });
+
+  test('never throws: when even the answer fails, it logs and closes the connection', () => {
+    const destroy = vi.fn();
+    const res = { headersSent: false, destroy } as unknown as ServerResponse;
+    const log = vi.fn();
+    expect(() => handleError(context, exchange(res), new Error('first failure'), log)).not.toThrow();
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/unexpected error on GET \/p: Error: first failure/));
-    expect(log).toHaveBeenCalledWith(
-      expect.stringMatching(/could not answer GET \/p after an error: Error: the journal is broken/),
-    );
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/could not answer GET \/p after an error: TypeError/));
     expect(destroy).toHaveBeenCalledOnce();
   });
 });
