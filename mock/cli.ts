@@ -31,6 +31,8 @@ Options:
   --log FORMAT           pretty (default), json, or off: one line per request
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
+  --journal-secrets      record credentials as sent (default: Authorization, cookies and API keys are
+                         recorded as their scheme and a sha256 fingerprint)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
@@ -61,6 +63,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
       'session-limit': { type: 'string' },
+      'journal-secrets': { type: 'boolean' },
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
@@ -100,6 +103,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values['session-limit'] === undefined
         ? undefined
         : integer('--session-limit', values['session-limit'], 1, 100_000),
+    journalSecrets: values['journal-secrets'] ?? false,
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),

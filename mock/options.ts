@@ -36,6 +36,13 @@ export interface MockOptions {
    */
   journalLimit?: number;
   /**
+   * Keep credentials in the journal as they were sent. Off, `Authorization`, `Proxy-Authorization`,
+   * `Cookie`, `Set-Cookie` and the contract's API keys are recorded as their scheme and a fingerprint
+   * (`Bearer [redacted sha256:1a2b3c4d]`, see `redactSecret`).
+   * @default false
+   */
+  journalSecrets?: boolean;
+  /**
    * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
    * @default 100
    */
@@ -140,6 +147,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     dynamic = true,
     checkSecurity = true,
     journalLimit = 10000,
+    journalSecrets = false,
     sessionLimit = 100,
     stateless = false,
     placeholders = 3,
@@ -158,6 +166,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     dynamic,
     checkSecurity,
     journalLimit,
+    journalSecrets,
     sessionLimit,
     stateless,
     placeholders,

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { RequestLogger } from './log-requests.js';
+import type { Redactor } from '../journal/redact.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import { newRequestId } from './request-id.js';
@@ -49,6 +50,8 @@ export interface Exchange {
   readonly start: number;
   /** Writes the log line once the answer is written (see log-requests.ts); absent when logging is off. */
   log?: RequestLogger;
+  /** Takes the secrets out of what the journal records (see journal/redact.ts); absent with `journalSecrets`. */
+  redact?: Redactor;
 }
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);

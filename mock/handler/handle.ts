@@ -8,6 +8,7 @@ import { problem } from '../problems/problems.js';
 import { problemReply, writeReply } from '../reply/reply.js';
 import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './cors.js';
+import { createRedactor } from '../journal/redact.js';
 import { decide, type DecideRequest, type Effects } from './decide.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { openExchange, type Exchange } from './exchange.js';
@@ -34,6 +35,7 @@ export function createHandler(
   readBody: BodyReader,
 ): RequestListener {
   const logRequest = createRequestLogger(context.options);
+  const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -46,6 +48,7 @@ export function createHandler(
     }
     try {
       ex.log = logRequest;
+      ex.redact = redact;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal = refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.

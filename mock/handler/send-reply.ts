@@ -41,17 +41,23 @@ export function recordDrop(ex: Exchange): void {
 const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
 
 function recordCall(ex: Exchange, violations: Violation[], response: CallRecord['response']): void {
+  const sent = { headers: ex.req.headers as Record<string, string | string[]>, query: ex.query };
+  // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
+  // journal hands out copies.
+  const { headers, query } = ex.redact ? ex.redact(sent.headers, sent.query) : sent;
+  const answered = ex.redact ? ex.redact(response.headers, NO_QUERY).headers : response.headers;
   ex.session.journal.record({
     requestId: ex.requestId,
     operationId: ex.match?.plan.operation.id ?? null,
     method: ex.method,
     path: ex.path,
     pathParams: ex.match?.pathParams ?? {},
-    // Kept as they are, not copied: nothing changes them after the request, and the journal hands out copies.
-    query: ex.query,
-    headers: ex.req.headers as Record<string, string | string[]>,
+    query,
+    headers,
     body: ex.unrecordableBody ?? ex.body,
-    response,
+    response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
   });
 }
+
+const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>;

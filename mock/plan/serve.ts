@@ -3,6 +3,7 @@ import type { Contract } from '../contract/load-contract.js';
 import { inferCollections, type CollectionMap } from './infer-collections.js';
 import { compileOperation, type OperationPlan } from './operation-plan.js';
 import { RouteTable } from './route-table.js';
+import { secretNames, type SecretNames } from '../journal/redact.js';
 
 /** What a mock serves, derived from one contract; replaced whole when the contract is reloaded. */
 export interface Served {
@@ -14,6 +15,8 @@ export interface Served {
   collections: CollectionMap;
   /** The response headers the contract documents (those Node can send), for `Access-Control-Expose-Headers`. */
   exposedHeaders: string;
+  /** Where the contract's API keys travel, kept out of the journal (see journal/redact.ts). */
+  secrets: SecretNames;
 }
 
 /** A header name as HTTP allows it (RFC 9110 token): any other name would make Node refuse the whole answer. */
@@ -42,5 +45,6 @@ export function serve(contract: Contract): Served {
     exposedHeaders: [
       ...new Set(['X-Request-Id', ...headers.map((h) => h.name).filter((name) => TOKEN.test(name))]),
     ].join(', '),
+    secrets: secretNames(contract.operations),
   };
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
-import type { MockApp } from '../../mock/index.js';
+import { redactSecret, type MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
@@ -25,7 +25,7 @@ describe('the call journal', () => {
       path: '/members/m1/credentials',
       pathParams: { member_id: 'm1' },
       query: { trace: '1' },
-      headers: expect.objectContaining({ 'x-client': 'web', authorization: 'Bearer test-token' }),
+      headers: expect.objectContaining({ 'x-client': 'web', authorization: redactSecret('Bearer test-token') }),
       body: { kind: 'pin', label: 'Desk' },
       response: { status: 201, headers: { 'content-type': 'application/json' }, body: res.body },
       violations: [],
