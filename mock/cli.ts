@@ -245,10 +245,17 @@ async function main(): Promise<void> {
     if (stopping) return process.exit(1);
     stopping = true;
     process.stdout.write(`membership-mock: ${signal} received, stopping (again to force)\n`);
-    // Requests in flight may wait up to 60 s (a delay, a long-poll); past that, stop anyway.
-    setTimeout(() => process.exit(1), 65_000).unref();
-    running.close().then(
-      () => process.exit(0),
+    // Requests in flight get 5 s to finish, then their connections are closed; the hard stop is a safety net.
+    setTimeout(() => process.exit(1), 15_000).unref();
+    running.close({ grace: 5000 }).then(
+      ({ cutOff }) => {
+        if (cutOff > 0)
+          process.stdout.write(
+            `membership-mock: cut off ${cutOff} connection${cutOff === 1 ? '' : 's'} still open after 5 s ` +
+              '(slow clients, long-polls or delayed answers)\n',
+          );
+        process.exit(0);
+      },
       (error: Error) => {
         process.stderr.write(`membership-mock: ${error.message}\n`);
         process.exit(1);

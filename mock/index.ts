@@ -11,6 +11,6 @@ export type { Faults } from './respond/faults.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';
 export { StateError } from './state/check-snapshot.js';
 export type { Store, StoreSnapshot, StoredRecord } from './state/store.js';
-export { startMock, type RunningMock } from './server.js';
+export { startMock, type CloseOptions, type CloseReport, type RunningMock } from './server.js';
 export { connectMock, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
 export { mockMatchers, type CallSource, type ExpectedCall, type OrderedCall } from './testing/matchers.js';

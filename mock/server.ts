@@ -21,10 +21,25 @@ export interface RunningMock extends Pick<
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
   port: number;
-  /** Stops listening, lets requests in flight finish, and saves the state file if there is one. */
-  close(): Promise<void>;
+  /**
+   * Stops listening, lets requests in flight finish for up to `grace` ms (then cuts off the connections still
+   * open: slow clients, long-polls, delayed answers), and saves the state file if there is one.
+   */
+  close(options?: CloseOptions): Promise<CloseReport>;
   /** The app behind the socket. */
   mock: MockApp;
+}
+
+/** How {@link RunningMock.close} stops. */
+export interface CloseOptions {
+  /** Milliseconds requests in flight get to finish before their connections are closed. @default 5000 */
+  grace?: number;
+}
+
+/** What a close cut off. */
+export interface CloseReport {
+  /** Connections still open when the grace period ended, closed without waiting for them. */
+  cutOff: number;
 }
 
 /**
@@ -116,10 +131,11 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     clearOverrides: (session) => mock.clearOverrides(session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
-    async close() {
+    async close({ grace = 5000 }: CloseOptions = {}) {
       stopWatching();
-      await closeServer(server);
+      const report = await closeServer(server, grace);
       await writer?.flush();
+      return report;
     },
     mock,
   };
@@ -148,10 +164,27 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-/** Closes a server: idle keep-alive connections at once, busy ones when their response is done. */
-export function closeServer(server: Server): Promise<void> {
+/**
+ * Closes a server: idle keep-alive connections at once, busy ones when their response is done, and those
+ * still open after `grace` ms (a client sending its body slowly, a long-poll, a delayed answer) at once.
+ */
+export function closeServer(server: Server, grace = 5000): Promise<CloseReport> {
   return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
+    let cutOff = 0;
+    // A keep-alive connection whose answer ends after the close becomes idle: close it then, not at its timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      server.getConnections((error, count) => {
+        cutOff = error ? 0 : count;
+        server.closeAllConnections();
+      });
+    }, grace);
+    server.close((error) => {
+      clearTimeout(deadline);
+      clearInterval(sweep);
+      if (error) reject(error);
+      else resolve({ cutOff });
+    });
     server.closeIdleConnections();
   });
 }

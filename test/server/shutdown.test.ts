@@ -1,11 +1,13 @@
+import { once } from 'node:events';
 import { watch } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess } from '../support/cli-process.js';
-import { AUTH } from '../support/harness.js';
+import { AUTH, newServer } from '../support/harness.js';
 
 describe('graceful shutdown', () => {
   test('SIGTERM lets a request in flight finish, then saves the state and exits 0', async () => {
@@ -37,4 +39,44 @@ describe('graceful shutdown', () => {
     const saved = JSON.parse(await readFile(file, 'utf8'));
     expect(saved.collections['/members/m1/credentials'].map((c: { id: string }) => c.id)).toContain(created.id);
   });
+
+  test('SIGTERM with a client sending its body slowly still exits 0, and says what it cut off', async () => {
+    const cli = await CliProcess.start(['--port', '0', '--log', 'off'], { contract: DEFAULT_CONTRACT });
+    const slow = await slowBodyClient(cli.url);
+    const started = Date.now();
+    const { code, output } = await cli.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(output).toContain('cut off 1 connection still open after 5 s');
+    expect(Date.now() - started).toBeLessThan(12_000);
+    slow.destroy();
+  });
 });
+
+describe('close()', () => {
+  test('cuts off a client sending its body slowly once the grace period is over', async () => {
+    const mock = await newServer();
+    const slow = await slowBodyClient(mock.url);
+    const closed = once(slow, 'close');
+    expect(await mock.close({ grace: 100 })).toEqual({ cutOff: 1 });
+    await closed;
+  });
+
+  test('cuts off nothing when every request finishes in time', async () => {
+    const mock = await newServer();
+    await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    expect(await mock.close({ grace: 100 })).toEqual({ cutOff: 0 });
+  });
+});
+
+/** A client that sent the headers of a create and a byte of its body, and will send no more. */
+async function slowBodyClient(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.write(
+    'POST /members/m1/credentials HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\n' +
+      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+  );
+  socket.on('error', () => undefined);
+  return socket;
+}

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function startMockProvider(): Promise<RunningMock> {
   const mock = await newServer({ seed: 3 });
-  cleanups.push(() => mock.close());
+  cleanups.push(async () => void (await mock.close()));
   return mock;
 }
 
