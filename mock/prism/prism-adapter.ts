@@ -1,7 +1,7 @@
 // The mock's boundary with Prism for requests: loading operations and validating requests. Prism's fp-ts
 // results become plain values here.
 import type { IHttpOperation } from '@stoplight/types';
-import type { Violation, ViolationLocation } from '../problems/problems.js';
+import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
 import { createJsonBodyCheck } from './json-body-check.js';
 import { loader, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
@@ -127,7 +127,9 @@ export function judge(findings: readonly Finding[], body: unknown): RequestCheck
   }
   // Prism reads a falsy body (JSON null, false, 0, "") as no body at all; it was sent, and is just wrong.
   const sentFalsy = body !== undefined;
-  const violations = findings.map((d) =>
+  // A wide body can break the schema thousands of times: the answer lists the first ones, so only those are read.
+  const shown = findings.length > MAX_VIOLATIONS ? findings.slice(0, MAX_VIOLATIONS) : findings;
+  const violations = shown.map((d) =>
     sentFalsy && isMissingBody(d)
       ? {
           location: 'body' as const,
@@ -139,7 +141,7 @@ export function judge(findings: readonly Finding[], body: unknown): RequestCheck
   const missing = !sentFalsy && findings.some(isMissingBody);
   const kind = missing
     ? 'missingBody'
-    : violations.every((v) => v.location === 'body')
+    : findings.every((d) => locationOf(d) === 'body')
       ? 'invalidBody'
       : 'invalidRequest';
   return { ok: false, kind, schemes: [], violations };
@@ -154,9 +156,13 @@ function isMissingBody(d: Diagnostic): boolean {
 
 const LOCATIONS: Record<string, ViolationLocation> = { body: 'body', query: 'query', path: 'path', header: 'header' };
 
+function locationOf(d: Diagnostic): ViolationLocation {
+  return LOCATIONS[d.path?.[0] ?? 'body'] ?? 'body';
+}
+
 function toViolation(d: Diagnostic): Violation {
   const [first = 'body', ...rest] = d.path ?? [];
-  const location = LOCATIONS[first] ?? 'body';
+  const location = locationOf(d);
   const segments = LOCATIONS[first] ? rest : (d.path ?? []);
   if (isMissingBody(d)) return { location: 'body', pointer: '', message: 'A request body is required.' };
   // Prism prefixes "Request body property a.b " to ajv's message; the location and pointer already say that.

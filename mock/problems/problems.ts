@@ -64,7 +64,8 @@ export const PROBLEMS = {
 export type ProblemKind = keyof typeof PROBLEMS;
 
 const MAX_TEXT = 2000;
-const MAX_VIOLATIONS = 100;
+/** The most violations an answer (and the journal) lists. */
+export const MAX_VIOLATIONS = 100;
 
 /**
  * Builds a problem from its template. Texts are capped so that a hostile request cannot make the answer huge.

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { DEFAULT_CONTRACT, loadContract, type Contract, type Operation } from '../../mock/index.js';
 import { createRequestValidator } from '../../mock/plan/request-validator.js';
-import { splitValidation, toPrismRequest, VALID, type RequestFacts } from '../../mock/prism/prism-adapter.js';
+import { judge, splitValidation, toPrismRequest, VALID, type RequestFacts } from '../../mock/prism/prism-adapter.js';
 import { bodyParts, validators } from '../../mock/prism/prism-modules.js';
 
 let contract: Contract;
@@ -278,5 +278,28 @@ describe('createRequestValidator keys its memo by the headers the operation read
     });
     expect(validate(patch({ 'x-trace': 'ab' }), true)).toBe(VALID);
     expect(validate(patch({ 'x-trace': 'a' }), true)).toMatchObject({ ok: false });
+  });
+});
+
+describe('judge', () => {
+  const bodyFinding = (i: number) => ({
+    path: ['body', `k${i}`],
+    code: 'additionalProperties',
+    message: 'no',
+    severity: 0,
+  });
+
+  test('lists at most 100 violations however many the body breaks', () => {
+    const check = judge(
+      Array.from({ length: 6500 }, (_, i) => bodyFinding(i)),
+      {},
+    );
+    expect(check.ok === false && check.violations).toHaveLength(100);
+  });
+
+  test('still judges by every finding: a bad parameter past the first 100 makes it a 400, not a 422', () => {
+    const query = { path: ['query', 'limit'], code: 'type', message: 'must be integer', severity: 0 };
+    const check = judge([...Array.from({ length: 150 }, (_, i) => bodyFinding(i)), query], {});
+    expect(check).toMatchObject({ ok: false, kind: 'invalidRequest' });
   });
 });
