@@ -1,0 +1,226 @@
+// A hostile soak: the CLI with its defaults, hit at full speed by a mix of the attacks of issue 11 for
+// MINUTES (default 3), while a probe times GET /__mock/health. Prints RSS every 10 s, health latency and the
+// answers each attack got, then stops the mock with SIGTERM while a client sends its body slowly.
+// Prints figures; asserts nothing. Run: npm run soak:hostile (MINUTES=1 for a short run).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const MINUTES = Number(process.env.MINUTES ?? 3);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CEILING_MB = 512;
+const TIMEOUT = 20_000;
+
+const child = spawn(process.execPath, ['dist/mock/cli.js', '--port', '0', '--log', 'off'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let stdout = '';
+let stderr = '';
+child.stderr.on('data', (d: Buffer) => (stderr += d));
+const url = await new Promise<string>((resolve, reject) => {
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d;
+    const found = /at (http:\/\/\S+) /.exec(stdout);
+    if (found) resolve(found[1]!);
+  });
+  child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${stderr}`)));
+});
+let exited: number | null | undefined;
+child.on('exit', (code) => (exited ??= code));
+const { hostname, port } = new URL(url);
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+
+interface Sent {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Abort after this many ms (an abandoned long-poll). */
+  abandonAfter?: number;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+function send({ method, path, headers = {}, body, abandonAfter }: Sent): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+      res.on('error', () => resolve(-1));
+    });
+    let timedOut = false;
+    req.on('error', () => resolve(timedOut ? -3 : abandonAfter === undefined ? 0 : -2));
+    if (abandonAfter !== undefined) setTimeout(() => req.destroy(), abandonAfter);
+    // An answer that takes longer than this counts as none (the server is stuck, or the request never ends).
+    req.setTimeout(TIMEOUT, () => {
+      timedOut = true;
+      req.destroy();
+    });
+    req.end(body);
+  });
+}
+
+const AUTH = { Authorization: 'Bearer hostile' };
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+let n = 0;
+const next = () => ++n;
+const pad = (json: string, size: number) => json.padEnd(size, ' ');
+const arrayBody = `[${Array.from({ length: 21_600 }, () => '{}').join(',')}]`; // 64,801 bytes
+const wide = JSON.stringify(
+  Object.fromEntries([['kind', 'pin'], ...Array.from({ length: 6000 }, (_, i) => [`k${i}`, 1])]),
+);
+const longDate = JSON.stringify({ name: 'Gold', valid_from: `2026-01-01T00:00:00Z${'0'.repeat(65_000)}` });
+const bigMatch = JSON.stringify({
+  operationId: 'listPasses',
+  status: 500,
+  match: { query: { q: 'x'.repeat(200_000) } },
+});
+const deepMatch = `{"operationId":"listPasses","status":500,"match":{"body":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+const slashes = `/${'/'.repeat(15_000)}a`;
+
+/** Each attack: one request as a hostile client would send it, with contract traffic and the admin API only. */
+const attacks: Record<string, () => Sent> = {
+  'array body 64 KiB': () => ({
+    method: 'POST',
+    path: `/members/a${next() % 1000}/credentials`,
+    headers: { ...AUTH, ...JSON_TYPE },
+    body: arrayBody,
+  }),
+  'wide body 6000 keys': () => ({
+    method: 'POST',
+    path: '/members/w1/credentials',
+    headers: { ...AUTH, ...JSON_TYPE },
+    body: wide,
+  }),
+  '65,000-char valid_from': () => ({
+    method: 'POST',
+    path: `/members/l${next() % 1000}/passes`,
+    headers: { ...AUTH, ...JSON_TYPE },
+    body: longDate,
+  }),
+  'largest valid creates': () => ({
+    method: 'POST',
+    path: `/members/m${next()}/passes`,
+    headers: { ...AUTH, ...JSON_TYPE, 'X-Mock-Session': `fill-${n % 150}` },
+    body: pad(JSON.stringify({ name: 'N'.repeat(100) }), 200),
+  }),
+  'reads of new members': () => ({ method: 'GET', path: `/members/r${next()}/passes`, headers: AUTH }),
+  'GET /__mock/calls': () => ({ method: 'GET', path: '/__mock/calls' }),
+  'abandoned long-polls': () => ({
+    method: 'GET',
+    path: `/__mock/calls/wait?timeout=60000&operationId=never`,
+    headers: { 'X-Mock-Session': `wait-${next()}` },
+    abandonAfter: 50,
+  }),
+  '401s naming new sessions': () => ({
+    method: 'GET',
+    path: '/members/m1/passes',
+    headers: { 'X-Mock-Session': `stranger-${next()}` },
+  }),
+  'cross-site POST /__mock/reset': () => ({
+    method: 'POST',
+    path: '/__mock/reset',
+    headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    body: 'x',
+  }),
+  'Host: evil.example': () => ({ method: 'GET', path: '/__mock/calls', headers: { Host: 'evil.example' } }),
+  '15,000 slashes': () => ({ method: 'GET', path: slashes, headers: AUTH }),
+  'override with 200 KB match': () => ({
+    method: 'POST',
+    path: '/__mock/overrides',
+    headers: { ...JSON_TYPE, 'X-Mock-Session': `ov-${next() % 150}` },
+    body: bigMatch,
+  }),
+  'override 100k deep': () => ({ method: 'POST', path: '/__mock/overrides', headers: JSON_TYPE, body: deepMatch }),
+};
+
+const counts: Record<string, Record<number, number>> = {};
+const deadline = Date.now() + MINUTES * 60_000;
+async function attacker(name: string, make: () => Sent): Promise<void> {
+  const tally: Record<number, number> = (counts[name] = {});
+  while (Date.now() < deadline && exited === undefined) {
+    const status = await send(make());
+    tally[status] = (tally[status] ?? 0) + 1;
+  }
+}
+
+const health: number[] = [];
+let window: number[] = [];
+async function probe(): Promise<void> {
+  while (Date.now() < deadline && exited === undefined) {
+    const start = performance.now();
+    const status = await send({ method: 'GET', path: '/__mock/health' });
+    const ms = performance.now() - start;
+    if (status === 200) {
+      health.push(ms);
+      window.push(ms);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
+};
+const started = Date.now();
+const rss: number[] = [rssMb()];
+console.log(`hostile soak: ${MINUTES} min against ${url} (defaults), ${Object.keys(attacks).length} attacks at once`);
+console.log('   s   RSS MB   health p50 / p99 ms   requests so far');
+const sampler = setInterval(() => {
+  if (exited !== undefined) return;
+  const mb = rssMb();
+  rss.push(mb);
+  const done = Object.values(counts).reduce((sum, t) => sum + Object.values(t).reduce((a, b) => a + b, 0), 0);
+  const [p50, p99] = [quantile(window, 0.5), quantile(window, 0.99)];
+  console.log(
+    `${String(Math.round((Date.now() - started) / 1000)).padStart(4)}   ${mb.toFixed(0).padStart(6)}   ` +
+      `${p50.toFixed(1).padStart(10)} / ${p99.toFixed(1).padEnd(8)}   ${done}`,
+  );
+  window = [];
+}, 10_000);
+
+await Promise.all([...Object.entries(attacks).map(([name, make]) => attacker(name, make)), probe()]);
+clearInterval(sampler);
+
+console.log(
+  '\nanswers per attack (status: count; 0 = connection error, -2 = abandoned by the client, -3 = no answer in 20 s):',
+);
+for (const [name, tally] of Object.entries(counts)) {
+  const total = Object.values(tally).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(tally).map(([status, count]) => `${status}: ${count}`);
+  console.log(`  ${name.padEnd(32)} ${String(total).padStart(7)}   ${parts.join(', ')}`);
+}
+const maxRss = Math.max(...rss);
+const p99 = quantile(health, 0.99);
+console.log(
+  `\nRSS max ${maxRss.toFixed(0)} MB (start ${rss[0]!.toFixed(0)} MB, end ${rss.at(-1)!.toFixed(0)} MB); ` +
+    `health ${health.length} probes, p50 ${quantile(health, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+    `max ${Math.max(...health).toFixed(1)} ms`,
+);
+
+// The last row: SIGTERM while a client sends its body slowly.
+agent.destroy();
+const slow = connect(Number(port), hostname);
+await once(slow, 'connect');
+slow.on('error', () => undefined);
+slow.write(
+  'POST /members/m1/passes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\n' +
+    'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+);
+const stopAt = Date.now();
+const crashed = exited !== undefined;
+child.kill('SIGTERM');
+const [code] = crashed ? [exited] : await once(child, 'exit');
+slow.destroy();
+const said = /cut off .*/.exec(stdout)?.[0] ?? '(nothing cut off)';
+console.log(`SIGTERM with a slow-body client: exit ${code} after ${Date.now() - stopAt} ms; "${said}"`);
+console.log(
+  `goals: crashes ${crashed ? 1 : 0} (0), RSS max ${maxRss.toFixed(0)} MB (<= ${CEILING_MB}): ` +
+    `${maxRss <= CEILING_MB ? 'met' : 'NOT met'}, health p99 ${p99.toFixed(1)} ms (<= 100): ` +
+    `${p99 <= 100 ? 'met' : 'NOT met'}, stop exit ${code} (0)`,
+);
+if (stderr.trim()) console.log(`mock stderr:\n${stderr.trim().slice(0, 2000)}`);
