@@ -32,6 +32,9 @@ Options:
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
+  --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
+  --state-limit N        records one session may hold across its collections; a create or delete needing
+                         room past it answers 507, once untouched placeholders are dropped (default: 1500)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
@@ -61,6 +64,8 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
       'session-limit': { type: 'string' },
+      'collection-limit': { type: 'string' },
+      'state-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
@@ -100,6 +105,12 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values['session-limit'] === undefined
         ? undefined
         : integer('--session-limit', values['session-limit'], 1, 100_000),
+    collectionLimit:
+      values['collection-limit'] === undefined
+        ? undefined
+        : integer('--collection-limit', values['collection-limit'], 1, 10_000_000),
+    stateLimit:
+      values['state-limit'] === undefined ? undefined : integer('--state-limit', values['state-limit'], 1, 100_000_000),
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
