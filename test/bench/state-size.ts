@@ -88,3 +88,42 @@ function measureEmpty(collections: number): number {
   return Math.round(bytes);
 }
 console.log(`an emptied collection: ${measureEmpty(RECORDS)} bytes`);
+
+/**
+ * Heap bytes of the JSON text the mock keeps beside a frozen body it answered (produce-reply's `texts`): for a
+ * pass read by getPass, and for a page of 100 passes. Not counted by stateLimit; reported beside it.
+ */
+function measureTexts(): { record: number; page: number } {
+  const state = tools();
+  for (let n = 0; n < RECORDS; n++) {
+    const member_id = member(0).slice(0, 63) + String(n % 10);
+    const body: unknown = JSON.parse(JSON.stringify(BODIES.createPass(n)));
+    const path = `/members/${member_id}/passes`;
+    answerFromState(
+      plan('createPass'),
+      state,
+      { operationId: 'createPass', path, pathParams: { member_id }, query: {}, body, key: `p|${n}` },
+      render,
+    );
+  }
+  const records = Array.from({ length: 10 }, (_, m) =>
+    state.store.list(`/members/${member(0).slice(0, 63)}${m}/passes`),
+  ).flat();
+  const texts = new WeakMap<object, string>();
+  gc!();
+  let before = process.memoryUsage().heapUsed;
+  for (const record of records) texts.set(record, JSON.stringify(record));
+  gc!();
+  const record = (process.memoryUsage().heapUsed - before) / records.length;
+  const pages = Array.from({ length: 100 }, (_, i) => Object.freeze(records.slice(i * 100, i * 100 + 100)));
+  const pageTexts = new WeakMap<object, string>();
+  gc!();
+  before = process.memoryUsage().heapUsed;
+  for (const page of pages) pageTexts.set(page, JSON.stringify({ data: page, next_cursor: null }));
+  gc!();
+  const page = (process.memoryUsage().heapUsed - before) / pages.length;
+  if (!texts.has(records[0]!) || !pageTexts.has(pages[0]!)) throw new Error('texts collected');
+  return { record: Math.round(record), page: Math.round(page) };
+}
+const texts = measureTexts();
+console.log(`kept JSON text: ${texts.record} bytes a pass read, ${texts.page} bytes a page of 100 passes`);
