@@ -527,6 +527,23 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The change cannot be stored: the storage limit of the environment is reached (assumption 16). Nothing was stored. In the mock this is its state limit (per collection or per session); the detail says which one and how to make room. */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://example.com/problems/storage-full",
+                 *       "title": "The state is full",
+                 *       "status": 507,
+                 *       "detail": "createPass: the collection /members/mbr_7f3a2c91/passes holds 1000 records, its limit (collectionLimit, --collection-limit). Nothing was stored. Make room by deleting records or with POST /__mock/reset, or raise --collection-limit."
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -650,6 +667,7 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getPass: {
@@ -724,6 +742,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listCredentials: {
@@ -808,6 +827,7 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteCredential: {
@@ -844,6 +864,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
 }

@@ -34,6 +34,9 @@ Options:
   --journal-secrets      record credentials as sent (default: Authorization, cookies and API keys are
                          recorded as their scheme and a sha256 fingerprint)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
+  --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
+  --state-limit N        records one session may hold across its collections; a create or delete needing
+                         room past it answers 507, once untouched placeholders are dropped (default: 1500)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
@@ -64,6 +67,8 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       'journal-limit': { type: 'string' },
       'session-limit': { type: 'string' },
       'journal-secrets': { type: 'boolean' },
+      'collection-limit': { type: 'string' },
+      'state-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
@@ -104,6 +109,12 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
         ? undefined
         : integer('--session-limit', values['session-limit'], 1, 100_000),
     journalSecrets: values['journal-secrets'] ?? false,
+    collectionLimit:
+      values['collection-limit'] === undefined
+        ? undefined
+        : integer('--collection-limit', values['collection-limit'], 1, 10_000_000),
+    stateLimit:
+      values['state-limit'] === undefined ? undefined : integer('--state-limit', values['state-limit'], 1, 100_000_000),
     checkSecurity: !values['no-security-check'],
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),

@@ -48,6 +48,22 @@ export interface MockOptions {
    */
   sessionLimit?: number;
   /**
+   * How many records one collection (`/members/m1/passes`) may hold; a create past it answers 507 and stores
+   * nothing. Placeholders and fixtures are never refused, but count.
+   * @default 1000
+   */
+  collectionLimit?: number;
+  /**
+   * How many records one session may hold across its collections (a collection emptied by deletes counts as one).
+   * A create or a delete that needs room past it answers 507 and stores nothing, once collections that hold only
+   * their untouched placeholders are dropped (least recently used first; they come back the same when read).
+   * Reads of a new member's collection still answer its placeholders, unstored. Fixtures are never refused, but
+   * count. The default keeps 101 sessions (the default one and 100 named ones) within about 200 MB even when every
+   * string is at its contract maximum (about 1.24 KB a record at worst; see test/bench/state-size.ts).
+   * @default 1500
+   */
+  stateLimit?: number;
+  /**
    * Answer every operation from generated bodies and keep no state, as Prism does.
    * @default false (collections keep state: a created record is listed, read and deleted)
    */
@@ -149,6 +165,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalLimit = 10000,
     journalSecrets = false,
     sessionLimit = 100,
+    collectionLimit = 1000,
+    stateLimit = 1500,
     stateless = false,
     placeholders = 3,
     clock = 'system',
@@ -168,6 +186,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalLimit,
     journalSecrets,
     sessionLimit,
+    collectionLimit,
+    stateLimit,
     stateless,
     placeholders,
     clock,

@@ -63,9 +63,10 @@ export function sessionOf(context: MockContext, name: string): Session {
     const oldest = [...context.sessions.entries()].find(([key, s]) => key !== '' && !s.journal.awaited)?.[0];
     if (oldest !== undefined) context.sessions.delete(oldest);
   }
-  const { journalLimit, clock } = context.options;
+  const { journalLimit, collectionLimit, stateLimit, clock } = context.options;
   session = createSession(name, {
     journalLimit,
+    stateLimits: { collection: collectionLimit, state: stateLimit },
     nextCallNumber: context.nextCallNumber,
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
   });

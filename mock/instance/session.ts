@@ -3,7 +3,7 @@ import type { JsonObject } from '../spec/schema-facts.js';
 import { Journal } from '../journal/journal.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
-import { MemoryStore, type Store } from '../state/store.js';
+import { MemoryStore, type Store, type StoreLimits } from '../state/store.js';
 
 /**
  * What one test session sees. The unnamed session `''` is the default one, and the only one persisted.
@@ -31,21 +31,25 @@ const PAGES = 256;
 export const REQUESTS = '\u0000requests';
 const SEED_CLOCK = '\u0000seed-clock';
 
-/** How to make a session: where its calls are numbered, how many it keeps, and its clock. */
+/** How to make a session: where its calls are numbered, how many it keeps, its state's limits, and its clock. */
 export interface SessionSettings {
   journalLimit: number;
+  stateLimits: StoreLimits;
   nextCallNumber: () => number;
   /** `system`: the wall clock; otherwise created records get `start` plus one minute per record. */
   clock: 'system' | { start: Date };
 }
 
 /** Makes an empty session (no records yet: the caller restores the initial state). */
-export function createSession(name: string, { journalLimit, nextCallNumber, clock }: SessionSettings): Session {
+export function createSession(
+  name: string,
+  { journalLimit, stateLimits, nextCallNumber, clock }: SessionSettings,
+): Session {
   const counters = new Map<string, number>();
   const session: Session = {
     name,
     journal: new Journal(journalLimit, nextCallNumber),
-    store: new MemoryStore(),
+    store: new MemoryStore(stateLimits),
     overrides: [],
     counters,
     now: () => new Date(),

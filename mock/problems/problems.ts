@@ -59,6 +59,7 @@ export const PROBLEMS = {
   invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+  storageFull: { type: `${BASE}storage-full`, title: 'The state is full', status: 507 },
 } as const satisfies Record<string, { type: string; title: string; status: number }>;
 
 export type ProblemKind = keyof typeof PROBLEMS;

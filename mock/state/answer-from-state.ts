@@ -6,8 +6,8 @@ import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-pl
 import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
-import type { BoundedMemo } from '../memo/bounded-memo.js';
-import { deepFreeze, type Store, type StoredRecord } from './store.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
+import { deepFreeze, MemoryStore, type Store, type StoreOutcome, type StoredRecord } from './store.js';
 
 /** What state is kept in and made with. */
 export interface StateTools {
@@ -40,7 +40,7 @@ export interface StateAnswer {
 
 /**
  * Answers from state. `render` turns a body from state (or none: a generated one) into the reply with the
- * contract's headers.
+ * contract's headers. A change the store has no room for is answered 507 and nothing is stored.
  * @example
  * answerFromState(plan.collection, tools, request, (body) => renderResponse(generator, rendering, request, body))
  */
@@ -51,16 +51,18 @@ export function answerFromState(
   render: (body?: unknown) => Reply,
 ): StateAnswer {
   const { collection, role } = plan;
-  const { store } = tools;
   const collectionKey = plan.keyOf(request.pathParams);
-  const seeded = ensureSeeded(tools, collection, collectionKey, request.pathParams);
+  const { store, seeded, kept } = openCollection(tools, collection, collectionKey, request.pathParams);
   if (plan.create) {
+    if (!kept) return { reply: storageFull('state-full', tools.store, collectionKey, request), changed: false };
     const record = createRecord(plan.create, collection, tools, collectionKey, request);
-    store.put(collectionKey, String(record[collection.idField]), record);
+    const outcome = store.put(collectionKey, String(record[collection.idField]), record);
+    if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: seeded };
     return { reply: render(record), changed: true };
   }
   if (plan.list) {
-    const list = listPage(plan.list, tools, collectionKey, request, render);
+    const pages = kept ? tools.pages : new BoundedMemo<JsonObject>(1);
+    const list = listPage(plan.list, { ...tools, store, pages }, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
@@ -69,28 +71,48 @@ export function answerFromState(
     const record = store.get(collectionKey, id);
     return { reply: record ? render(record) : notFound(collection, id, request), changed: seeded };
   }
+  if (!kept) {
+    // Deleting one of the placeholders would store the rest, and there is no room for them.
+    const reply = store.get(collectionKey, id)
+      ? storageFull('state-full', tools.store, collectionKey, request)
+      : notFound(collection, id, request);
+    return { reply, changed: false };
+  }
   const removed = store.delete(collectionKey, id);
   return { reply: removed ? render() : notFound(collection, id, request), changed: seeded || removed };
 }
 
-/** Fills a collection seen for the first time with its placeholders; `true` when it did. */
-function ensureSeeded(
+/** Where a request finds its collection, whether this request seeded it, and whether the store keeps it. */
+interface Opened {
+  store: Store;
+  seeded: boolean;
+  kept: boolean;
+}
+
+/**
+ * The store to answer from: the session's, the collection's placeholders seeded there the first time it is seen;
+ * or, when the session's state has no room for them, a store of their own that is not kept, so that reads still
+ * see the same records.
+ */
+function openCollection(
   tools: StateTools,
   collection: Collection,
   key: string,
   pathParams: Record<string, string>,
-): boolean {
+): Opened {
   const { store, generator, placeholders: count } = tools;
-  if (store.has(key)) return false;
-  store.touch(key);
+  if (store.has(key)) return { store, seeded: false, kept: true };
   const scope = Object.fromEntries(
     Object.entries(pathParams).filter(([name]) => collection.path.includes(`{${name}}`)),
   );
-  for (let i = 0; i < count; i++) {
-    const record = makePlaceholder(generator, collection, { collectionKey: key, pathParams: scope, index: i, count });
-    store.put(key, String(record[collection.idField]), record);
-  }
-  return true;
+  const records = Array.from({ length: count }, (_, index) => {
+    const record = makePlaceholder(generator, collection, { collectionKey: key, pathParams: scope, index, count });
+    return [String(record[collection.idField]), record] as const;
+  });
+  if (store.seed(key, records) === 'stored') return { store, seeded: true, kept: true };
+  const unkept = new MemoryStore();
+  unkept.seed(key, records);
+  return { store: unkept, seeded: false, kept: false };
 }
 
 function createRecord(
@@ -190,4 +212,18 @@ function notFound(collection: Collection, id: string, request: StateRequest): Re
   const detail = `${request.operationId}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
   // A valid request for a record that is not there: the journal keeps no violation.
   return problemReply(problem('notFound', detail, { instance: request.path, violations: [violation] }), {}, []);
+}
+
+/** The 507 of a change the store refused: which limit, its value, and how to make room. */
+function storageFull(outcome: StoreOutcome, store: Store, collectionKey: string, request: StateRequest): Reply {
+  const { operationId } = request;
+  const tail = 'Nothing was stored. Make room by deleting records or with POST /__mock/reset, or raise';
+  const detail =
+    outcome === 'collection-full'
+      ? `${operationId}: the collection ${collectionKey} is full: it holds ${store.count(collectionKey)} of ` +
+        `${store.limits.collection} records (collectionLimit). ${tail} --collection-limit.`
+      : `${operationId}: this session's state is full: it holds ${store.count()} of ${store.limits.state} records ` +
+        `(stateLimit). ${tail} --state-limit.`;
+  // The request fits the contract: the journal keeps no violation.
+  return problemReply(problem('storageFull', detail, { instance: request.path }), {}, []);
 }

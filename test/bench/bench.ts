@@ -198,7 +198,10 @@ async function ensureBuilt() {
 
 async function startServers(): Promise<{ servers: Server[]; passId: string; bodyBytes: number }> {
   const [oursPort, prismPort, floorPort, expressPort] = (await freePorts(4)) as [number, number, number, number];
-  const ours = await start('ours', oursPort, process.execPath, ['dist/mock/cli.js', '--port', String(oursPort)]);
+  // Room for every create of the run: the create routes measure creates, not the 507 past the default state limit.
+  const room = ['--state-limit', '100000000', '--collection-limit', '10000000'];
+  const args = ['dist/mock/cli.js', '--port', String(oursPort), ...room];
+  const ours = await start('ours', oursPort, process.execPath, args);
   const list = await fetch(`${ours.url}${MEMBER}/passes`, { headers: AUTH });
   const raw = Buffer.from(await list.arrayBuffer());
   const passId = (JSON.parse(raw.toString()) as { data: { id: string }[] }).data[0]!.id;

@@ -67,9 +67,11 @@ const nodeFlags = [
   ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
   ...(values['trace-gc'] ? ['--trace-gc'] : []),
 ];
+// Room for every create (flags after -- come later and win): a create, not the 507 past the state limit.
+const room = ['--state-limit', '100000000', '--collection-limit', '10000000'];
 const target =
   server === 'ours'
-    ? ['dist/mock/cli.js', '--port', String(port), ...cliArgs]
+    ? ['dist/mock/cli.js', '--port', String(port), ...room, ...cliArgs]
     : ['--import', 'tsx', 'test/bench/floor-server.ts'];
 const spawnedAt = performance.now();
 const child = spawn(process.execPath, [...nodeFlags, ...target], {

@@ -56,6 +56,17 @@ describe('state is inferred from the shape of any contract', () => {
       .expect('Content-Type', /problem\+json/);
     expect((await request(mock.app).get('/shelves/s1/books').expect(200)).body).toHaveLength(3);
   });
+
+  test('a create into a full collection answers the mock’s own 507 problem where the contract documents none', async () => {
+    const mock = await newMock({ contract: LIBRARY, seed: 2, collectionLimit: 3 });
+    const res = await request(mock.app)
+      .post('/shelves/s1/books')
+      .send({ title: 'Odes' })
+      .expect(507)
+      .expect('Content-Type', /^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: 'https://example.com/problems/storage-full', status: 507 });
+    expect((await request(mock.app).get('/shelves/s1/books').expect(200)).body).toHaveLength(3);
+  });
 });
 
 describe('created records in contracts of other shapes', () => {

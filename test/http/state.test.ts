@@ -216,3 +216,93 @@ describe('the clock of created records', () => {
     expect(Date.parse(b.created_at) - Date.parse(a.created_at)).toBe(60_000);
   });
 });
+
+describe('state limits', () => {
+  const create = (app: MockApp['app'], member: string, body: object = {}) =>
+    request(app).post(`/members/${member}/passes`).set(AUTH).send(body);
+  const stored = async (app: MockApp['app']) => (await request(app).get('/__mock/state').expect(200)).body.collections;
+
+  test('a create into a collection at --collection-limit answers 507 with a problem, and stores nothing', async () => {
+    const limited = await newMock({ seed: 9, collectionLimit: 4 });
+    await create(limited.app, 'm1').expect(201);
+    const before = await stored(limited.app);
+    const res = await create(limited.app, 'm1', { name: 'One too many' })
+      .expect(507)
+      .expect('Content-Type', /^application\/problem\+json/);
+    expect(res.body).toEqual({
+      type: 'https://example.com/problems/storage-full',
+      title: 'The state is full',
+      status: 507,
+      detail:
+        'createPass: the collection /members/m1/passes is full: it holds 4 of 4 records (collectionLimit). Nothing ' +
+        'was stored. Make room by deleting records or with POST /__mock/reset, or raise --collection-limit.',
+      instance: '/members/m1/passes',
+    });
+    expect(await stored(limited.app)).toEqual(before);
+  });
+
+  test('a create past --state-limit answers 507 naming the state limit, and stores nothing', async () => {
+    const limited = await newMock({ seed: 9, stateLimit: 4 });
+    await create(limited.app, 'm1').expect(201);
+    const before = await stored(limited.app);
+    const res = await create(limited.app, 'm2')
+      .expect(507)
+      .expect('Content-Type', /^application\/problem\+json/);
+    expect(res.body.detail).toBe(
+      "createPass: this session's state is full: it holds 4 of 4 records (stateLimit). Nothing was stored. " +
+        'Make room by deleting records or with POST /__mock/reset, or raise --state-limit.',
+    );
+    expect(await stored(limited.app)).toEqual(before);
+  });
+
+  test('a credential create past --state-limit answers 507 too', async () => {
+    const limited = await newMock({ seed: 9, stateLimit: 3 });
+    await request(limited.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(507);
+  });
+
+  test('a read of a new member when the state is full answers the same placeholders, and stores none', async () => {
+    const limited = await newMock({ seed: 9, stateLimit: 4 });
+    await create(limited.app, 'm1').expect(201);
+    const res = await request(limited.app).get('/members/m2/passes').set(AUTH).expect(200);
+    expect(res.text).toBe((await request(mock.app).get('/members/m2/passes').set(AUTH)).text);
+    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m1/passes']);
+  });
+
+  test('a delete of a new member’s placeholder when the state is full answers 507, and stores nothing', async () => {
+    const limited = await newMock({ seed: 9, stateLimit: 4 });
+    await create(limited.app, 'm1').expect(201);
+    const [placeholder] = (await request(limited.app).get('/members/m2/passes').set(AUTH)).body.data;
+    await request(limited.app).delete(`/members/m2/passes/${placeholder.id}`).set(AUTH).expect(507);
+    expect((await request(limited.app).get('/members/m2/passes').set(AUTH)).body.data).toContainEqual(placeholder);
+    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m1/passes']);
+  });
+
+  test('members only read are dropped to make room, and read back the same', async () => {
+    const limited = await newMock({ seed: 9, stateLimit: 7 });
+    const first = (await request(limited.app).get('/members/m1/passes').set(AUTH)).text;
+    await request(limited.app).get('/members/m2/passes').set(AUTH).expect(200);
+    await create(limited.app, 'm3').expect(201);
+    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m2/passes', '/members/m3/passes']);
+    expect((await request(limited.app).get('/members/m1/passes').set(AUTH)).text).toBe(first);
+  });
+
+  test('fixtures past the limits are taken at start, and count', async () => {
+    const fixtures = (await request(mock.app).get('/members/m1/passes').set(AUTH)).body.data;
+    const limited = await newMock({
+      seed: 9,
+      collectionLimit: 1,
+      stateLimit: 1,
+      state: { '/members/m1/passes': fixtures },
+    });
+    expect((await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200)).body.data).toHaveLength(3);
+    await create(limited.app, 'm1').expect(507);
+  });
+
+  test('a valid_from of 65,000 characters is refused 422 by the contract, and stores nothing', async () => {
+    const res = await create(mock.app, 'm1', { valid_from: `2026-01-05T09:30:00.${'0'.repeat(64_979)}Z` }).expect(422);
+    expect(res.body.violations).toEqual([
+      expect.objectContaining({ location: 'body', pointer: '/valid_from', message: expect.stringContaining('40') }),
+    ]);
+    expect(await stored(mock.app)).toEqual({});
+  });
+});

@@ -96,6 +96,8 @@ describe('the CLI as a real process', () => {
       '--body-limit',
       '--journal-limit',
       '--session-limit',
+      '--collection-limit',
+      '--state-limit',
       '--latency',
       '--failure-rate',
       '--drop-rate',
@@ -112,6 +114,8 @@ describe('the CLI as a real process', () => {
     [['--port', 'abc'], /--port \(or PORT\) must be a whole number from 0 to 65535, not "abc"/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--body-limit', '0'], /--body-limit must be a whole number/],
+    [['--collection-limit', '0'], /--collection-limit must be a whole number from 1 to 10000000, not "0"/],
+    [['--state-limit', 'lots'], /--state-limit must be a whole number from 1 to 100000000, not "lots"/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -143,6 +147,20 @@ describe('the CLI as a real process', () => {
     expect(res.status).toBe(500);
     expect((await runCli(['--failure-rate', '1.5'])).stderr).toContain('--failure-rate must be a share from 0 to 1');
     expect((await runCli(['--latency', '9-1'])).stderr).toContain('--latency must be milliseconds');
+  });
+
+  test.each([
+    [['--collection-limit', '3'], 'collectionLimit'],
+    [['--state-limit', '3'], 'stateLimit'],
+  ])('%j makes a create past the limit answer 507 naming it', async (flags, limit) => {
+    const cli = await start(['--port', '0', '--log', 'off', ...flags]);
+    const res = await fetch(`${cli.url}/members/m1/passes`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(507);
+    expect(((await res.json()) as { detail: string }).detail).toContain(`of 3 records (${limit})`);
   });
 
   test('an empty --admin-token is a usage error, not an open admin API', async () => {

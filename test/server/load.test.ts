@@ -12,7 +12,8 @@ const CONCURRENCY = 100;
 let mock: RunningMock;
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 beforeAll(async () => {
-  mock = await newServer({ seed: 31 });
+  // Every valid create must be stored: room for all of them, past the default state limit.
+  mock = await newServer({ seed: 31, stateLimit: REQUESTS });
 });
 afterAll(async () => {
   agent.destroy();

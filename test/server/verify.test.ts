@@ -152,7 +152,7 @@ describe('verifyProvider against a provider that breaks the contract', () => {
     const { url } = await listen(wrongProvider());
     const report = await verifyProvider({ baseUrl: url, seed: SEED });
     expect(violationsOf(report, 'createPass')).toEqual([
-      ['status 200 is not documented (documented: 201, 400, 401, 403, 404, 406, 413, 415, 422, 429, 500)'],
+      ['status 200 is not documented (documented: 201, 400, 401, 403, 404, 406, 413, 415, 422, 429, 500, 507)'],
     ]);
     expect(violationsOf(report, 'listPasses')).toEqual([
       ["body /next_cursor: must have required property 'next_cursor'", 'body /data: must be array'],
@@ -172,7 +172,7 @@ describe('verifyProvider against a provider that breaks the contract', () => {
     ]);
     expect(violationsOf(report, 'deleteCredential')).toEqual([
       [
-        'status 418 is not documented (documented: 204, 400, 401, 403, 404, 406, 429, 500)',
+        'status 418 is not documented (documented: 204, 400, 401, 403, 404, 406, 429, 500, 507)',
         'expected a success (204), got 418',
       ],
     ]);

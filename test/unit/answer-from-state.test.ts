@@ -311,3 +311,102 @@ describe('answerFromState: records', () => {
     expect(generate).toHaveBeenCalledTimes(21);
   });
 });
+
+describe('answerFromState: limits', () => {
+  /** Tools whose store has these limits; `kept` records stored first, in a collection of their own. */
+  const limited = (limits: { collection?: number; state?: number }, placeholders = 2, kept = 0) => {
+    const state = { ...tools(placeholders), store: new MemoryStore(limits) };
+    for (let i = 0; i < kept; i++) state.store.put('/members/other/passes', `k${i}`, { id: `k${i}` });
+    return state;
+  };
+  const PASSES = '/members/m1/passes';
+  const createPass = (state: StateTools, key = 'c1') =>
+    answerFromState(plan('createPass'), state, request('createPass', { path: PASSES, body: {}, key }), render);
+  const listPasses = (state: StateTools) =>
+    answerFromState(plan('listPasses'), state, request('listPasses', { path: PASSES }), render);
+  const passAt = (operationId: 'getPass' | 'deletePass', state: StateTools, id: string) =>
+    answerFromState(
+      plan(operationId),
+      state,
+      request(operationId, { path: `${PASSES}/${id}`, pathParams: { member_id: 'm1', pass_id: id } }),
+      render,
+    );
+
+  test('a create into a full collection answers 507 naming the collection limit, and stores nothing', () => {
+    const state = limited({ collection: 2 });
+    listPasses(state);
+    const { reply, changed } = createPass(state);
+    expect(reply).toMatchObject({
+      status: 507,
+      contentType: 'application/problem+json',
+      violations: [],
+      body: {
+        type: 'https://example.com/problems/storage-full',
+        status: 507,
+        detail:
+          `createPass: the collection ${PASSES} is full: it holds 2 of 2 records (collectionLimit). Nothing was ` +
+          'stored. Make room by deleting records or with POST /__mock/reset, or raise --collection-limit.',
+      },
+    });
+    expect(changed).toBe(false);
+    expect(state.store.count(PASSES)).toBe(2);
+  });
+
+  test('a create past the state limit answers 507 naming the state limit, and stores nothing', () => {
+    const state = limited({ state: 3 }, 2, 1);
+    listPasses(state);
+    const { reply, changed } = createPass(state);
+    expect(reply.body).toMatchObject({
+      status: 507,
+      detail:
+        "createPass: this session's state is full: it holds 3 of 3 records (stateLimit). Nothing was stored. " +
+        'Make room by deleting records or with POST /__mock/reset, or raise --state-limit.',
+    });
+    expect(changed).toBe(false);
+    expect([state.store.count(PASSES), state.store.count()]).toEqual([2, 3]);
+  });
+
+  test('a create into a new collection the full state has no room for answers 507 and seeds nothing', () => {
+    const state = limited({ state: 2 }, 2, 2);
+    expect(createPass(state)).toMatchObject({ reply: { status: 507 }, changed: false });
+    expect(state.store.has(PASSES)).toBe(false);
+  });
+
+  test('a list of a new collection the full state has no room for answers its placeholders, unstored', () => {
+    const full = limited({ state: 2 }, 2, 2);
+    const { reply, changed } = listPasses(full);
+    expect(reply.body).toEqual(listPasses(limited({})).reply.body);
+    expect(ids(reply)).toHaveLength(2);
+    expect(changed).toBe(false);
+    expect(full.store.has(PASSES)).toBe(false);
+  });
+
+  test('a read of a placeholder of a new collection the full state has no room for finds it, unstored', () => {
+    const roomy = limited({});
+    const placeholder = (listPasses(roomy).reply.body as { data: { id: string }[] }).data[0]!;
+    const full = limited({ state: 2 }, 2, 2);
+    expect(passAt('getPass', full, placeholder.id).reply.body).toEqual(placeholder);
+    expect(full.store.has(PASSES)).toBe(false);
+  });
+
+  test('a delete of a placeholder of a new collection the full state has no room for answers 507', () => {
+    const [id] = ids(listPasses(limited({})).reply);
+    const full = limited({ state: 2 }, 2, 2);
+    expect(passAt('deletePass', full, id!)).toMatchObject({ reply: { status: 507 }, changed: false });
+    expect(full.store.has(PASSES)).toBe(false);
+  });
+
+  test('a delete of a missing record of a new collection the full state has no room for answers 404', () => {
+    const full = limited({ state: 2 }, 2, 2);
+    expect(passAt('deletePass', full, 'pas_missing')).toMatchObject({ reply: { status: 404 }, changed: false });
+  });
+
+  test('a collection of untouched placeholders dropped to make room comes back with the same records', () => {
+    const state = limited({ state: 2 }, 2);
+    const first = listPasses(state).reply.body;
+    const other = request('listCredentials');
+    answerFromState(plan('listCredentials'), state, other, render);
+    expect(state.store.has(PASSES)).toBe(false);
+    expect(listPasses(state).reply.body).toEqual(first);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import type { BodyGenerator } from '../../mock/generate/generate-body.js';
+import { createBodyGenerator, type BodyGenerator } from '../../mock/generate/generate-body.js';
 import type { Operation } from '../../mock/contract/load-contract.js';
 import type { CreatePlan } from '../../mock/plan/collection-plan.js';
 import type { Collection } from '../../mock/plan/infer-collections.js';
@@ -209,6 +209,27 @@ describe('makePlaceholder', () => {
   test('a draw that is not an object gives a record of the path only', () => {
     const { generator: g } = generator(() => null);
     expect(makePlaceholder(g, collection(), slot)).toEqual({ member_id: 'm1' });
+  });
+
+  // What lets the store drop an untouched collection of placeholders and make it again unseen.
+  test('depends only on the seed, the collection and the index: not on what was drawn before, nor on the clock', () => {
+    const named = collection({
+      ...PASS,
+      properties: { ...(PASS.properties as JsonObject), name: { type: 'string', 'x-faker': 'commerce.productName' } },
+    });
+    const used = createBodyGenerator(7);
+    const first = makePlaceholder(used, named, slot);
+    for (let i = 0; i < 5; i++) makePlaceholder(used, named, { ...slot, collectionKey: `/members/x${i}/passes` });
+    used.generate(PASS, 'POST /members/m1/passes|1');
+    vi.setSystemTime(new Date('2031-01-01T00:00:00Z'));
+    try {
+      expect(makePlaceholder(used, named, slot)).toEqual(first);
+      expect(makePlaceholder(createBodyGenerator(7), named, slot)).toEqual(first);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(makePlaceholder(createBodyGenerator(8), named, slot)).not.toEqual(first);
+    expect(makePlaceholder(used, named, { ...slot, index: 2 })).not.toEqual(first);
   });
 });
 

@@ -21,6 +21,7 @@ describe('PROBLEMS', () => {
     ['invalidBody', 422],
     ['headersTooLarge', 431],
     ['internal', 500],
+    ['storageFull', 507],
   ] as const)('answers %s with status %i', (kind, status) => {
     expect(problem(kind, 'detail').status).toBe(status);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { deepFreeze, MemoryStore, type StoredRecord } from '../../mock/state/store.js';
 
 const PASSES = '/members/m1/passes';
@@ -43,26 +43,26 @@ describe('MemoryStore', () => {
     expect(store.delete('/members/m2/passes', 'p1')).toBe(false);
   });
 
-  test('knows a collection once it is touched or written to, and keeps knowing it when emptied', () => {
+  test('knows a collection once it is seeded or written to, and keeps knowing it when emptied', () => {
     const store = new MemoryStore();
     expect(store.has(PASSES)).toBe(false);
-    store.touch(PASSES);
+    store.seed(PASSES, []);
     expect(store.has(PASSES)).toBe(true);
     store.put('/members/m2/passes', 'p1', { id: 'p1' });
     store.delete('/members/m2/passes', 'p1');
     expect(store.has('/members/m2/passes')).toBe(true);
   });
 
-  test('touching a collection keeps its records', () => {
+  test('seeding a collection that exists keeps its records', () => {
     const store = new MemoryStore();
     store.put(PASSES, 'p1', { id: 'p1' });
-    store.touch(PASSES);
+    expect(store.seed(PASSES, [['p2', { id: 'p2' }]])).toBe('stored');
     expect(store.list(PASSES)).toEqual([{ id: 'p1' }]);
   });
 
   test('snapshots every collection, empty ones included, as copies a caller may change', () => {
     const store = new MemoryStore();
-    store.touch('/members/m2/passes');
+    store.seed('/members/m2/passes', []);
     store.put(PASSES, 'p1', { id: 'p1', holder: { name: 'Ada' } });
     const snapshot = store.snapshot();
     expect(snapshot).toEqual({ '/members/m2/passes': [], [PASSES]: [{ id: 'p1', holder: { name: 'Ada' } }] });
@@ -102,7 +102,7 @@ describe('MemoryStore versions', () => {
     seen.push(store.version('/a'));
     expect(store.delete('/a', 'missing')).toBe(false);
     expect(store.version('/a')).toBe(seen[2]);
-    store.touch('/a');
+    store.seed('/a', [['2', { id: '2' }]]);
     expect(store.version('/a')).toBe(seen[2]);
     store.delete('/a', '1');
     seen.push(store.version('/a'));
@@ -125,6 +125,193 @@ describe('MemoryStore versions', () => {
     expect(versions).not.toContain(store.version('/a'));
     expect(versions).not.toContain(store.version('/b'));
     expect(store.version('/a')).not.toBe(store.version('/b'));
+  });
+});
+
+const rec = (id: string): [string, StoredRecord] => [id, { id }];
+const seeded = (store: MemoryStore, collection: string, size: number) =>
+  store.seed(
+    collection,
+    Array.from({ length: size }, (_, i) => rec(`${collection}-${i}`)),
+  );
+
+describe('MemoryStore limits', () => {
+  test('refuses a new record in a collection at the collection limit, and changes nothing', () => {
+    const store = new MemoryStore({ collection: 2 });
+    store.put(PASSES, 'p1', { id: 'p1' });
+    store.put(PASSES, 'p2', { id: 'p2' });
+    const version = store.version(PASSES);
+    expect(store.put(PASSES, 'p3', { id: 'p3' })).toBe('collection-full');
+    expect(store.list(PASSES).map((r) => r.id)).toEqual(['p1', 'p2']);
+    expect(store.version(PASSES)).toBe(version);
+    expect(store.count()).toBe(2);
+  });
+
+  test('replacing a record of a full collection or a full store is never refused', () => {
+    const store = new MemoryStore({ collection: 1, state: 1 });
+    store.put(PASSES, 'p1', { id: 'p1' });
+    expect(store.put(PASSES, 'p1', { id: 'p1', name: 'again' })).toBe('stored');
+    expect(store.get(PASSES, 'p1')).toEqual({ id: 'p1', name: 'again' });
+  });
+
+  test('refuses a new record past the state limit, counted across collections, and changes nothing', () => {
+    const store = new MemoryStore({ state: 3 });
+    store.put('/a', '1', { id: '1' });
+    store.put('/a', '2', { id: '2' });
+    store.put('/b', '1', { id: '1' });
+    expect(store.put('/b', '2', { id: '2' })).toBe('state-full');
+    expect(store.put('/c', '1', { id: '1' })).toBe('state-full');
+    expect(store.count('/b')).toBe(1);
+    expect(store.has('/c')).toBe(false);
+    expect(store.count()).toBe(3);
+  });
+
+  test('counts every record, and a collection emptied by deletes as one', () => {
+    const store = new MemoryStore();
+    store.put('/a', '1', { id: '1' });
+    store.put('/a', '2', { id: '2' });
+    store.delete('/a', '1');
+    expect(store.count()).toBe(1);
+    store.delete('/a', '2');
+    expect([store.count(), store.count('/a')]).toEqual([1, 0]);
+    store.put('/a', '3', { id: '3' });
+    expect(store.count()).toBe(1);
+  });
+
+  test('a record put into an emptied collection takes its place, so a full store takes it', () => {
+    const store = new MemoryStore({ state: 1 });
+    store.put('/a', '1', { id: '1' });
+    store.delete('/a', '1');
+    expect(store.put('/a', '2', { id: '2' })).toBe('stored');
+  });
+
+  test('holds seeded placeholders to the state limit but not to the collection limit', () => {
+    const store = new MemoryStore({ collection: 1, state: 4 });
+    expect(seeded(store, '/a', 3)).toBe('stored');
+    expect(store.count('/a')).toBe(3);
+    expect(seeded(store, '/b', 5)).toBe('state-full');
+    expect([store.has('/a'), store.has('/b')]).toEqual([true, false]);
+  });
+
+  test('restores fixtures past both limits, and counts them', () => {
+    const store = new MemoryStore({ collection: 1, state: 1 });
+    store.restore({ '/a': [{ id: '1' }, { id: '2' }], '/b': [] }, byId);
+    expect(store.count()).toBe(3);
+    expect(store.put('/a', '3', { id: '3' })).toBe('collection-full');
+    expect(store.put('/c', '1', { id: '1' })).toBe('state-full');
+  });
+});
+
+describe('MemoryStore eviction', () => {
+  test('makes room by evicting seeded collections, least recently used first', () => {
+    const store = new MemoryStore({ state: 6 });
+    seeded(store, '/a', 2);
+    seeded(store, '/b', 2);
+    seeded(store, '/c', 2);
+    store.list('/a');
+    expect(seeded(store, '/d', 2)).toBe('stored');
+    expect(['/a', '/b', '/c', '/d'].map((c) => store.has(c))).toEqual([true, false, true, true]);
+    expect(store.count()).toBe(6);
+  });
+
+  test.each([
+    ['has', (store: MemoryStore) => store.has('/a')],
+    ['get', (store: MemoryStore) => store.get('/a', 'x')],
+    ['list', (store: MemoryStore) => store.list('/a')],
+  ])('%s counts as a use of the collection', (_, read) => {
+    const store = new MemoryStore({ state: 2 });
+    seeded(store, '/a', 1);
+    seeded(store, '/b', 1);
+    read(store);
+    seeded(store, '/c', 1);
+    expect([store.has('/a'), store.has('/b')]).toEqual([true, false]);
+  });
+
+  test('a put that needs room evicts seeded collections, never the one it writes to', () => {
+    const store = new MemoryStore({ state: 4 });
+    seeded(store, '/a', 2);
+    seeded(store, '/b', 2);
+    expect(store.put('/b', 'new', { id: 'new' })).toBe('stored');
+    expect([store.has('/a'), store.count('/b'), store.count()]).toEqual([false, 3, 3]);
+  });
+
+  test('a put refused for room leaves its own seeded collection evictable', () => {
+    const store = new MemoryStore({ state: 2 });
+    seeded(store, '/a', 2);
+    expect(store.put('/a', 'new', { id: 'new' })).toBe('state-full');
+    expect(seeded(store, '/b', 1)).toBe('stored');
+    expect(store.has('/a')).toBe(false);
+  });
+
+  test.each([
+    ['a put', (store: MemoryStore) => store.put('/a', 'new', { id: 'new' })],
+    ['a delete', (store: MemoryStore) => store.delete('/a', '/a-0')],
+  ])('a collection changed by %s is kept, never evicted', (_, change) => {
+    const store = new MemoryStore({ state: 3 });
+    seeded(store, '/a', 2);
+    change(store);
+    expect(seeded(store, '/b', 3)).toBe('state-full');
+    expect(store.has('/a')).toBe(true);
+  });
+
+  test('a delete of a record that is not there leaves a seeded collection evictable', () => {
+    const store = new MemoryStore({ state: 2 });
+    seeded(store, '/a', 2);
+    expect(store.delete('/a', 'missing')).toBe(false);
+    expect(seeded(store, '/b', 2)).toBe('stored');
+  });
+
+  test('restored collections are kept, never evicted', () => {
+    const store = new MemoryStore({ state: 2 });
+    store.restore({ '/a': [{ id: '1' }, { id: '2' }] }, byId);
+    expect(seeded(store, '/b', 1)).toBe('state-full');
+  });
+
+  test('evicts nothing when evicting every evictable collection would still not make room', () => {
+    const store = new MemoryStore({ state: 4 });
+    store.put('/kept', '1', { id: '1' });
+    store.put('/kept', '2', { id: '2' });
+    seeded(store, '/a', 1);
+    seeded(store, '/b', 1);
+    expect(seeded(store, '/c', 3)).toBe('state-full');
+    expect(['/a', '/b', '/c'].map((c) => store.has(c))).toEqual([true, true, false]);
+    expect(store.count()).toBe(4);
+  });
+
+  test('an evicted collection is seeded afresh, with a version it never had', () => {
+    const store = new MemoryStore({ state: 1 });
+    seeded(store, '/a', 1);
+    const before = store.version('/a');
+    seeded(store, '/b', 1);
+    expect(store.version('/a')).toBe(0);
+    seeded(store, '/a', 1);
+    expect(store.list('/a')).toEqual([{ id: '/a-0' }]);
+    expect(store.version('/a')).not.toBe(before);
+  });
+
+  test('reads, writes, seeds with eviction and counts visit as many map entries with 10,000 collections as with 10', () => {
+    // Every step of every Map iteration (for...of, spread, keys()) goes through this one method.
+    const iterator = Object.getPrototypeOf(new Map().keys()) as { next(): unknown };
+    const visits = (collections: number) => {
+      const store = new MemoryStore({ state: collections + 1 });
+      store.put('/kept', '1', { id: '1' });
+      for (let i = 0; i < collections; i++) seeded(store, `/c${i}`, 1);
+      const next = vi.spyOn(iterator, 'next');
+      try {
+        seeded(store, '/new', 1);
+        store.put('/kept', '2', { id: '2' });
+        store.put('/c5', 'x', { id: 'x' });
+        store.delete('/kept', '1');
+        store.get('/c7', '/c7-0');
+        store.has('/c8');
+        store.count();
+        store.version('/c9');
+        return next.mock.calls.length;
+      } finally {
+        next.mockRestore();
+      }
+    };
+    expect(visits(10_000)).toBe(visits(10));
   });
 });
 
