@@ -41,8 +41,9 @@ export function produceReply(
   const stateRequest = { ...request, operationId: rendering.operationId, key: rendering.key };
   const result = answerFromState(source.collection, tools, stateRequest, render);
   const { role } = source.collection;
-  // Records and pages are frozen: a body read before is sent as the text it was sent as.
-  if ((role === 'read' || role === 'list') && isJsonReply(result.reply)) {
+  // Pages are frozen: a page read before is sent as the text it was sent as. (Not single records: their texts
+  // would live as long as every record does, doubling what a full state costs; a record is quick to write.)
+  if (role === 'list' && isJsonReply(result.reply)) {
     result.reply.text = textOf(context.texts, result.reply.body);
   }
   return result;

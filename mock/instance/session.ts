@@ -26,6 +26,11 @@ export interface Session {
 
 /** Pages kept per session: a handful of lists and members a front-end reads again and again. */
 const PAGES = 256;
+/**
+ * Records those pages may hold in all (each page is also kept as its JSON text): a hostile client asking
+ * for `limit=1000` pages of many members would otherwise keep megabytes per session.
+ */
+const PAGE_RECORDS = 1000;
 
 /** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
 export const REQUESTS = '\u0000requests';
@@ -53,7 +58,7 @@ export function createSession(
     overrides: [],
     counters,
     now: () => new Date(),
-    pages: new BoundedMemo(PAGES),
+    pages: new BoundedMemo(PAGES, 4096, PAGE_RECORDS),
   };
   if (clock !== 'system') {
     session.now = () => {

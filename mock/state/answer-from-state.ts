@@ -153,7 +153,10 @@ function listPage(
   if (known) return { body: known };
   const records = tools.store.list(collectionKey).reverse();
   const page = records.slice(start, start + limit);
-  if (list.where.length === 0) return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject) };
+  // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
+  const weight = page.length + 1;
+  if (list.where.length === 0)
+    return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject, weight) };
   // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
   const envelope = list.envelope(() => {
     const generated = render().body;
@@ -166,7 +169,7 @@ function listPage(
     else if (list.nextNullable) body[list.nextField] = null;
     else delete body[list.nextField];
   }
-  return { body: tools.pages.set(key, Object.freeze(body)) };
+  return { body: tools.pages.set(key, Object.freeze(body), weight) };
 }
 
 function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {

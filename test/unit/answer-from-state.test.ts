@@ -20,7 +20,7 @@ function tools(placeholders = 2): StateTools {
   const generator = createBodyGenerator(1);
   return {
     store: new MemoryStore(),
-    pages: new BoundedMemo(16),
+    pages: new BoundedMemo(16, 4096, 100),
     generator,
     placeholders,
     now: () => new Date(Date.UTC(2026, 0, 1)),
@@ -188,6 +188,12 @@ describe('answerFromState: list pages', () => {
   ])('a generated envelope that is %s gives the records and the cursor alone', (_, generated) => {
     const draw = (body?: unknown) => ({ ...render(body), body: body ?? generated });
     expect(Object.keys(page(listing(), tools(1), {}, draw).body as object)).toEqual(['data', 'next_cursor']);
+  });
+
+  test('a page weighs its records and its envelope in the page memo, so the memo bounds the records it keeps', () => {
+    const state = tools(3);
+    page(listing(), state, { limit: '2' });
+    expect(state.pages.weight).toBe(3);
   });
 
   test('gives a next cursor while records remain; on the last page none, or null if the field is nullable', () => {

@@ -39,3 +39,49 @@ describe('BoundedMemo', () => {
     expect([memo.get('a'), memo.size]).toEqual([undefined, 0]);
   });
 });
+
+describe('BoundedMemo with a weight limit', () => {
+  test('starts over when the weights it holds would pass the limit', () => {
+    const memo = new BoundedMemo<string>(10, 100, 10);
+    memo.set('a', 'A', 6);
+    memo.set('b', 'B', 5);
+    expect([memo.get('a'), memo.get('b'), memo.weight]).toEqual([undefined, 'B', 5]);
+  });
+
+  test('keeps values up to the limit exactly', () => {
+    const memo = new BoundedMemo<string>(10, 100, 10);
+    memo.set('a', 'A', 6);
+    memo.set('b', 'B', 4);
+    expect([memo.get('a'), memo.get('b'), memo.weight]).toEqual(['A', 'B', 10]);
+  });
+
+  test('never keeps a value heavier than the whole limit, but hands it back', () => {
+    const memo = new BoundedMemo<string>(10, 100, 10);
+    memo.set('a', 'A', 2);
+    expect(memo.set('big', 'BIG', 11)).toBe('BIG');
+    expect([memo.get('a'), memo.get('big'), memo.weight]).toEqual(['A', undefined, 2]);
+  });
+
+  test('setting a key again replaces its weight instead of adding to it', () => {
+    const memo = new BoundedMemo<string>(10, 100, 10);
+    memo.set('a', 'A', 6);
+    memo.set('a', 'A2', 6);
+    memo.set('b', 'B', 4);
+    expect([memo.get('a'), memo.get('b'), memo.weight]).toEqual(['A2', 'B', 10]);
+  });
+
+  test('a clear forgets the weights too', () => {
+    const memo = new BoundedMemo<string>(10, 100, 10);
+    memo.set('a', 'A', 9);
+    memo.clear();
+    memo.set('b', 'B', 9);
+    expect([memo.get('b'), memo.weight]).toEqual(['B', 9]);
+  });
+
+  test('without a weight limit, the weight is the number of entries', () => {
+    const memo = new BoundedMemo<number>(10);
+    memo.set('a', 1, 50);
+    memo.set('b', 2, 50);
+    expect(memo.weight).toBe(2);
+  });
+});
