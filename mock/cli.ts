@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import { parseLatency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
@@ -26,6 +27,8 @@ Options:
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
   --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin)
+  --allowed-hosts LIST   host names answered besides IP addresses, localhost, *.localhost and --host,
+                         comma-separated; .example.com allows its subdomains too; all answers any host
   --no-cors              send no CORS headers
   --no-watch             do not reload the contract when its file changes
   --log FORMAT           pretty (default), json, or off: one line per request
@@ -36,7 +39,8 @@ Options:
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer
-  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN)
+  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);
+                         with a token, every host name is answered
   --no-admin             remove the admin API /__mock/* altogether
   -h, --help             show this help
   -v, --version          show the version
@@ -68,6 +72,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       data: { type: 'string' },
       'state-file': { type: 'string' },
       'cors-origin': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
       'no-cors': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       log: { type: 'string' },
@@ -115,6 +120,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
             .split(',')
             .map((o) => o.trim())
             .filter(Boolean),
+    allowedHosts: values['allowed-hosts'] === undefined ? undefined : allowedHosts(values['allowed-hosts']),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
@@ -130,6 +136,21 @@ function adminToken(flag: string | undefined): string | undefined {
   if (flag === '')
     throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
   return flag ?? (process.env.MOCK_ADMIN_TOKEN || undefined);
+}
+
+function allowedHosts(list: string): string[] | true {
+  const entries = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 1 && entries[0]!.toLowerCase() === 'all') return true;
+  const wrong = entries.find((entry) => hostName(entry.startsWith('.') ? entry.slice(1) : entry) === undefined);
+  if (wrong !== undefined || entries.length === 0)
+    throw new UsageError(
+      `--allowed-hosts must be host names, comma-separated (.example.com for its subdomains too), or all; ` +
+        `not "${wrong ?? list}".`,
+    );
+  return entries;
 }
 
 function latencyOf(text: string): number | [number, number] {

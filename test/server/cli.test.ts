@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
@@ -22,6 +23,18 @@ async function start(
   });
   started.push(cli);
   return cli;
+}
+
+/** The status of a GET sent with a Host header of our choosing (fetch may not set Host). */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { Host: host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 describe('the CLI as a real process', () => {
@@ -90,6 +103,7 @@ describe('the CLI as a real process', () => {
       '--data',
       '--state-file',
       '--cors-origin',
+      '--allowed-hosts',
       '--no-cors',
       '--no-watch',
       '--log',
@@ -112,6 +126,7 @@ describe('the CLI as a real process', () => {
     [['--port', 'abc'], /--port \(or PORT\) must be a whole number from 0 to 65535, not "abc"/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--body-limit', '0'], /--body-limit must be a whole number/],
+    [['--allowed-hosts', 'http://mock.lan'], /--allowed-hosts must be host names, comma-separated/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -149,6 +164,18 @@ describe('the CLI as a real process', () => {
     const { code, stderr } = await runCli(['--admin-token', '']);
     expect(code).toBe(2);
     expect(stderr).toContain('--admin-token is empty');
+  });
+
+  test('--allowed-hosts answers the names listed, and refuses others with 403', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--allowed-hosts', 'mock.lan, .demo.example']);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'mock.lan:4010')).toBe(200);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'eu.demo.example')).toBe(200);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'evil.example')).toBe(403);
+  });
+
+  test('--allowed-hosts all answers every host name', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--allowed-hosts', 'all']);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'evil.example')).toBe(200);
   });
 
   test('serves a contract read from a URL, without trying to watch it', async () => {

@@ -10,6 +10,7 @@ describe('PROBLEMS', () => {
     ['malformedHttp', 400],
     ['unauthorized', 401],
     ['forbiddenOrigin', 403],
+    ['forbiddenHost', 403],
     ['notFound', 404],
     ['routeNotFound', 404],
     ['methodNotAllowed', 405],
