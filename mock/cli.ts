@@ -26,7 +26,8 @@ Options:
                          anchor so a whole session repeats byte for byte
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
   --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
-  --cors-origin LIST     allow only these origins, comma-separated (default: any origin)
+  --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
+                         answers only these, and takes changes only from them or its own origin)
   --allowed-hosts LIST   host names answered besides IP addresses, localhost, *.localhost and --host,
                          comma-separated; .example.com allows its subdomains too; all answers any host
   --no-cors              send no CORS headers
@@ -46,6 +47,7 @@ Options:
   -v, --version          show the version
 
 Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET /__mock/state, POST /__mock/reset
+           (changes need Content-Type: application/json or an X-Mock-Session header)
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 
 /** Thrown for a bad flag: the message is for the person at the terminal. */

@@ -40,6 +40,11 @@ export const PROBLEMS = {
   unauthorized: { type: `${BASE}unauthorized`, title: 'Authentication is required', status: 401 },
   forbiddenOrigin: { type: `${BASE}forbidden-origin`, title: 'This origin may not call the mock', status: 403 },
   forbiddenHost: { type: `${BASE}forbidden-host`, title: 'The mock does not answer to this host name', status: 403 },
+  forgeableAdminRequest: {
+    type: `${BASE}forgeable-admin-request`,
+    title: 'A change to the mock must be a request no web page can forge',
+    status: 403,
+  },
   notFound: { type: `${BASE}not-found`, title: 'Not found', status: 404 },
   routeNotFound: {
     type: `${BASE}route-not-found`,

@@ -11,6 +11,7 @@ describe('PROBLEMS', () => {
     ['unauthorized', 401],
     ['forbiddenOrigin', 403],
     ['forbiddenHost', 403],
+    ['forgeableAdminRequest', 403],
     ['notFound', 404],
     ['routeNotFound', 404],
     ['methodNotAllowed', 405],
