@@ -12,7 +12,13 @@ import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './journal/call-match.js';
-import { readOverride, type CheckResponse, type Override, type OverrideSpec } from './respond/overrides.js';
+import {
+  MAX_OVERRIDES,
+  readOverride,
+  type CheckResponse,
+  type Override,
+  type OverrideSpec,
+} from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import type { StoreSnapshot } from './state/store.js';
@@ -70,10 +76,17 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   let overrides = 0;
 
   const controls: MockControls = {
-    override(session, spec) {
+    override(name, spec) {
+      const session = sessionOf(context, name);
+      if (session.overrides.length >= MAX_OVERRIDES) {
+        const error =
+          `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
+          'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
+        return { ok: false, full: true, errors: [error] };
+      }
       const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
       const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
-      if (result.ok) sessionOf(context, session).overrides.push(result.override);
+      if (result.ok) session.overrides.push(result.override);
       return result;
     },
     reset(session) {

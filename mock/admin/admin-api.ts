@@ -123,7 +123,8 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
       const result = controls.override(session.name, body);
       if (result.ok) return json(result.override, 201);
       const detail = `The override was refused: ${result.errors.join('; ')}.`;
-      return problemReply(problem('invalidOverride', detail, { instance, violations: bodyViolations(result.errors) }));
+      const kind = result.full ? 'tooManyOverrides' : 'invalidOverride';
+      return problemReply(problem(kind, detail, { instance, violations: bodyViolations(result.errors) }));
     },
     'DELETE /overrides': ({ session }) => {
       session.overrides.length = 0;

@@ -54,6 +54,11 @@ export const PROBLEMS = {
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
+  tooManyOverrides: {
+    type: `${BASE}too-many-overrides`,
+    title: 'The session holds as many overrides as it may',
+    status: 409,
+  },
   malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
   headersTooLarge: {
     type: `${BASE}headers-too-large`,

@@ -17,6 +17,7 @@ describe('PROBLEMS', () => {
     ['methodNotAllowed', 405],
     ['notAcceptable', 406],
     ['waitTimedOut', 408],
+    ['tooManyOverrides', 409],
     ['payloadTooLarge', 413],
     ['unsupportedMediaType', 415],
     ['invalidOverride', 422],
