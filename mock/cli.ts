@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command line: parse flags, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hostName } from './handler/host-guard.js';
@@ -137,7 +138,12 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
 function adminToken(flag: string | undefined): string | undefined {
   if (flag === '')
     throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
-  return flag ?? (process.env.MOCK_ADMIN_TOKEN || undefined);
+  const env = process.env.MOCK_ADMIN_TOKEN;
+  if (flag === undefined && env === '')
+    throw new UsageError(
+      'MOCK_ADMIN_TOKEN is set but empty: give it a token, or unset it to leave the admin API open.',
+    );
+  return flag ?? env;
 }
 
 function allowedHosts(list: string): string[] | true {
@@ -153,6 +159,24 @@ function allowedHosts(list: string): string[] | true {
         `not "${wrong ?? list}".`,
     );
   return entries;
+}
+
+/**
+ * One line for stderr when the admin API is open to the network: no token, and an interface beyond loopback.
+ * @example exposureWarning({ host: '0.0.0.0', admin: {} }, 4010) // 'membership-mock: warning: ...'
+ */
+function exposureWarning({ host = '127.0.0.1', admin }: ServerOptions, port: number): string | undefined {
+  if (admin === false || admin?.token || isLoopback(host)) return undefined;
+  return (
+    `membership-mock: warning: listening on ${host} without an admin token: anyone who can reach port ${port} ` +
+    'can read the journal (with its Authorization and Cookie headers) and reset the state; ' +
+    'set one with --admin-token or MOCK_ADMIN_TOKEN.'
+  );
+}
+
+function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || (isIPv4(name) && name.startsWith('127.'));
 }
 
 function latencyOf(text: string): number | [number, number] {
@@ -257,6 +281,8 @@ async function main(): Promise<void> {
     `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
       `at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
+  const warning = exposureWarning(options, running.port);
+  if (warning) process.stderr.write(`${warning}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -166,6 +166,38 @@ describe('the CLI as a real process', () => {
     expect(stderr).toContain('--admin-token is empty');
   });
 
+  test('an empty MOCK_ADMIN_TOKEN is a usage error, not an open admin API', async () => {
+    const { code, stderr } = await runCli(['--port', '0'], { MOCK_ADMIN_TOKEN: '' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('MOCK_ADMIN_TOKEN is set but empty');
+  });
+
+  test('warns on stderr, in one line, when it listens beyond loopback without an admin token', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--host', '0.0.0.0'], {
+      env: { MOCK_ADMIN_TOKEN: undefined },
+    });
+    await cli.stop();
+    const port = new URL(cli.url).port;
+    expect(cli.stderr).toBe(
+      `membership-mock: warning: listening on 0.0.0.0 without an admin token: anyone who can reach port ${port} ` +
+        'can read the journal (with its Authorization and Cookie headers) and reset the state; ' +
+        'set one with --admin-token or MOCK_ADMIN_TOKEN.\n',
+    );
+  });
+
+  test.each([
+    [['--host', '127.0.0.1']],
+    [['--host', 'localhost']],
+    [['--host', '0.0.0.0', '--admin-token', 's3cret']],
+    [['--host', '0.0.0.0', '--no-admin']],
+  ])('does not warn with %j', async (args) => {
+    const cli = await start(['--port', '0', '--log', 'off', ...args], {
+      env: { MOCK_ADMIN_TOKEN: undefined },
+    });
+    await cli.stop();
+    expect(cli.stderr).toBe('');
+  });
+
   test('--allowed-hosts answers the names listed, and refuses others with 403', async () => {
     const cli = await start(['--port', '0', '--log', 'off', '--allowed-hosts', 'mock.lan, .demo.example']);
     expect(await statusWithHost(`${cli.url}/__mock/health`, 'mock.lan:4010')).toBe(200);
