@@ -40,7 +40,8 @@ export interface MockApp {
   waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord | undefined>;
   /**
    * Answers the next calls of an operation differently: a documented status, a body (checked against the
-   * contract: a body that breaks it throws), headers, a delay or a dropped connection.
+   * contract: a body that breaks it throws), headers, a delay or a dropped connection. A session holds at
+   * most 100 overrides in force; `match` and `body` are at most 64 KiB of JSON and 64 levels deep.
    * @example mock.override({ operationId: 'createPass', status: 500, times: 1 })
    */
   override(spec: OverrideSpec, session?: string): Override;
