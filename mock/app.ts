@@ -12,7 +12,13 @@ import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './journal/call-match.js';
-import { readOverride, type CheckResponse, type Override, type OverrideSpec } from './respond/overrides.js';
+import {
+  MAX_OVERRIDES,
+  readOverride,
+  type CheckResponse,
+  type Override,
+  type OverrideSpec,
+} from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import type { StoreSnapshot } from './state/store.js';
@@ -34,7 +40,8 @@ export interface MockApp {
   waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord | undefined>;
   /**
    * Answers the next calls of an operation differently: a documented status, a body (checked against the
-   * contract: a body that breaks it throws), headers, a delay or a dropped connection.
+   * contract: a body that breaks it throws), headers, a delay or a dropped connection. A session holds at
+   * most 100 overrides in force; `match` and `body` are at most 64 KiB of JSON and 64 levels deep.
    * @example mock.override({ operationId: 'createPass', status: 500, times: 1 })
    */
   override(spec: OverrideSpec, session?: string): Override;
@@ -70,10 +77,17 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   let overrides = 0;
 
   const controls: MockControls = {
-    override(session, spec) {
+    override(name, spec) {
+      const session = sessionOf(context, name);
+      if (session.overrides.length >= MAX_OVERRIDES) {
+        const error =
+          `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
+          'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
+        return { ok: false, full: true, errors: [error] };
+      }
       const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
       const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
-      if (result.ok) sessionOf(context, session).overrides.push(result.override);
+      if (result.ok) session.overrides.push(result.override);
       return result;
     },
     reset(session) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The command line: parse flags, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import { parseLatency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
@@ -25,7 +27,10 @@ Options:
                          anchor so a whole session repeats byte for byte
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
   --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
-  --cors-origin LIST     allow only these origins, comma-separated (default: any origin)
+  --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
+                         answers only these, and takes changes only from them or its own origin)
+  --allowed-hosts LIST   host names answered besides IP addresses, localhost, *.localhost and --host,
+                         comma-separated; .example.com allows its subdomains too; all answers any host
   --no-cors              send no CORS headers
   --no-watch             do not reload the contract when its file changes
   --log FORMAT           pretty (default), json, or off: one line per request
@@ -41,12 +46,14 @@ Options:
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer
-  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN)
+  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);
+                         with a token, every host name is answered
   --no-admin             remove the admin API /__mock/* altogether
   -h, --help             show this help
   -v, --version          show the version
 
 Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET /__mock/state, POST /__mock/reset
+           (changes need Content-Type: application/json or an X-Mock-Session header)
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 
 /** Thrown for a bad flag: the message is for the person at the terminal. */
@@ -76,6 +83,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       data: { type: 'string' },
       'state-file': { type: 'string' },
       'cors-origin': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
       'no-cors': { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       log: { type: 'string' },
@@ -130,6 +138,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
             .split(',')
             .map((o) => o.trim())
             .filter(Boolean),
+    allowedHosts: values['allowed-hosts'] === undefined ? undefined : allowedHosts(values['allowed-hosts']),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
@@ -144,7 +153,45 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
 function adminToken(flag: string | undefined): string | undefined {
   if (flag === '')
     throw new UsageError('--admin-token is empty: give a token (an unset shell variable?), or leave the flag out.');
-  return flag ?? (process.env.MOCK_ADMIN_TOKEN || undefined);
+  const env = process.env.MOCK_ADMIN_TOKEN;
+  if (flag === undefined && env === '')
+    throw new UsageError(
+      'MOCK_ADMIN_TOKEN is set but empty: give it a token, or unset it to leave the admin API open.',
+    );
+  return flag ?? env;
+}
+
+function allowedHosts(list: string): string[] | true {
+  const entries = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 1 && entries[0]!.toLowerCase() === 'all') return true;
+  const wrong = entries.find((entry) => hostName(entry.startsWith('.') ? entry.slice(1) : entry) === undefined);
+  if (wrong !== undefined || entries.length === 0)
+    throw new UsageError(
+      `--allowed-hosts must be host names, comma-separated (.example.com for its subdomains too), or all; ` +
+        `not "${wrong ?? list}".`,
+    );
+  return entries;
+}
+
+/**
+ * One line for stderr when the admin API is open to the network: no token, and an interface beyond loopback.
+ * @example exposureWarning({ host: '0.0.0.0', admin: {} }, 4010) // 'membership-mock: warning: ...'
+ */
+function exposureWarning({ host = '127.0.0.1', admin }: ServerOptions, port: number): string | undefined {
+  if (admin === false || admin?.token || isLoopback(host)) return undefined;
+  return (
+    `membership-mock: warning: listening on ${host} without an admin token: anyone who can reach port ${port} ` +
+    'can read the journal (with its Authorization and Cookie headers) and reset the state; ' +
+    'set one with --admin-token or MOCK_ADMIN_TOKEN.'
+  );
+}
+
+function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || (isIPv4(name) && name.startsWith('127.'));
 }
 
 function latencyOf(text: string): number | [number, number] {
@@ -249,6 +296,8 @@ async function main(): Promise<void> {
     `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
       `at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
+  const warning = exposureWarning(options, running.port);
+  if (warning) process.stderr.write(`${warning}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

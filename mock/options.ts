@@ -107,6 +107,14 @@ export interface MockOptions {
    */
   admin?: { token?: string } | false;
   /**
+   * Host names the mock answers to besides IP addresses, `localhost` and `*.localhost`: a page that reaches
+   * the mock through a name of its own (DNS rebinding) is refused with 403. `.example.com` allows the name and
+   * its subdomains; the port is ignored; `true` turns the check off. Without an admin token only: a token
+   * protects the admin API, and then every host is answered. `startMock` adds the `host` it listens on.
+   * @default [] (IP addresses, localhost and *.localhost only)
+   */
+  allowedHosts?: string[] | true;
+  /**
    * One log line per request (method, path, operationId, status, ms): `pretty` for people, `json` for machines.
    * @default 'off'
    */
@@ -175,6 +183,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     onStateChange = () => undefined,
     cors = true,
     admin = {},
+    allowedHosts = [],
     log = 'off',
     logTo = defaultLogTo(),
   } = options;
@@ -196,6 +205,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     onStateChange,
     cors,
     admin,
+    allowedHosts,
     log,
     logTo,
   };

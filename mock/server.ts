@@ -6,6 +6,7 @@ import { problem } from './problems/problems.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
+import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
 import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
 import { checkSnapshot } from './state/check-snapshot.js';
@@ -76,6 +77,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
 
   const mock = createApp(contract, {
     ...mockOptions,
+    allowedHosts: withListeningHost(mockOptions.allowedHosts ?? [], host),
     state: fixtures,
     onStateChange(snapshot) {
       mockOptions.onStateChange?.(snapshot);

@@ -1,5 +1,6 @@
 // The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
-// sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session.
+// sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session;
+// a change must be a request no web page can forge (csrf-guard.ts).
 import type { IncomingMessage } from 'node:http';
 import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
 import type { Exchange } from '../handler/exchange.js';
@@ -18,6 +19,7 @@ import { problemReply, type Reply } from '../reply/reply.js';
 import { checkCallMatch, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { adminGuard } from './admin-guard.js';
+import { csrfGuard } from './csrf-guard.js';
 import type { MockControls } from './mock-controls.js';
 
 /** An admin request as an endpoint sees it. */
@@ -45,6 +47,7 @@ const ADMIN_BODY_LIMIT = 262_144;
  */
 export function createAdminApi(context: MockContext, controls: MockControls, token: string | undefined): AdminHandler {
   const guard = adminGuard(token);
+  const refuseForgery = csrfGuard(context.options.cors);
   const readBody = createJsonReader(ADMIN_BODY_LIMIT);
   const routes = new RouteTable<{ endpoint: Endpoint; params: PathParamReader }>(
     Object.entries(endpoints(context, controls)).map(([key, endpoint]) => {
@@ -60,7 +63,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
 
   return (ex) => {
     const instance = targetOf(ex.req);
-    const refused = guard(ex.req.headers.authorization, instance);
+    const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
     const found = routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
@@ -121,7 +124,8 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
       const result = controls.override(session.name, body);
       if (result.ok) return json(result.override, 201);
       const detail = `The override was refused: ${result.errors.join('; ')}.`;
-      return problemReply(problem('invalidOverride', detail, { instance, violations: bodyViolations(result.errors) }));
+      const kind = result.full ? 'tooManyOverrides' : 'invalidOverride';
+      return problemReply(problem(kind, detail, { instance, violations: bodyViolations(result.errors) }));
     },
     'DELETE /overrides': ({ session }) => {
       session.overrides.length = 0;

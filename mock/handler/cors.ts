@@ -9,7 +9,8 @@ import { problemReply, type Reply } from '../reply/reply.js';
  * Sets CORS headers on every answer to an allowed origin, echoing it so credentialed requests work too,
  * and answers preflights with 204 and the methods the contract has for the path. The admin API answers
  * other origins only when they are listed by name (`--cors-origin`): "any origin" would let any web page
- * read the journal. Returns the answer when the request is a preflight or a refused one.
+ * read the journal. `Origin: null` gets `*` without credentials from the contract API, and is never listed.
+ * Returns the answer when the request is a preflight or a refused one.
  */
 export function applyCors(context: MockContext, ex: Exchange, admin: boolean): Reply | undefined {
   const { cors: allow } = context.options;
@@ -21,7 +22,9 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-  const listed = allow !== true && allow.includes(origin);
+  // `Origin: null` (a sandboxed frame, a file, a redirect) can be any page: never credentials, never listed.
+  const opaque = origin === 'null';
+  const listed = allow !== true && !opaque && allow.includes(origin);
   if (!(listed || (allow === true && !admin))) {
     if (!preflight) return undefined;
     return problemReply(
@@ -32,14 +35,9 @@ export function applyCors(context: MockContext, ex: Exchange, admin: boolean): R
       ),
     );
   }
-  ex.headers.push(
-    'Access-Control-Allow-Origin',
-    origin,
-    'Access-Control-Allow-Credentials',
-    'true',
-    'Access-Control-Expose-Headers',
-    context.served.exposedHeaders,
-  );
+  if (opaque) ex.headers.push('Access-Control-Allow-Origin', '*');
+  else ex.headers.push('Access-Control-Allow-Origin', origin, 'Access-Control-Allow-Credentials', 'true');
+  ex.headers.push('Access-Control-Expose-Headers', context.served.exposedHeaders);
   if (!preflight) return undefined;
   const requested = String(req.headers['access-control-request-method']).toUpperCase();
   const known = admin ? [] : context.served.routes.methods(ex.path);

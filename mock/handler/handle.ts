@@ -13,6 +13,7 @@ import { decide, type DecideRequest, type Effects } from './decide.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
+import { hostGuard } from './host-guard.js';
 import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from './match-route.js';
 import type { BodyReader } from './parse-body.js';
@@ -20,11 +21,11 @@ import { produceReply } from './produce-reply.js';
 import { refuseSessionName } from './select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 
-/** Where admin requests (`/__mock/*`) go once they have an id, a log line, a session and CORS. */
+/** Where admin requests (`/__mock/*`) go once they have an id, a log line, a known host, a session and CORS. */
 export type AdminHandler = (ex: Exchange) => void;
 
 /**
- * Builds the listener: request id, log line, session, CORS, then the admin API or the contract pipeline
+ * Builds the listener: request id, log line, host, session, CORS, then the admin API or the contract pipeline
  * (route, read the body, decide, carry the decision out). Contract requests never go through Express:
  * its per-request setup (prototype swaps, router layers) cost more than all of the mock's own work.
  * @example http.createServer(createHandler(context, admin, createBodyReader(limit))).listen(3000)
@@ -36,6 +37,7 @@ export function createHandler(
 ): RequestListener {
   const logRequest = createRequestLogger(context.options);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
+  const refuseHost = hostGuard(context.options);
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -50,7 +52,7 @@ export function createHandler(
       ex.log = logRequest;
       ex.redact = redact;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
-      const refusal = refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
+      const refusal = refuseHost(ex) ?? refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.
       if (refusal) return isAdmin ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
       if (isAdmin) return admin(ex);

@@ -39,6 +39,12 @@ export const PROBLEMS = {
   },
   unauthorized: { type: `${BASE}unauthorized`, title: 'Authentication is required', status: 401 },
   forbiddenOrigin: { type: `${BASE}forbidden-origin`, title: 'This origin may not call the mock', status: 403 },
+  forbiddenHost: { type: `${BASE}forbidden-host`, title: 'The mock does not answer to this host name', status: 403 },
+  forgeableAdminRequest: {
+    type: `${BASE}forgeable-admin-request`,
+    title: 'A change to the mock must be a request no web page can forge',
+    status: 403,
+  },
   notFound: { type: `${BASE}not-found`, title: 'Not found', status: 404 },
   routeNotFound: {
     type: `${BASE}route-not-found`,
@@ -48,6 +54,11 @@ export const PROBLEMS = {
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
+  tooManyOverrides: {
+    type: `${BASE}too-many-overrides`,
+    title: 'The session holds as many overrides as it may',
+    status: 409,
+  },
   malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
   headersTooLarge: {
     type: `${BASE}headers-too-large`,

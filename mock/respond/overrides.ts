@@ -4,6 +4,7 @@ import type { Operation } from '../contract/load-contract.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import type { CallRecord } from '../journal/journal.js';
 import { matchesCall, type CallMatch } from '../journal/call-match.js';
+import { MAX_DEPTH, nestsTooDeep } from '../handler/body-depth.js';
 
 /** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
 export interface OverrideSpec {
@@ -39,6 +40,11 @@ const RESERVED_HEADERS = new Set([
   'x-request-id',
   'content-encoding',
 ]);
+
+/** How many overrides one session may hold at once. */
+export const MAX_OVERRIDES = 100;
+/** The largest `match` or `body` an override may have, in bytes of JSON. */
+export const MAX_OVERRIDE_JSON = 65_536;
 
 /** Checks a status and body against the operation's responses: messages, empty when they fit. */
 export type CheckResponse = (operation: Operation, status: number, body: unknown) => string[];
@@ -86,6 +92,7 @@ export function readOverride(
   if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) {
     errors.push('match must be an object');
   }
+  errors.push(...sizeErrors('match', spec.match), ...sizeErrors('body', spec.body));
   if (ACTIONS.every((key) => spec[key] === undefined))
     errors.push('say what to do: status, body, headers, delay or fault');
   if (errors.length === 0 && plan && spec.body !== undefined) {
@@ -103,14 +110,43 @@ export function readOverride(
 const FIELDS = ['operationId', 'match', 'status', 'body', 'headers', 'delay', 'fault', 'times'];
 const ACTIONS = ['status', 'body', 'headers', 'delay', 'fault'];
 
+/** A header name is an HTTP token; a value holds no control character (a CR or LF would split the answer). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
+
 function headerErrors(headers: unknown): string[] {
   if (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string')) {
     return ['headers must be an object of strings'];
   }
+  const errors: string[] = [];
+  for (const [name, value] of Object.entries(headers as Record<string, string>)) {
+    const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 59)}…` : name);
+    if (!TOKEN.test(name)) errors.push(`header name ${shown} is not an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`);
+    else if (CONTROL.test(value)) errors.push(`header ${shown} has a control character (CR, LF...) in its value`);
+    else if (BEYOND_LATIN1.test(value)) errors.push(`header ${shown} has a character beyond Latin-1 in its value`);
+  }
   const reserved = Object.keys(headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase()));
-  return reserved.length
-    ? [`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`]
-    : [];
+  if (reserved.length)
+    errors.push(`headers may not set ${reserved.join(', ')}: the mock writes them from the answer itself`);
+  return errors;
+}
+
+/**
+ * Keeps `match` and `body` small enough to hold many of: at most {@link MAX_DEPTH} levels deep (found without
+ * recursion, before anything serialises them) and {@link MAX_OVERRIDE_JSON} bytes of JSON.
+ */
+function sizeErrors(field: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (nestsTooDeep(value)) return [`${field} nests deeper than ${MAX_DEPTH} levels`];
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return [`${field} must be JSON`];
+  }
+  const size = text === undefined ? 0 : Buffer.byteLength(text);
+  return size > MAX_OVERRIDE_JSON ? [`${field} is ${size} bytes of JSON; at most ${MAX_OVERRIDE_JSON} are kept`] : [];
 }
 
 /** The first override that applies to a call (by operation and match), without using it up. */

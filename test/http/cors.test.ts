@@ -98,6 +98,23 @@ describe('CORS', () => {
     ).toBe(ORIGIN);
   });
 
+  test('answers Origin: null (a sandboxed frame, a file) with * and never with credentials', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', 'null').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  test('never takes Origin: null as listed, even when "null" is in the list', async () => {
+    const mock = await newMock({ cors: ['null'] });
+    const res = await request(mock.app)
+      .options('/__mock/calls')
+      .set('Origin', 'null')
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(403);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   test('exposes X-Request-Id to scripts and varies on Origin even without one', async () => {
     const mock = await newMock();
     const res = await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', ORIGIN).expect(200);

@@ -82,13 +82,13 @@ describe('the call journal', () => {
 
   test('DELETE /__mock/calls empties the journal and answers 204', async () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH);
-    await request(mock.app).delete('/__mock/calls').expect(204);
+    await request(mock.app).delete('/__mock/calls').set('Content-Type', 'application/json').expect(204);
     expect((await request(mock.app).get('/__mock/calls')).body.calls).toEqual([]);
   });
 
   test('POST /__mock/reset empties the journal and restarts generation', async () => {
     const before = await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
-    await request(mock.app).post('/__mock/reset').expect(204);
+    await request(mock.app).post('/__mock/reset').set('Content-Type', 'application/json').expect(204);
     const after = await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
     expect(mock.calls()).toHaveLength(1);
     expect(after.body.id).toBe(before.body.id);

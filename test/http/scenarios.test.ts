@@ -96,7 +96,7 @@ describe('overrides', () => {
     });
     expect((await request(mock.app).get('/__mock/overrides')).body.overrides).toHaveLength(1);
     await request(mock.app).delete('/members/m1/passes/p1').set(AUTH).expect(403);
-    await request(mock.app).delete('/__mock/overrides').expect(204);
+    await request(mock.app).delete('/__mock/overrides').set('Content-Type', 'application/json').expect(204);
     await request(mock.app).delete('/members/m1/passes/p1').set(AUTH).expect(404);
   });
 
@@ -105,8 +105,8 @@ describe('overrides', () => {
       .post('/__mock/overrides')
       .send({ operationId: 'listPasses', status: 500 })
       .expect(201);
-    await request(mock.app).delete(`/__mock/overrides/${body.id}`).expect(204);
-    await request(mock.app).delete(`/__mock/overrides/${body.id}`).expect(404);
+    await request(mock.app).delete(`/__mock/overrides/${body.id}`).set('Content-Type', 'application/json').expect(204);
+    await request(mock.app).delete(`/__mock/overrides/${body.id}`).set('Content-Type', 'application/json').expect(404);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 
@@ -244,7 +244,7 @@ describe('faults', () => {
       .send({ latency: [5, 1] })
       .expect(400);
     expect(badLatency.body.detail).toContain('latency is milliseconds (0-60000) or a [min, max] pair');
-    await request(mock.app).delete('/__mock/faults').expect(204);
+    await request(mock.app).delete('/__mock/faults').set('Content-Type', 'application/json').expect(204);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 

@@ -73,7 +73,7 @@ describe('sessions isolate parallel tests on one mock', () => {
 
   test('call ids stay unique across sessions and resets', async () => {
     await request(mock.app).get('/members/m1/passes').set(as('a'));
-    await request(mock.app).post('/__mock/reset');
+    await request(mock.app).post('/__mock/reset').set('Content-Type', 'application/json');
     await request(mock.app).get('/members/m1/passes').set(as('a'));
     await request(mock.app).get('/members/m1/passes').set(as('b'));
     expect([...mock.calls({}, 'a'), ...mock.calls({}, 'b')].map((c) => c.id)).toEqual(['call-2', 'call-3']);

@@ -181,7 +181,7 @@ describe('state and the rest of the mock', () => {
   test('POST /__mock/reset returns to the seed contents: placeholders again, creations gone', async () => {
     const before = await list('/members/m1/passes');
     await request(mock.app).post('/members/m1/passes').set(AUTH).send({});
-    await request(mock.app).post('/__mock/reset').expect(204);
+    await request(mock.app).post('/__mock/reset').set('Content-Type', 'application/json').expect(204);
     expect(await list('/members/m1/passes')).toEqual(before);
   });
 

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
@@ -22,6 +23,18 @@ async function start(
   });
   started.push(cli);
   return cli;
+}
+
+/** The status of a GET sent with a Host header of our choosing (fetch may not set Host). */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { Host: host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 describe('the CLI as a real process', () => {
@@ -90,6 +103,7 @@ describe('the CLI as a real process', () => {
       '--data',
       '--state-file',
       '--cors-origin',
+      '--allowed-hosts',
       '--no-cors',
       '--no-watch',
       '--log',
@@ -116,6 +130,7 @@ describe('the CLI as a real process', () => {
     [['--body-limit', '0'], /--body-limit must be a whole number/],
     [['--collection-limit', '0'], /--collection-limit must be a whole number from 1 to 10000000, not "0"/],
     [['--state-limit', 'lots'], /--state-limit must be a whole number from 1 to 100000000, not "lots"/],
+    [['--allowed-hosts', 'http://mock.lan'], /--allowed-hosts must be host names, comma-separated/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -167,6 +182,50 @@ describe('the CLI as a real process', () => {
     const { code, stderr } = await runCli(['--admin-token', '']);
     expect(code).toBe(2);
     expect(stderr).toContain('--admin-token is empty');
+  });
+
+  test('an empty MOCK_ADMIN_TOKEN is a usage error, not an open admin API', async () => {
+    const { code, stderr } = await runCli(['--port', '0'], { MOCK_ADMIN_TOKEN: '' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('MOCK_ADMIN_TOKEN is set but empty');
+  });
+
+  test('warns on stderr, in one line, when it listens beyond loopback without an admin token', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--host', '0.0.0.0'], {
+      env: { MOCK_ADMIN_TOKEN: undefined },
+    });
+    await cli.stop();
+    const port = new URL(cli.url).port;
+    expect(cli.stderr).toBe(
+      `membership-mock: warning: listening on 0.0.0.0 without an admin token: anyone who can reach port ${port} ` +
+        'can read the journal (with its Authorization and Cookie headers) and reset the state; ' +
+        'set one with --admin-token or MOCK_ADMIN_TOKEN.\n',
+    );
+  });
+
+  test.each([
+    [['--host', '127.0.0.1']],
+    [['--host', 'localhost']],
+    [['--host', '0.0.0.0', '--admin-token', 's3cret']],
+    [['--host', '0.0.0.0', '--no-admin']],
+  ])('does not warn with %j', async (args) => {
+    const cli = await start(['--port', '0', '--log', 'off', ...args], {
+      env: { MOCK_ADMIN_TOKEN: undefined },
+    });
+    await cli.stop();
+    expect(cli.stderr).toBe('');
+  });
+
+  test('--allowed-hosts answers the names listed, and refuses others with 403', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--allowed-hosts', 'mock.lan, .demo.example']);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'mock.lan:4010')).toBe(200);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'eu.demo.example')).toBe(200);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'evil.example')).toBe(403);
+  });
+
+  test('--allowed-hosts all answers every host name', async () => {
+    const cli = await start(['--port', '0', '--log', 'off', '--allowed-hosts', 'all']);
+    expect(await statusWithHost(`${cli.url}/__mock/health`, 'evil.example')).toBe(200);
   });
 
   test('serves a contract read from a URL, without trying to watch it', async () => {

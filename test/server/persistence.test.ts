@@ -134,7 +134,7 @@ describe('--data', () => {
     expect((await list()).data.map((p) => p.id)).toEqual(['pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M']);
     await post(`${cli.url}/members/mbr_demo/passes`, {});
     expect((await list()).data).toHaveLength(2);
-    await fetch(`${cli.url}/__mock/reset`, { method: 'POST' });
+    await fetch(`${cli.url}/__mock/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect((await list()).data).toHaveLength(1);
   });
 

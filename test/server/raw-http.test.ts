@@ -46,7 +46,7 @@ describe('requests Node refuses before the app', () => {
 
 describe('request targets as sent on the wire', () => {
   const get = (target: string, headers = '') =>
-    raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`);
+    raw(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`);
   const status = (answer: string) => Number(answer.slice(9, 12));
 
   test('the absolute form (as sent to a proxy) is served like the path it names', async () => {

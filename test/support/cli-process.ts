@@ -18,8 +18,14 @@ export class CliProcess {
     readonly banner: string,
     readonly url: string,
     contract: string,
+    private readonly readStderr: () => string,
   ) {
     track(contract, () => this.#journal);
+  }
+
+  /** Everything the process wrote to stderr so far (all of it once {@link stop} has resolved). */
+  get stderr(): string {
+    return this.readStderr();
   }
 
   /**
@@ -43,7 +49,7 @@ export class CliProcess {
     });
     const url = /at (http:\/\/\S+) /.exec(banner)?.[1];
     if (!url) throw new Error(`no URL in the banner: ${banner}`);
-    return new CliProcess(child, banner, url, options.contract);
+    return new CliProcess(child, banner, url, options.contract, () => err);
   }
 
   /** Keeps a copy of the process's journal for the conformance check, then stops it with a signal. */
@@ -55,7 +61,8 @@ export class CliProcess {
       const res = await fetch(`${this.url}/__mock/calls`).catch(() => undefined);
       if (res?.ok) this.#journal = ((await res.json()) as { calls: CallRecord[] }).calls;
     }
-    const exited = running ? once(this.child, 'exit') : Promise.resolve([this.child.exitCode]);
+    // 'close' comes after 'exit', once the process's output has all been read.
+    const exited = running ? once(this.child, 'close') : Promise.resolve([this.child.exitCode]);
     this.child.kill(signal);
     const [code] = await exited;
     return { code: code as number | null, output };

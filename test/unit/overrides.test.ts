@@ -128,6 +128,66 @@ describe('readOverride', () => {
     },
   );
 
+  test.each([
+    ['a line feed', 'a\nSet-Cookie: x=1', 'control character'],
+    ['a carriage return', 'a\rb', 'control character'],
+    ['a NUL', 'a\u0000b', 'control character'],
+    ['a character beyond Latin-1', 'Ω', 'character beyond Latin-1'],
+  ])('refuses a header value with %s, naming the header', (_, value, reason) => {
+    expect(errors({ operationId: 'getPass', headers: { 'X-Note': value } })).toEqual([
+      expect.stringMatching(new RegExp(`^header "X-Note" has a ${reason}`)),
+    ]);
+  });
+
+  test.each([['X Note'], ['X-Note:'], ['X-Nöte'], ['']])(
+    'refuses the header name %j, which is no HTTP token',
+    (name) => {
+      expect(errors({ operationId: 'getPass', headers: { [name]: 'x' } })).toEqual([
+        expect.stringContaining('is not an HTTP token'),
+      ]);
+    },
+  );
+
+  test('accepts a header value with spaces, a tab and Latin-1', () => {
+    expect(errors({ operationId: 'getPass', headers: { 'X-Note': 'café\tau lait' } })).toEqual([]);
+  });
+
+  test.each(['match', 'body'])('refuses a %s of more than 64 KiB of JSON, saying how large it is', (field) => {
+    const value = { text: 'x'.repeat(65_536) };
+    expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([
+      `${field} is 65547 bytes of JSON; at most 65536 are kept`,
+    ]);
+  });
+
+  test.each(['match', 'body'])('accepts a %s of 64 KiB of JSON', (field) => {
+    const value = { text: 'x'.repeat(65_536 - 11) };
+    expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([]);
+  });
+
+  test.each(['match', 'body'])('refuses a %s nested 100,000 deep without overflowing the stack', (field) => {
+    let value: unknown = {};
+    for (let i = 0; i < 100_000; i++) value = { a: value };
+    expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([
+      `${field} nests deeper than 64 levels`,
+    ]);
+  });
+
+  test('accepts a body nested 64 levels, and refuses one nested 65', () => {
+    const nested = (levels: number) => {
+      let value: unknown = {};
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+    expect(errors({ operationId: 'getPass', body: nested(64) })).toEqual([]);
+    expect(errors({ operationId: 'getPass', body: nested(65) })).toEqual(['body nests deeper than 64 levels']);
+  });
+
+  test('checks no body against the contract when it is too large', () => {
+    const check = vi.fn<CheckResponse>(() => []);
+    read({ operationId: 'getPass', body: { text: 'x'.repeat(70_000) } }, check);
+    expect(check).not.toHaveBeenCalled();
+  });
+
   test('refuses an override that says nothing to do', () => {
     expect(errors({ operationId: 'getPass', times: 1 })).toEqual([
       'say what to do: status, body, headers, delay or fault',

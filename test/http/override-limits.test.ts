@@ -1,0 +1,75 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { AUTH, newMock } from '../support/harness.js';
+
+/** An admin request body sent as JSON text, as it is (a deep value would overflow superagent's JSON.stringify). */
+const postOverride = (app: Parameters<typeof request>[0], text: string) =>
+  request(app).post('/__mock/overrides').set('Content-Type', 'application/json').send(text);
+
+describe('overrides are bounded', () => {
+  test('an override with a 100 KiB match is refused with 422, never stored', async () => {
+    const mock = await newMock();
+    const spec = { operationId: 'listPasses', status: 500, match: { headers: { 'x-pad': 'x'.repeat(100_000) } } };
+    const res = await postOverride(mock.app, JSON.stringify(spec)).expect(422);
+    expect(res.body.detail).toMatch(/match is \d+ bytes of JSON; at most 65536 are kept/);
+    expect((await request(mock.app).get('/__mock/overrides').expect(200)).body.overrides).toEqual([]);
+  });
+
+  test('an override with a match nested 100,000 deep is refused with 422, and the overrides still list', async () => {
+    const mock = await newMock();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await postOverride(mock.app, `{"operationId":"listPasses","status":500,"match":{"body":${deep}}}`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toContain('match nests deeper than 64 levels');
+    expect((await request(mock.app).get('/__mock/overrides').expect(200)).body.overrides).toEqual([]);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  });
+
+  test('a session holds at most 100 overrides: the 101st is refused with 409 and not stored', async () => {
+    const mock = await newMock();
+    for (let i = 0; i < 100; i++) mock.override({ operationId: 'listPasses', status: 500, times: 1 });
+    const res = await postOverride(mock.app, '{"operationId":"listPasses","status":500}').expect(409);
+    expect(res.body).toMatchObject({
+      type: 'https://example.com/problems/too-many-overrides',
+      detail: expect.stringContaining('this session already holds 100 overrides, the most it may'),
+    });
+    expect((await request(mock.app).get('/__mock/overrides')).body.overrides).toHaveLength(100);
+  });
+
+  test('mock.override() throws the same message past 100 overrides', async () => {
+    const mock = await newMock();
+    for (let i = 0; i < 100; i++) mock.override({ operationId: 'listPasses', status: 500 });
+    expect(() => mock.override({ operationId: 'listPasses', status: 500 })).toThrow(
+      'The override was refused: this session already holds 100 overrides, the most it may; ',
+    );
+  });
+
+  test('the bound is per session: a full session leaves the others free', async () => {
+    const mock = await newMock();
+    for (let i = 0; i < 100; i++) mock.override({ operationId: 'listPasses', status: 500 });
+    await postOverride(mock.app, '{"operationId":"listPasses","status":500}').set('X-Mock-Session', 'b').expect(201);
+  });
+
+  test('an override used up makes room for another', async () => {
+    const mock = await newMock();
+    for (let i = 0; i < 100; i++) mock.override({ operationId: 'listPasses', status: 500, times: 1 });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
+    await postOverride(mock.app, '{"operationId":"listPasses","status":500}').expect(201);
+  });
+
+  test('an override header with a line break is refused with 422, naming the header', async () => {
+    const mock = await newMock();
+    const spec = { operationId: 'listPasses', headers: { 'X-Note': 'a\r\nSet-Cookie: session=stolen' } };
+    const res = await postOverride(mock.app, JSON.stringify(spec)).expect(422);
+    expect(res.body.detail).toContain('header "X-Note" has a control character (CR, LF...) in its value');
+    expect((await request(mock.app).get('/__mock/overrides')).body.overrides).toEqual([]);
+  });
+
+  test('an override with a good header is stored and sends it', async () => {
+    const mock = await newMock();
+    const spec = { operationId: 'listPasses', headers: { 'X-Note': 'from an override' } };
+    await postOverride(mock.app, JSON.stringify(spec)).expect(201);
+    const res = await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    expect(res.headers['x-note']).toBe('from an override');
+  });
+});
