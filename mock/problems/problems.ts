@@ -47,6 +47,8 @@ export const PROBLEMS = {
   },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
+  sessionDropped: { type: `${BASE}session-dropped`, title: 'The session was dropped', status: 410 },
+  tooManyWaits: { type: `${BASE}too-many-waits`, title: 'Too many waits are open', status: 429 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
   malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
   headersTooLarge: {
@@ -64,7 +66,8 @@ export const PROBLEMS = {
 export type ProblemKind = keyof typeof PROBLEMS;
 
 const MAX_TEXT = 2000;
-const MAX_VIOLATIONS = 100;
+/** The most violations an answer (and the journal) keeps of one request. */
+export const MAX_VIOLATIONS = 100;
 
 /**
  * Builds a problem from its template. Texts are capped so that a hostile request cannot make the answer huge.
@@ -76,7 +79,7 @@ export function problem(kind: ProblemKind, detail: string, extra: Partial<Proble
     ...PROBLEMS[kind],
     detail: cap(detail),
     ...(instance === undefined ? {} : { instance: cap(instance) }),
-    ...(violations === undefined ? {} : { violations: violations.slice(0, MAX_VIOLATIONS).map(capViolation) }),
+    ...(violations === undefined ? {} : { violations: capViolations(violations) }),
     ...rest,
   };
 }
@@ -84,6 +87,11 @@ export function problem(kind: ProblemKind, detail: string, extra: Partial<Proble
 /** One line a person can read for each violation, joined: `body /kind: must be one of ...`. */
 export function describeViolations(violations: readonly Violation[]): string {
   return violations.map((v) => `${v.location} ${v.pointer || '(root)'}: ${v.message}`).join('; ');
+}
+
+/** The first {@link MAX_VIOLATIONS} violations, each with its texts capped: what a hostile request may cost. */
+export function capViolations(violations: readonly Violation[]): Violation[] {
+  return violations.slice(0, MAX_VIOLATIONS).map(capViolation);
 }
 
 function capViolation(v: Violation): Violation {

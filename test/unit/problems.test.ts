@@ -15,10 +15,12 @@ describe('PROBLEMS', () => {
     ['methodNotAllowed', 405],
     ['notAcceptable', 406],
     ['waitTimedOut', 408],
+    ['sessionDropped', 410],
     ['payloadTooLarge', 413],
     ['unsupportedMediaType', 415],
     ['invalidOverride', 422],
     ['invalidBody', 422],
+    ['tooManyWaits', 429],
     ['headersTooLarge', 431],
     ['internal', 500],
   ] as const)('answers %s with status %i', (kind, status) => {
