@@ -31,6 +31,10 @@ Options:
   --log FORMAT           pretty (default), json, or off: one line per request
   --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
+  --journal-bytes N      bytes the journals of all sessions hold together, oldest call dropped first
+                         (default: 67108864, 64 MiB)
+  --journal-body-limit N longest body text kept whole in the journal; longer ones keep their start and are
+                         marked truncated (default: 16384)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
@@ -60,6 +64,8 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       static: { type: 'boolean' },
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
+      'journal-bytes': { type: 'string' },
+      'journal-body-limit': { type: 'string' },
       'session-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
       stateless: { type: 'boolean' },
@@ -96,6 +102,14 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values['journal-limit'] === undefined
         ? undefined
         : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+    journalBytes:
+      values['journal-bytes'] === undefined
+        ? undefined
+        : integer('--journal-bytes', values['journal-bytes'], 1024, 1024 ** 4),
+    journalBodyLimit:
+      values['journal-body-limit'] === undefined
+        ? undefined
+        : integer('--journal-body-limit', values['journal-body-limit'], 0, 1024 ** 3),
     sessionLimit:
       values['session-limit'] === undefined
         ? undefined

@@ -36,6 +36,18 @@ export interface MockOptions {
    */
   journalLimit?: number;
   /**
+   * How many bytes the journals of every session may hold together (an estimate of what each call costs:
+   * its texts and the objects around them). Past it, the oldest call of any session is dropped first.
+   * @default 67108864 (64 MiB)
+   */
+  journalBytes?: number;
+  /**
+   * Longest request or response body the journal keeps whole, in characters of its text; a longer one is
+   * kept as its first characters and the call says so (`truncated: { bytes }`).
+   * @default 16384
+   */
+  journalBodyLimit?: number;
+  /**
    * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
    * @default 100
    */
@@ -140,6 +152,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     dynamic = true,
     checkSecurity = true,
     journalLimit = 10000,
+    journalBytes = 67108864,
+    journalBodyLimit = 16384,
     sessionLimit = 100,
     stateless = false,
     placeholders = 3,
@@ -158,6 +172,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     dynamic,
     checkSecurity,
     journalLimit,
+    journalBytes,
+    journalBodyLimit,
     sessionLimit,
     stateless,
     placeholders,

@@ -1,6 +1,7 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
 import type { JsonObject } from '../spec/schema-facts.js';
 import { Journal } from '../journal/journal.js';
+import type { JournalBudget } from '../journal/journal-budget.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
 import { MemoryStore, type Store } from '../state/store.js';
@@ -31,20 +32,29 @@ const PAGES = 256;
 export const REQUESTS = '\u0000requests';
 const SEED_CLOCK = '\u0000seed-clock';
 
-/** How to make a session: where its calls are numbered, how many it keeps, and its clock. */
+/** How to make a session: where its calls are numbered, how many it keeps and in what budget, and its clock. */
 export interface SessionSettings {
   journalLimit: number;
+  /** The byte budget every session's journal shares. */
+  journalBudget: JournalBudget;
+  /** Longest body text a journal keeps. */
+  journalBodyLimit: number;
   nextCallNumber: () => number;
   /** `system`: the wall clock; otherwise created records get `start` plus one minute per record. */
   clock: 'system' | { start: Date };
 }
 
 /** Makes an empty session (no records yet: the caller restores the initial state). */
-export function createSession(name: string, { journalLimit, nextCallNumber, clock }: SessionSettings): Session {
+export function createSession(name: string, settings: SessionSettings): Session {
+  const { journalLimit, journalBudget, journalBodyLimit, nextCallNumber, clock } = settings;
   const counters = new Map<string, number>();
   const session: Session = {
     name,
-    journal: new Journal(journalLimit, nextCallNumber),
+    journal: new Journal(journalLimit, {
+      nextNumber: nextCallNumber,
+      budget: journalBudget,
+      bodyLimit: journalBodyLimit,
+    }),
     store: new MemoryStore(),
     overrides: [],
     counters,

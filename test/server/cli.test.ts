@@ -95,6 +95,8 @@ describe('the CLI as a real process', () => {
       '--log',
       '--body-limit',
       '--journal-limit',
+      '--journal-bytes',
+      '--journal-body-limit',
       '--session-limit',
       '--latency',
       '--failure-rate',
@@ -112,10 +114,24 @@ describe('the CLI as a real process', () => {
     [['--port', 'abc'], /--port \(or PORT\) must be a whole number from 0 to 65535, not "abc"/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--body-limit', '0'], /--body-limit must be a whole number/],
+    [['--journal-bytes', '1000'], /--journal-bytes must be a whole number from 1024 to 1099511627776, not "1000"/],
+    [['--journal-body-limit', 'all'], /--journal-body-limit must be a whole number from 0 to 1073741824, not "all"/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  test('--journal-body-limit cuts the bodies the journal keeps, and --journal-bytes bounds it', async () => {
+    const cli = await start(['--port', '0', '--journal-body-limit', '4', '--journal-bytes', '4096']);
+    const headers = { ...AUTH, 'Content-Type': 'application/json' };
+    for (const kind of ['pin', 'card']) {
+      const body = JSON.stringify({ kind });
+      await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers, body });
+    }
+    const page = await (await fetch(`${cli.url}/__mock/calls`)).json();
+    // Each call costs more than 2 KB: the budget keeps the last one.
+    expect(page).toMatchObject({ calls: [{ body: '{"ki', truncated: { bytes: 15 } }], dropped: 1 });
   });
 
   test('a missing contract exits 1 naming the file', async () => {
