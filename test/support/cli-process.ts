@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { CallRecord } from '../../mock/index.js';
+import { connectMock, type CallRecord } from '../../mock/index.js';
 import { track } from './harness.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/mock/cli.js', import.meta.url));
@@ -51,10 +51,11 @@ export class CliProcess {
     let output = '';
     this.child.stdout!.on('data', (d) => (output += d));
     const running = this.child.exitCode === null && this.child.signalCode === null;
-    if (running) {
-      const res = await fetch(`${this.url}/__mock/calls`).catch(() => undefined);
-      if (res?.ok) this.#journal = ((await res.json()) as { calls: CallRecord[] }).calls;
-    }
+    // Every page of it (a mock behind an admin token refuses, and is not checked).
+    if (running)
+      this.#journal = await connectMock(this.url)
+        .calls()
+        .catch(() => this.#journal);
     const exited = running ? once(this.child, 'exit') : Promise.resolve([this.child.exitCode]);
     this.child.kill(signal);
     const [code] = await exited;
