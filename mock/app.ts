@@ -6,7 +6,7 @@ import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
-import { createMockContext, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
+import { createMockContext, dropSession, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
@@ -92,7 +92,7 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     },
     reset(session) {
       if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
-      for (const name of context.sessions.keys()) if (name !== '') context.sessions.delete(name);
+      for (const name of [...context.sessions.keys()]) dropSession(context, name);
       resetSession(context, sessionOf(context, ''));
       const main = sessionOf(context, '');
       resolved.onStateChange(() => main.store.snapshot());

@@ -38,6 +38,10 @@ Options:
   --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
   --journal-secrets      record credentials as sent (default: Authorization, cookies and API keys are
                          recorded as their scheme and a sha256 fingerprint)
+  --journal-bytes N      bytes the journals of all sessions hold together, oldest call dropped first
+                         (default: 67108864, 64 MiB)
+  --journal-body-limit N longest body text kept whole in the journal; longer ones keep their start and are
+                         marked truncated (default: 16384)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
   --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
   --state-limit N        records one session may hold across its collections; a create or delete needing
@@ -72,6 +76,8 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       static: { type: 'boolean' },
       'body-limit': { type: 'string' },
       'journal-limit': { type: 'string' },
+      'journal-bytes': { type: 'string' },
+      'journal-body-limit': { type: 'string' },
       'session-limit': { type: 'string' },
       'journal-secrets': { type: 'boolean' },
       'collection-limit': { type: 'string' },
@@ -112,6 +118,14 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values['journal-limit'] === undefined
         ? undefined
         : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+    journalBytes:
+      values['journal-bytes'] === undefined
+        ? undefined
+        : integer('--journal-bytes', values['journal-bytes'], 1024, 1024 ** 4),
+    journalBodyLimit:
+      values['journal-body-limit'] === undefined
+        ? undefined
+        : integer('--journal-body-limit', values['journal-body-limit'], 0, 1024 ** 3),
     sessionLimit:
       values['session-limit'] === undefined
         ? undefined

@@ -43,6 +43,18 @@ export interface MockOptions {
    */
   journalSecrets?: boolean;
   /**
+   * How many bytes the journals of every session may hold together (an estimate of what each call costs:
+   * its texts and the objects around them). Past it, the oldest call of any session is dropped first.
+   * @default 67108864 (64 MiB)
+   */
+  journalBytes?: number;
+  /**
+   * Longest request or response body the journal keeps whole, in characters of its text; a longer one is
+   * kept as its first characters and the call says so (`truncated: { bytes }`).
+   * @default 16384
+   */
+  journalBodyLimit?: number;
+  /**
    * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
    * @default 100
    */
@@ -172,6 +184,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     checkSecurity = true,
     journalLimit = 10000,
     journalSecrets = false,
+    journalBytes = 67108864,
+    journalBodyLimit = 16384,
     sessionLimit = 100,
     collectionLimit = 1000,
     stateLimit = 1500,
@@ -194,6 +208,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     checkSecurity,
     journalLimit,
     journalSecrets,
+    journalBytes,
+    journalBodyLimit,
     sessionLimit,
     collectionLimit,
     stateLimit,

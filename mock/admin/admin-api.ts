@@ -11,7 +11,6 @@ import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import type { CallFilter } from '../journal/journal.js';
-import { waitForCall } from '../journal/wait-for-call.js';
 import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { toProblem } from '../problems/to-problem.js';
@@ -20,7 +19,9 @@ import { checkCallMatch, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { adminGuard } from './admin-guard.js';
 import { csrfGuard } from './csrf-guard.js';
+import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import type { MockControls } from './mock-controls.js';
+import { createWaits, type OpenWait } from './open-waits.js';
 
 /** An admin request as an endpoint sees it. */
 interface AdminRequest {
@@ -50,7 +51,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
   const refuseForgery = csrfGuard(context.options.cors);
   const readBody = createJsonReader(ADMIN_BODY_LIMIT);
   const routes = new RouteTable<{ endpoint: Endpoint; params: PathParamReader }>(
-    Object.entries(endpoints(context, controls)).map(([key, endpoint]) => {
+    Object.entries(endpoints(context, controls, createWaits())).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
       return {
         method: method.toLowerCase(),
@@ -80,16 +81,19 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     readBody(ex, (error) => {
       if (error) return writeAnswer(ex, failure(ex, error, instance));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
-      new Promise<Reply>((resolve) => resolve(endpoint(request))).then(
-        (reply) => writeAnswer(ex, reply),
-        (thrown: unknown) => writeAnswer(ex, failure(ex, thrown, instance)),
+      // A client that left (during a long-poll) has no one to answer.
+      const answer = (reply: Reply) => {
+        if (!ex.res.destroyed) writeAnswer(ex, reply);
+      };
+      new Promise<Reply>((resolve) => resolve(endpoint(request))).then(answer, (thrown: unknown) =>
+        answer(failure(ex, thrown, instance)),
       );
     });
   };
 }
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
-function endpoints(context: MockContext, controls: MockControls): Record<string, Endpoint> {
+function endpoints(context: MockContext, controls: MockControls, wait: OpenWait): Record<string, Endpoint> {
   return {
     'GET /health': () => {
       const { contract } = context.served;
@@ -97,14 +101,26 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
       return json({ status: 'ok', contract: { title, version }, operations: contract.operations.length });
     },
     'GET /calls': (r) =>
-      withFilter(r, (filter) => json({ calls: r.session.journal.list(filter), dropped: r.session.journal.dropped })),
+      withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
+        const size = Number(limit);
+        if (!/^\d{1,4}$/.test(limit) || size < 1 || size > PAGE_LIMIT.max)
+          return bad(r, `limit must be a whole number from 1 to ${PAGE_LIMIT.max}.`, 'limit');
+        const after = cursor === undefined ? 0 : readCursor(cursor);
+        if (after === undefined)
+          return bad(r, 'cursor must be the next_cursor of a previous page, unchanged.', 'cursor');
+        return callsPage(r.session.journal, filter, after, size);
+      }),
     'DELETE /calls': ({ session }) => {
       session.journal.clear();
       return noContent();
     },
-    'GET /calls/count': (r) => withFilter(r, (filter) => json({ count: r.session.journal.count(filter) })),
+    'GET /calls/count': (r) => withFilter(r, [], (filter) => json({ count: r.session.journal.count(filter) })),
     'GET /calls/wait': (r) =>
-      withFilter(r, (filter, { timeout, since }) => wait(r.session, filter, timeout, since), ['timeout', 'since']),
+      withFilter(r, ['timeout', 'since'], (filter, { timeout = '5000', since }) => {
+        if (!/^\d{1,5}$/.test(timeout) || Number(timeout) > MAX_WAIT)
+          return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
+        return wait(r.ex, filter, Number(timeout), since);
+      }),
     'POST /calls/wait': (r) => {
       const {
         match = {},
@@ -116,7 +132,7 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
       }
       const wrong = checkCallMatch(match);
       if (wrong) return bad(r, wrong);
-      return wait(r.session, match, timeout, typeof since === 'string' ? since : undefined);
+      return wait(r.ex, match, timeout, typeof since === 'string' ? since : undefined);
     },
     'GET /state': ({ session }) => json({ collections: session.store.snapshot() }),
     'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
@@ -148,7 +164,12 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
     'GET /sessions': () => {
       const sessions = [...context.sessions.values()];
       return json({
-        sessions: sessions.map((s) => ({ name: s.name, calls: s.journal.count(), overrides: s.overrides.length })),
+        sessions: sessions.map((s) => ({
+          name: s.name,
+          calls: s.journal.count(),
+          overrides: s.overrides.length,
+          waiters: s.journal.waiters,
+        })),
       });
     },
     'POST /reset': ({ ex, session }) => {
@@ -167,34 +188,28 @@ function endpoints(context: MockContext, controls: MockControls): Record<string,
   };
 }
 
-async function wait(session: Session, match: CallMatch, timeout: number, since: string | undefined): Promise<Reply> {
-  const call = await waitForCall(session.journal, match, { timeout, since });
-  if (call) return json({ call });
-  return problemReply(
-    problem('waitTimedOut', `No call matching ${JSON.stringify(match)} arrived within ${timeout} ms.`),
-  );
-}
-
-/** Reads the journal filter (and, for a wait, `timeout` and `since`) from the query; 400 for anything else. */
+/**
+ * Reads the journal filter from the query, and the endpoint's own parameters (`extra`) as they were given;
+ * 400 for anything else, or a parameter given twice.
+ */
 function withFilter(
   request: AdminRequest,
-  use: (filter: CallFilter, wait: { timeout: number; since?: string }) => Reply | Promise<Reply>,
-  extra: string[] = [],
+  extra: string[],
+  use: (filter: CallFilter, given: Record<string, string | undefined>) => Reply | Promise<Reply>,
 ): Reply | Promise<Reply> {
   const filter: CallFilter = {};
-  const wait: { timeout: number; since?: string } = { timeout: 5000 };
+  const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.ex.query)) {
     if (name === 'session') continue;
     if (typeof value !== 'string') return bad(request, `The filter "${name}" must be given once.`, name);
-    if (name === 'timeout' && extra.includes(name)) {
-      wait.timeout = Number(value);
-      if (!/^\d+$/.test(value) || wait.timeout > MAX_WAIT)
-        return bad(request, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, name);
-    } else if (name === 'since' && extra.includes(name)) wait.since = value;
+    if (extra.includes(name)) given[name] = value;
     else if ((FILTERS as readonly string[]).includes(name)) filter[name as (typeof FILTERS)[number]] = value;
-    else return bad(request, `Unknown filter "${name}"; filter calls by ${[...FILTERS, ...extra].join(', ')}.`, name);
+    else {
+      const also = extra.length ? `; this endpoint also takes ${extra.join(', ')}` : '';
+      return bad(request, `Unknown filter "${name}"; filter calls by ${FILTERS.join(', ')}${also}.`, name);
+    }
   }
-  return use(filter, wait);
+  return use(filter, given);
 }
 
 /** A 400 naming the query parameter at fault, or the body. */

@@ -42,6 +42,8 @@ export interface Exchange {
   match?: RouteHit;
   /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
   body?: unknown;
+  /** The size of the body as received, in bytes, once parse-body.ts has read it. */
+  bodyBytes?: number;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */

@@ -11,20 +11,29 @@ type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, n
 /** Reads a body into `ex.body`, then calls `done` (with the parser's error when it fails: see handle-error.ts). */
 export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void;
 
-/** The body reader: JSON, forms, text and raw bytes, in turn, each within `limit` bytes and checked for UTF-8. */
+/** Where a parser leaves the size of the body it read, for the journal. */
+const RECEIVED = Symbol('bytes received');
+
+type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number };
+
+/**
+ * The body reader: JSON, forms, text and raw bytes, in turn, each within `limit` bytes and checked for UTF-8.
+ * It also notes the body's size as received (`ex.bodyBytes`).
+ */
 export function createBodyReader(limit: number): BodyReader {
   const parsers = [
-    express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
-    express.urlencoded({ limit, extended: false, verify: requireUtf8 }),
-    express.text({ limit, type: 'text/*', verify: requireUtf8 }),
-    express.raw({ limit, type: () => true }),
+    express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: readText }),
+    express.urlencoded({ limit, extended: false, verify: readText }),
+    express.text({ limit, type: 'text/*', verify: readText }),
+    express.raw({ limit, type: () => true, verify: countBytes }),
   ] as unknown as Parser[];
   return (ex, done) => {
-    const req = ex.req as IncomingMessage & { body?: unknown };
+    const req = ex.req as ParsedRequest;
     const run = (i: number): void => {
       // A body already parsed (by the app this mock is mounted in) is taken as it is.
       if (i === parsers.length || req.body !== undefined) {
         ex.body = requestBody(req.body);
+        ex.bodyBytes = req[RECEIVED];
         return done();
       }
       parsers[i]!(req, ex.res, (error?: unknown) => (error ? done(error) : run(i + 1)));
@@ -52,8 +61,13 @@ export function createJsonReader(limit: number): BodyReader {
   };
 }
 
+function countBytes(req: ParsedRequest, _res: unknown, buffer: Buffer): void {
+  req[RECEIVED] = buffer.length;
+}
+
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */
-function requireUtf8(_req: unknown, _res: unknown, buffer: Buffer, encoding: string): void {
+function readText(req: ParsedRequest, _res: unknown, buffer: Buffer, encoding: string): void {
+  req[RECEIVED] = buffer.length;
   if (/^utf-?8$/i.test(encoding) && !isUtf8(buffer)) {
     throw Object.assign(new Error('The body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
   }

@@ -1,7 +1,7 @@
 // The last step of every contract request: record the call in the journal, then write the response.
-import type { CallRecord } from '../journal/journal.js';
+import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../problems/problems.js';
-import { sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
+import { jsonText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
 import type { Exchange } from './exchange.js';
 
 /**
@@ -10,13 +10,16 @@ import type { Exchange } from './exchange.js';
  */
 export function sendReply(ex: Exchange, reply: Reply): void {
   const headers = sendableHeaders(reply.headers);
+  // Serialised once, for the wire and for the journal (which keeps bodies as text).
+  const text = reply.text ?? jsonText(reply);
   recordCall(ex, reply.violations ?? NONE, {
     status: reply.status,
     headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
     // A HEAD answer carries no body on the wire, so none is recorded.
     body: ex.method === 'HEAD' ? undefined : reply.body,
+    text,
   });
-  writeAnswer(ex, headers === reply.headers ? reply : { ...reply, headers });
+  writeAnswer(ex, headers === reply.headers && text === reply.text ? reply : { ...reply, headers, text });
 }
 
 /**
@@ -40,7 +43,7 @@ export function recordDrop(ex: Exchange): void {
 /** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
 const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
 
-function recordCall(ex: Exchange, violations: Violation[], response: CallRecord['response']): void {
+function recordCall(ex: Exchange, violations: Violation[], response: NewCall['response']): void {
   const sent = { headers: ex.req.headers as Record<string, string | string[]>, query: ex.query };
   // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
   // journal hands out copies.
@@ -55,6 +58,7 @@ function recordCall(ex: Exchange, violations: Violation[], response: CallRecord[
     query,
     headers,
     body: ex.unrecordableBody ?? ex.body,
+    bodyBytes: ex.bodyBytes,
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
   });

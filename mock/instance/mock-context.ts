@@ -1,5 +1,6 @@
 // Everything one mock instance owns, built once from the contract and the options.
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
+import { JournalBudget } from '../journal/journal-budget.js';
 import type { ResolvedMockOptions } from '../options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
@@ -18,6 +19,8 @@ export interface MockContext {
   sessions: Map<string, Session>;
   /** Numbers calls across every session, so an id is never reused while the mock runs. */
   nextCallNumber: () => number;
+  /** The bytes every session's journal shares (`journalBytes`): past them, the oldest call anywhere goes. */
+  journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
   faults: Faults;
   /** The JSON text of frozen bodies answered before (records read, list pages), kept as long as they live. */
@@ -38,6 +41,7 @@ export function createMockContext(
     initialState,
     sessions: new Map(),
     nextCallNumber: () => ++calls,
+    journalBudget: new JournalBudget(options.journalBytes),
     faults: options.faults,
     texts: new WeakMap(),
   };
@@ -47,7 +51,8 @@ export function createMockContext(
 
 /**
  * The named session, created (with the initial state) on first use. Past `sessionLimit` named sessions,
- * the least recently used one is dropped, so a stream of new names cannot grow memory without end.
+ * the least recently used one is dropped, even one a wait is open on (the wait ends), so a stream of new
+ * names cannot grow memory without end.
  */
 export function sessionOf(context: MockContext, name: string): Session {
   let session = context.sessions.get(name);
@@ -59,13 +64,17 @@ export function sessionOf(context: MockContext, name: string): Session {
     return session;
   }
   if (name !== '' && context.sessions.size > context.options.sessionLimit) {
-    // A session someone is waiting on (a long-poll) is kept until the wait ends.
-    const oldest = [...context.sessions.entries()].find(([key, s]) => key !== '' && !s.journal.awaited)?.[0];
-    if (oldest !== undefined) context.sessions.delete(oldest);
+    for (const key of context.sessions.keys()) {
+      if (key === '') continue;
+      dropSession(context, key);
+      break;
+    }
   }
-  const { journalLimit, collectionLimit, stateLimit, clock } = context.options;
+  const { journalLimit, journalBodyLimit, collectionLimit, stateLimit, clock } = context.options;
   session = createSession(name, {
     journalLimit,
+    journalBudget: context.journalBudget,
+    journalBodyLimit,
     stateLimits: { collection: collectionLimit, state: stateLimit },
     nextCallNumber: context.nextCallNumber,
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
@@ -78,6 +87,14 @@ export function sessionOf(context: MockContext, name: string): Session {
 /** The named session if it exists (it is then the most recently used), else the default one: never creates one. */
 export function knownSession(context: MockContext, name: string): Session {
   return context.sessions.has(name) ? sessionOf(context, name) : sessionOf(context, '');
+}
+
+/** Forgets a named session: its journal's bytes are released, and the waits open on it end. */
+export function dropSession(context: MockContext, name: string): void {
+  const session = context.sessions.get(name);
+  if (session === undefined || name === '') return;
+  context.sessions.delete(name);
+  session.journal.close();
 }
 
 /** Replaces a session's store contents with a snapshot. */

@@ -1,6 +1,7 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
 import type { JsonObject } from '../spec/schema-facts.js';
 import { Journal } from '../journal/journal.js';
+import type { JournalBudget } from '../journal/journal-budget.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
 import { MemoryStore, type Store, type StoreLimits } from '../state/store.js';
@@ -36,9 +37,13 @@ const PAGE_RECORDS = 1000;
 export const REQUESTS = '\u0000requests';
 const SEED_CLOCK = '\u0000seed-clock';
 
-/** How to make a session: where its calls are numbered, how many it keeps, its state's limits, and its clock. */
+/** How to make a session: where its calls are numbered, how many it keeps and in what budget, its state's limits, and its clock. */
 export interface SessionSettings {
   journalLimit: number;
+  /** The byte budget every session's journal shares. */
+  journalBudget: JournalBudget;
+  /** Longest body text a journal keeps. */
+  journalBodyLimit: number;
   stateLimits: StoreLimits;
   nextCallNumber: () => number;
   /** `system`: the wall clock; otherwise created records get `start` plus one minute per record. */
@@ -46,14 +51,16 @@ export interface SessionSettings {
 }
 
 /** Makes an empty session (no records yet: the caller restores the initial state). */
-export function createSession(
-  name: string,
-  { journalLimit, stateLimits, nextCallNumber, clock }: SessionSettings,
-): Session {
+export function createSession(name: string, settings: SessionSettings): Session {
+  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock } = settings;
   const counters = new Map<string, number>();
   const session: Session = {
     name,
-    journal: new Journal(journalLimit, nextCallNumber),
+    journal: new Journal(journalLimit, {
+      nextNumber: nextCallNumber,
+      budget: journalBudget,
+      bodyLimit: journalBodyLimit,
+    }),
     store: new MemoryStore(stateLimits),
     overrides: [],
     counters,

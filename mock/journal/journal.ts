@@ -1,5 +1,7 @@
-// The call journal: every request that reached the mock, kept in a bounded ring, recorded before the reply.
+// The call journal: every request that reached a session, kept in a bounded ring, recorded before the reply.
 import type { Violation } from '../problems/problems.js';
+import { JournalBudget, type BudgetHolder } from './journal-budget.js';
+import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
 
 /** One request the mock received and what it answered. */
 export interface CallRecord {
@@ -17,11 +19,19 @@ export interface CallRecord {
   query: Record<string, string | string[]>;
   /** Request headers, lower-case names. */
   headers: Record<string, string | string[]>;
-  /** The parsed body (JSON value, form fields, or text), `undefined` when there was none. */
+  /**
+   * The parsed body (JSON value, form fields, or text), `undefined` when there was none. A body longer than
+   * the journal keeps (`journalBodyLimit`) is the first characters of its text, a string: see `truncated`.
+   */
   body?: unknown;
-  response: { status: number; headers: Record<string, string>; body?: unknown };
-  /** How the request broke the contract; empty for a valid request. */
+  /** Set only when `body` was cut: the body is then the start of its text, and `bytes` the size received. */
+  truncated?: { bytes: number };
+  /** What the mock answered; a body cut like the request's says so in `truncated`. */
+  response: { status: number; headers: Record<string, string>; body?: unknown; truncated?: { bytes: number } };
+  /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
   violations: Violation[];
+  /** Set only when the request broke the contract in more than the 100 ways kept: how many there were. */
+  violationCount?: number;
 }
 
 /** Which calls to return; every field that is set must match. */
@@ -33,119 +43,201 @@ export interface CallFilter {
   path?: string;
 }
 
-export type NewCall = Omit<CallRecord, 'id' | 'time'>;
-
-/**
- * A call as the journal keeps it: the call it was given (not a copy), its id, and its time as a number until
- * it is handed out (formatting it, or copying the call's fields, cost every request).
- */
-interface Kept {
-  id: string;
-  at: number;
-  call: NewCall;
+/** A call to record: what the journal does not add itself. */
+export interface NewCall extends Omit<CallRecord, 'id' | 'time' | 'truncated' | 'response' | 'violationCount'> {
+  /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
+  bodyBytes?: number;
+  /** What the mock answered; `text` is the body as it was serialised for the wire, when it was. */
+  response: { status: number; headers: Record<string, string>; body?: unknown; text?: string };
 }
 
-/** The journal of one mock. It hands out copies; its own records never leave it. */
-export class Journal {
-  #ring: (Kept | undefined)[];
+/** How a journal is made. */
+export interface JournalSettings {
+  /** Numbers the calls; the sessions of one mock share one, so ids stay unique across resets. @default its own */
+  nextNumber?: () => number;
+  /** The bytes it may hold; the sessions of one mock share one budget. @default a budget of its own, 64 MiB */
+  budget?: JournalBudget;
+  /** Longest body text kept, in characters; longer bodies keep their start (see `truncated`). @default 16384 */
+  bodyLimit?: number;
+}
+
+/** Thrown to a wait when its journal is closed: the session it belongs to was dropped. */
+export class JournalClosedError extends Error {
+  constructor() {
+    super('The journal was closed: its session was dropped.');
+    this.name = 'JournalClosedError';
+  }
+}
+
+/**
+ * Hears each call recorded: `call` is a view of what the journal keeps (read it, do not keep or change it);
+ * `copy()` hands out a copy, made once a call however many listeners ask.
+ */
+export type CallListener = (call: CallRecord, copy: () => CallRecord) => void;
+
+/** The journal of one session. It hands out copies; its own records never leave it. */
+export class Journal implements BudgetHolder {
+  #ring: (Kept | undefined)[] = [];
   #next = 0;
   #size = 0;
+  #bytes = 0;
   #sequence = 0;
-  #nextNumber: () => number;
   #dropped = 0;
-  #listeners = new Set<(call: CallRecord) => void>();
+  #closed = false;
+  readonly #nextNumber: () => number;
+  readonly #budget: JournalBudget;
+  readonly #bodyLimit: number;
+  readonly #listeners = new Map<CallListener, (() => void) | undefined>();
 
-  /**
-   * @param limit how many calls it keeps
-   * @param nextNumber numbers the calls; sessions of one mock share one, so ids stay unique across resets
-   */
+  /** @param limit how many calls it keeps */
   constructor(
     readonly limit: number,
-    nextNumber?: () => number,
+    { nextNumber, budget, bodyLimit = 16384 }: JournalSettings = {},
   ) {
     if (!Number.isInteger(limit) || limit < 1)
       throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
-    // The ring grows as calls come (a session that sees three calls holds three), up to the limit.
-    this.#ring = [];
+    if (!Number.isInteger(bodyLimit) || bodyLimit < 0)
+      throw new RangeError(`The journal body limit must be a whole number of characters, not ${bodyLimit}.`);
     this.#nextNumber = nextNumber ?? (() => ++this.#sequence);
+    this.#budget = budget ?? new JournalBudget(64 * 1024 * 1024);
+    this.#bodyLimit = bodyLimit;
   }
 
-  /** Records a call and returns its id. The call is kept as it is given: it is handed over, not copied. */
+  /**
+   * Records a call and returns its id. Its bodies are kept as text (so a body costs its size, not its parsed
+   * objects); its objects (query, headers) are kept as they are given, not copied.
+   */
   record(call: NewCall): string {
-    const id = `call-${this.#nextNumber()}`;
-    if (this.#size === this.limit) this.#dropped++;
-    else this.#size++;
-    const kept: Kept = { id, at: Date.now(), call };
+    const number = this.#nextNumber();
+    const id = `call-${number}`;
+    // A request that began before its session was dropped has nowhere to be kept.
+    if (this.#closed) return id;
+    if (this.#size === this.limit) this.dropOldest();
+    const kept = keepCall(number, call, this.#bodyLimit);
     this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
-    if (this.#listeners.size === 0) return id;
-    const record = handOut(kept);
-    for (const listener of this.#listeners) {
+    this.#size++;
+    this.#bytes += kept.cost;
+    this.#budget.charge(this, kept.cost, number);
+    if (this.#listeners.size > 0) this.#tell(kept);
+    return id;
+  }
+
+  #tell(kept: Kept): void {
+    const view = viewOf(kept);
+    let copy: CallRecord | undefined;
+    const copyOnce = () => (copy ??= copyOf(kept));
+    for (const listener of this.#listeners.keys()) {
       try {
-        listener(record);
+        listener(view, copyOnce);
       } catch {
         // A listener's failure is its own: the call is recorded, and the request still gets its answer.
       }
     }
-    return id;
   }
 
   /** Copies of the recorded calls that match the filter, oldest first. */
   list(filter: CallFilter = {}): CallRecord[] {
+    return [...this.since(0, filter)];
+  }
+
+  /**
+   * Copies of the calls recorded after call number `after` that match the filter, oldest first, one at a time:
+   * a reader takes as many as it wants (a page). Read it at once: recording changes what it walks.
+   */
+  *since(after: number, filter: CallFilter = {}): Generator<CallRecord> {
     const matches = matcher(filter);
-    const out: CallRecord[] = [];
-    this.#each((call) => matches(call) && out.push(structuredClone(handOut(call))));
-    return out;
+    for (const kept of this.#kept()) if (kept.number > after && matches(kept)) yield copyOf(kept);
   }
 
-  #each(visit: (call: Kept) => unknown): void {
+  /**
+   * A copy of the first call after call number `after` for which `test` is true, or `undefined`. `test` sees
+   * each call in place, without a copy: only the one found is copied.
+   */
+  find(test: (call: CallRecord) => boolean, after = 0): CallRecord | undefined {
+    for (const kept of this.#kept()) if (kept.number > after && test(viewOf(kept))) return copyOf(kept);
+    return undefined;
+  }
+
+  *#kept(): Generator<Kept> {
     const start = (this.#next - this.#size + this.limit) % this.limit;
-    for (let i = 0; i < this.#size; i++) visit(this.#ring[(start + i) % this.limit]!);
-  }
-
-  /** Calls `listener` with each call recorded from now on (the record itself: copy before handing out). */
-  subscribe(listener: (call: CallRecord) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  /** Whether someone is waiting for a call (a long-poll): such a session is not evicted. */
-  get awaited(): boolean {
-    return this.#listeners.size > 0;
+    for (let i = 0; i < this.#size; i++) yield this.#ring[(start + i) % this.limit]!;
   }
 
   /** How many calls match, without copying them. */
   count(filter: CallFilter = {}): number {
     const matches = matcher(filter);
     let n = 0;
-    this.#each((call) => matches(call) && n++);
+    for (const kept of this.#kept()) if (matches(kept)) n++;
     return n;
   }
 
-  /** How many calls were dropped because the ring was full, since the last clear. */
+  /**
+   * Calls `listener` with each call recorded from now on, and `closed` if the journal is closed first (its
+   * session was dropped). Returns the function that stops listening.
+   */
+  subscribe(listener: CallListener, closed?: () => void): () => void {
+    this.#listeners.set(listener, closed);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** How many listen for calls (waits, long-polls). */
+  get waiters(): number {
+    return this.#listeners.size;
+  }
+
+  /** How many calls were dropped (past its limit, or the budget), since the last clear. */
   get dropped(): number {
     return this.#dropped;
   }
 
-  /** Forgets every call; ids keep increasing. */
+  /** The bytes its calls are charged. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The number of its oldest call, `undefined` when it has none (for the budget). */
+  get oldest(): number | undefined {
+    return this.#size === 0 ? undefined : this.#ring[(this.#next - this.#size + this.limit) % this.limit]!.number;
+  }
+
+  /** Drops its oldest call, and counts it in `dropped`. */
+  dropOldest(): void {
+    if (this.#size === 0) return;
+    const at = (this.#next - this.#size + this.limit) % this.limit;
+    const { cost } = this.#ring[at]!;
+    this.#ring[at] = undefined;
+    this.#size--;
+    this.#bytes -= cost;
+    this.#dropped++;
+    this.#budget.release(this, cost, this.#size === 0);
+  }
+
+  /** Forgets every call, releasing their bytes; ids keep increasing. */
   clear(): void {
+    this.#budget.release(this, this.#bytes, true);
     this.#ring = [];
     this.#next = 0;
     this.#size = 0;
+    this.#bytes = 0;
     this.#dropped = 0;
   }
-}
 
-/** The record of a kept call, its time formatted (not a copy of what it holds). */
-function handOut({ id, at, call }: Kept): CallRecord {
-  return { id, time: new Date(at).toISOString(), ...call };
+  /** Clears it for good (its session is dropped): it keeps no more calls, and every wait on it ends. */
+  close(): void {
+    this.clear();
+    this.#closed = true;
+    const closing = [...this.#listeners.values()];
+    this.#listeners.clear();
+    for (const closed of closing) closed?.();
+  }
 }
 
 function matcher({ operationId, method, path }: CallFilter): (kept: Kept) => boolean {
   const upper = method?.toUpperCase();
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
-  return ({ call }) =>
-    (operationId === undefined || call.operationId === operationId) &&
-    (upper === undefined || call.method === upper) &&
-    (path === undefined || (prefix === undefined ? call.path === path : call.path.startsWith(prefix)));
+  return (kept) =>
+    (operationId === undefined || kept.operationId === operationId) &&
+    (upper === undefined || kept.method === upper) &&
+    (path === undefined || (prefix === undefined ? kept.path === path : kept.path.startsWith(prefix)));
 }

@@ -1,6 +1,6 @@
 // Waits for a call to arrive, for apps that call the API asynchronously.
 import { differences, matchesCall, type CallMatch } from './call-match.js';
-import type { CallRecord, Journal } from './journal.js';
+import { JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
 /** How long to wait, and from where. */
 export interface WaitOptions {
@@ -8,45 +8,52 @@ export interface WaitOptions {
   timeout?: number;
   /** Only calls recorded after the call with this id (`call-12`). @default every call in the journal */
   since?: string;
+  /** Ends the wait early: it then rejects with the signal's reason (a client that left, say). @default none */
+  signal?: AbortSignal;
 }
 
 /**
  * Resolves with the first call that matches (one already recorded counts), or with `undefined` after the
- * timeout. The call is a copy. A matcher that throws (an asymmetric matcher, say) rejects the wait with
- * its error, whether the call was already there or arrives later.
+ * timeout. The call is a copy; waits ended by the same call share one. A matcher that throws (an asymmetric
+ * matcher, say) rejects the wait with its error, whether the call was already there or arrives later. The
+ * wait also rejects when its session is dropped (a {@link JournalClosedError}), or when `signal` aborts.
  * @example const call = await waitForCall(journal, { operationId: 'createPass' }, { timeout: 2000 });
  */
 export function waitForCall(
   journal: Journal,
   match: CallMatch,
-  { timeout = 5000, since }: WaitOptions = {},
+  { timeout = 5000, since, signal }: WaitOptions = {},
 ): Promise<CallRecord | undefined> {
   const after = since === undefined ? 0 : Number(/^call-(\d+)$/.exec(since)?.[1] ?? 0);
-  const fits = (call: CallRecord) => Number(call.id.slice(5)) > after && matchesCall(call, match);
+  if (signal?.aborted) return Promise.reject(signal.reason);
   let found: CallRecord | undefined;
   try {
-    found = journal.list().find(fits);
+    // Looked for in place: only the call found is copied.
+    found = journal.find((call) => matchesCall(call, match), after);
   } catch (error) {
     return Promise.reject(error);
   }
   if (found) return Promise.resolve(found);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      resolve(undefined);
-    }, timeout);
     const settle = (finish: () => void) => {
       clearTimeout(timer);
       stop();
+      signal?.removeEventListener('abort', abort);
       finish();
     };
-    const stop = journal.subscribe((call) => {
-      try {
-        if (fits(call)) settle(() => resolve(structuredClone(call)));
-      } catch (error) {
-        settle(() => reject(error));
-      }
-    });
+    const timer = setTimeout(() => settle(() => resolve(undefined)), timeout);
+    const abort = () => settle(() => reject(signal!.reason));
+    signal?.addEventListener('abort', abort, { once: true });
+    const stop = journal.subscribe(
+      (call, copy) => {
+        try {
+          if (Number(call.id.slice(5)) > after && matchesCall(call, match)) settle(() => resolve(copy()));
+        } catch (error) {
+          settle(() => reject(error));
+        }
+      },
+      () => settle(() => reject(new JournalClosedError())),
+    );
   });
 }
 

@@ -53,6 +53,8 @@ export const PROBLEMS = {
   },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, title: 'The path does not have this method', status: 405 },
   waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
+  sessionDropped: { type: `${BASE}session-dropped`, title: 'The session was dropped', status: 410 },
+  tooManyWaits: { type: `${BASE}too-many-waits`, title: 'Too many waits are open', status: 429 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
   tooManyOverrides: {
     type: `${BASE}too-many-overrides`,
@@ -76,7 +78,7 @@ export const PROBLEMS = {
 export type ProblemKind = keyof typeof PROBLEMS;
 
 const MAX_TEXT = 2000;
-/** The most violations an answer (and the journal) lists. */
+/** The most violations an answer (and the journal) keeps of one request. */
 export const MAX_VIOLATIONS = 100;
 
 /**
@@ -89,7 +91,7 @@ export function problem(kind: ProblemKind, detail: string, extra: Partial<Proble
     ...PROBLEMS[kind],
     detail: cap(detail),
     ...(instance === undefined ? {} : { instance: cap(instance) }),
-    ...(violations === undefined ? {} : { violations: violations.slice(0, MAX_VIOLATIONS).map(capViolation) }),
+    ...(violations === undefined ? {} : { violations: capViolations(violations) }),
     ...rest,
   };
 }
@@ -97,6 +99,11 @@ export function problem(kind: ProblemKind, detail: string, extra: Partial<Proble
 /** One line a person can read for each violation, joined: `body /kind: must be one of ...`. */
 export function describeViolations(violations: readonly Violation[]): string {
   return violations.map((v) => `${v.location} ${v.pointer || '(root)'}: ${v.message}`).join('; ');
+}
+
+/** The first {@link MAX_VIOLATIONS} violations, each with its texts capped: what a hostile request may cost. */
+export function capViolations(violations: readonly Violation[]): Violation[] {
+  return violations.slice(0, MAX_VIOLATIONS).map(capViolation);
 }
 
 function capViolation(v: Violation): Violation {

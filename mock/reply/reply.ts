@@ -41,11 +41,16 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
     return;
   }
   const type = reply.contentType ?? 'application/json';
-  const text = reply.text ?? (JSON_TYPE.test(type) ? JSON.stringify(reply.body) : String(reply.body));
+  const text = reply.text ?? jsonText(reply) ?? String(reply.body);
   headers.push('Content-Type', CHARSET.test(type) ? type : `${type}; charset=utf-8`);
   headers.push('Content-Length', String(Buffer.byteLength(text)));
   res.writeHead(reply.status, headers);
   res.end(text);
+}
+
+/** A reply's body as the JSON text it is sent as, or `undefined` when it has none or its media type is not JSON. */
+export function jsonText({ body, contentType = 'application/json' }: Reply): string | undefined {
+  return body === undefined || !JSON_TYPE.test(contentType) ? undefined : JSON.stringify(body);
 }
 
 const JSON_TYPE = /[/+]json\b/i;

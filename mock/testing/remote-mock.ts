@@ -27,6 +27,13 @@ export interface RemoteOptions {
   headers?: Record<string, string>;
 }
 
+/** A URL without the slashes it ends with (trimmed one by one: a pattern on a run of slashes can be slow). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}
+
 /**
  * Connects to a running mock.
  * @example
@@ -34,7 +41,7 @@ export interface RemoteOptions {
  * await expect(mock).toHaveReceived('createPass', { params: { member_id: 'm1' } });
  */
 export function connectMock(url: string, { session, headers = {} }: RemoteOptions = {}): RemoteMock {
-  const base = url.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(url);
   const sent = { ...headers, ...(session ? { 'X-Mock-Session': session } : {}) };
   const call = async (
     method: string,
@@ -42,10 +49,13 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     body?: unknown,
     okStatuses = [200, 201, 204],
   ): Promise<Response> => {
+    // Every change is a JSON request (an empty object when there is nothing to say): never a "simple" request
+    // a web page could send across origins without asking.
+    const changes = method !== 'GET';
     const res = await fetch(`${base}/__mock${path}`, {
       method,
-      headers: body === undefined ? sent : { ...sent, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: changes ? { ...sent, 'Content-Type': 'application/json' } : sent,
+      body: changes ? JSON.stringify(body ?? {}) : undefined,
     });
     if (!okStatuses.includes(res.status)) {
       const text = await res.text();
@@ -60,14 +70,26 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     }
     return res;
   };
-  const query = (filter: CallFilter = {}) => {
-    const params = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]);
+  const query = (filter: CallFilter = {}, extra: Record<string, string> = {}) => {
+    const given = { ...filter, ...extra };
+    const params = new URLSearchParams(Object.entries(given).filter(([, v]) => v !== undefined) as [string, string][]);
     return params.size ? `?${params}` : '';
   };
   return {
     url: base,
-    calls: async (filter) =>
-      ((await (await call('GET', `/calls${query(filter)}`)).json()) as { calls: CallRecord[] }).calls,
+    async calls(filter) {
+      // The admin API answers in pages: follow them to the last.
+      const calls: CallRecord[] = [];
+      let cursor: string | null = null;
+      do {
+        const extra: Record<string, string> = cursor === null ? { limit: '1000' } : { limit: '1000', cursor };
+        const res = await call('GET', `/calls${query(filter, extra)}`);
+        const page = (await res.json()) as { calls: CallRecord[]; next_cursor: string | null };
+        calls.push(...page.calls);
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+      return calls;
+    },
     count: async (filter) =>
       ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
     async waitForCall(match, { timeout = 5000, since } = {}) {

@@ -105,7 +105,9 @@ describe('the call journal', () => {
 
   test('an unknown filter answers 400 naming the filters that exist', async () => {
     const res = await request(mock.app).get('/__mock/calls?operation=listPasses').expect(400);
-    expect(res.body.detail).toBe('Unknown filter "operation"; filter calls by operationId, method, path.');
+    expect(res.body.detail).toBe(
+      'Unknown filter "operation"; filter calls by operationId, method, path; this endpoint also takes limit, cursor.',
+    );
   });
 
   test('an unknown admin endpoint answers 404 listing the endpoints', async () => {
@@ -132,5 +134,95 @@ describe('the call journal', () => {
     const res = await request(small.app).get('/__mock/calls').expect(200);
     expect(res.body.calls.map((c: { path: string }) => c.path)).toEqual(['/members/b/passes', '/members/c/passes']);
     expect(res.body.dropped).toBe(1);
+  });
+});
+
+describe('GET /__mock/calls in pages', () => {
+  const paths = (res: request.Response) => res.body.calls.map((c: { path: string }) => c.path);
+
+  test('follows next_cursor through every call, oldest first, and ends with a null cursor', async () => {
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await request(mock.app).get(`/members/${id}/passes`).set(AUTH);
+    const first = await request(mock.app).get('/__mock/calls?limit=2').expect(200);
+    const second = await request(mock.app).get('/__mock/calls').query({ limit: 2, cursor: first.body.next_cursor });
+    const last = await request(mock.app).get('/__mock/calls').query({ limit: 2, cursor: second.body.next_cursor });
+    expect([...paths(first), ...paths(second), ...paths(last)]).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => `/members/${id}/passes`),
+    );
+    expect(last.body).toMatchObject({ dropped: 0, next_cursor: null });
+  });
+
+  test('holds 100 calls a page unless limit says otherwise', async () => {
+    for (let i = 0; i < 101; i++) await request(mock.app).get('/nowhere');
+    const res = await request(mock.app).get('/__mock/calls').expect(200);
+    expect(res.body.calls).toHaveLength(100);
+    expect(res.body.next_cursor).toEqual(expect.any(String));
+  });
+
+  test('keeps the filter from page to page', async () => {
+    for (const method of ['get', 'post', 'get', 'get'] as const)
+      await request(mock.app)
+        [method]('/members/m1/passes')
+        .set(AUTH)
+        .send(method === 'post' ? {} : undefined);
+    const first = await request(mock.app).get('/__mock/calls?method=GET&limit=2').expect(200);
+    const rest = await request(mock.app).get('/__mock/calls').query({ method: 'GET', cursor: first.body.next_cursor });
+    expect([...first.body.calls, ...rest.body.calls].map((c: { id: string }) => c.id)).toEqual([
+      'call-1',
+      'call-3',
+      'call-4',
+    ]);
+  });
+
+  test.each(['0', '1001', 'ten', '2.5', '-1', ''])('answers 400 naming limit for limit=%j', async (limit) => {
+    const res = await request(mock.app).get('/__mock/calls').query({ limit }).expect(400);
+    expect(res.body.violations).toEqual([
+      { location: 'query', pointer: '/limit', message: 'limit must be a whole number from 1 to 1000.' },
+    ]);
+  });
+
+  test('answers 400 naming cursor for a cursor it did not give', async () => {
+    const res = await request(mock.app).get('/__mock/calls?cursor=call-2').expect(400);
+    expect(res.body.violations[0]).toMatchObject({ location: 'query', pointer: '/cursor' });
+  });
+
+  test('ends a page of large calls near 4 MiB of JSON, so a full journal stays readable', async () => {
+    const big = await newMock({ journalBodyLimit: 65_536 });
+    const body = JSON.stringify('x'.repeat(60_000));
+    const sends = Array.from({ length: 100 }, () =>
+      request(big.app).post('/members/m1/passes').set(AUTH).type('json').send(body).expect(422),
+    );
+    await Promise.all(sends);
+    const res = await request(big.app).get('/__mock/calls?limit=1000').expect(200);
+    expect(res.text.length).toBeLessThanOrEqual(4 * 1024 * 1024 + 70_000);
+    expect(res.body.calls.length).toBeGreaterThan(50);
+    expect(res.body.calls.length).toBeLessThan(100);
+    expect(res.body.next_cursor).toEqual(expect.any(String));
+  });
+});
+
+describe('what the journal keeps of a hostile request', () => {
+  test('a 64 KiB body of empty objects is kept as the start of its text, marked truncated', async () => {
+    const text = `[${'{},'.repeat(21_843)}{}]`;
+    await request(mock.app).post('/members/m1/passes').set(AUTH).type('json').send(text).expect(422);
+    const [call] = mock.calls();
+    expect(call!.body).toBe(text.slice(0, 16_384));
+    expect(call!.truncated).toEqual({ bytes: text.length });
+  });
+
+  test('a wide body keeps 100 violations in the journal, as in the answer, and how many there were', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 0]));
+    const res = await request(mock.app).post('/members/m1/credentials').set(AUTH).send(wide).expect(422);
+    const [call] = mock.calls();
+    expect(res.body.violations).toHaveLength(100);
+    expect(call!.violations).toEqual(res.body.violations);
+    expect(call!.violationCount).toBe(5001);
+  });
+
+  test('a response body past the journal body limit is kept as the start of its text, marked truncated', async () => {
+    const small = await newMock({ journalBodyLimit: 20 });
+    const res = await request(small.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const [call] = small.calls();
+    expect(call!.response.body).toBe(res.text.slice(0, 20));
+    expect(call!.response.truncated).toEqual({ bytes: Buffer.byteLength(res.text) });
   });
 });

@@ -53,7 +53,7 @@ describe('sessions isolate parallel tests on one mock', () => {
     await request(mock.app).get('/members/m1/passes').set(as('tab-1'));
     expect((await request(mock.app).get('/__mock/calls?session=tab-1')).body.calls).toHaveLength(1);
     const sessions = (await request(mock.app).get('/__mock/sessions')).body.sessions;
-    expect(sessions).toContainEqual({ name: 'tab-1', calls: 1, overrides: 0 });
+    expect(sessions).toContainEqual({ name: 'tab-1', calls: 1, overrides: 0, waiters: 0 });
   });
 
   test('a malformed session name answers 400', async () => {
@@ -77,6 +77,12 @@ describe('sessions isolate parallel tests on one mock', () => {
     await request(mock.app).get('/members/m1/passes').set(as('a'));
     await request(mock.app).get('/members/m1/passes').set(as('b'));
     expect([...mock.calls({}, 'a'), ...mock.calls({}, 'b')].map((c) => c.id)).toEqual(['call-2', 'call-3']);
+  });
+
+  test('a full reset ends the waits open on named sessions, saying their session was dropped', async () => {
+    const waiting = mock.waitForCall({ operationId: 'getPass' }, { session: 'a', timeout: 60_000 });
+    mock.reset();
+    await expect(waiting).rejects.toThrow('The journal was closed: its session was dropped.');
   });
 });
 

@@ -109,6 +109,8 @@ describe('the CLI as a real process', () => {
       '--log',
       '--body-limit',
       '--journal-limit',
+      '--journal-bytes',
+      '--journal-body-limit',
       '--session-limit',
       '--collection-limit',
       '--state-limit',
@@ -131,10 +133,24 @@ describe('the CLI as a real process', () => {
     [['--collection-limit', '0'], /--collection-limit must be a whole number from 1 to 10000000, not "0"/],
     [['--state-limit', 'lots'], /--state-limit must be a whole number from 1 to 100000000, not "lots"/],
     [['--allowed-hosts', 'http://mock.lan'], /--allowed-hosts must be host names, comma-separated/],
+    [['--journal-bytes', '1000'], /--journal-bytes must be a whole number from 1024 to 1099511627776, not "1000"/],
+    [['--journal-body-limit', 'all'], /--journal-body-limit must be a whole number from 0 to 1073741824, not "all"/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  test('--journal-body-limit cuts the bodies the journal keeps, and --journal-bytes bounds it', async () => {
+    const cli = await start(['--port', '0', '--journal-body-limit', '4', '--journal-bytes', '4096']);
+    const headers = { ...AUTH, 'Content-Type': 'application/json' };
+    for (const kind of ['pin', 'card']) {
+      const body = JSON.stringify({ kind });
+      await fetch(`${cli.url}/members/m1/credentials`, { method: 'POST', headers, body });
+    }
+    const page = await (await fetch(`${cli.url}/__mock/calls`)).json();
+    // Each call costs more than 2 KB: the budget keeps the last one.
+    expect(page).toMatchObject({ calls: [{ body: '{"ki', truncated: { bytes: 15 } }], dropped: 1 });
   });
 
   test('a missing contract exits 1 naming the file', async () => {

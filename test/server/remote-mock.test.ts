@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import '../../mock/testing/vitest.js';
 import { connectMock, DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess } from '../support/cli-process.js';
-import { AUTH } from '../support/harness.js';
+import { AUTH, newServer } from '../support/harness.js';
 
 let cli: CliProcess;
 beforeAll(async () => {
@@ -48,5 +51,52 @@ describe('a mock in another process, through connectMock', () => {
     await mock.reset();
     expect(await mock.calls()).toEqual([]);
     expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
+  });
+});
+
+describe('connectMock on the wire', () => {
+  test('calls() follows the pages of /__mock/calls to the last', async () => {
+    const mock = await newServer({ journalBodyLimit: 65_536 });
+    try {
+      // 80 calls of 60 KB: more than one page of about 4 MiB.
+      const body = JSON.stringify('x'.repeat(60_000));
+      const headers = { ...AUTH, 'Content-Type': 'application/json' };
+      for (let i = 0; i < 80; i++) await fetch(`${mock.url}/members/m1/passes`, { method: 'POST', headers, body });
+      const first = (await (await fetch(`${mock.url}/__mock/calls?limit=1000`)).json()) as { next_cursor: unknown };
+      expect(first.next_cursor).toEqual(expect.any(String));
+      const calls = await connectMock(mock.url).calls();
+      expect(calls.map((c) => c.id)).toEqual(Array.from({ length: 80 }, (_, i) => `call-${i + 1}`));
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('every change it asks for is a JSON request, with a body of {} when it has nothing to say', async () => {
+    const seen: { method: string; type: string | undefined; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ method: req.method!, type: (req.headers as IncomingHttpHeaders)['content-type'], body });
+        res.writeHead(204).end();
+      });
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const mock = connectMock(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      await mock.reset();
+      await mock.clearOverrides();
+      expect(seen).toEqual([
+        { method: 'POST', type: 'application/json', body: '{}' },
+        { method: 'DELETE', type: 'application/json', body: '{}' },
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('drops the slashes a URL ends with', () => {
+    expect(connectMock('http://127.0.0.1:4010///').url).toBe('http://127.0.0.1:4010');
+    expect(connectMock('http://127.0.0.1:4010').url).toBe('http://127.0.0.1:4010');
   });
 });

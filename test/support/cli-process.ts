@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { CallRecord } from '../../mock/index.js';
+import { connectMock, type CallRecord } from '../../mock/index.js';
 import { track } from './harness.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/mock/cli.js', import.meta.url));
@@ -57,10 +57,11 @@ export class CliProcess {
     let output = '';
     this.child.stdout!.on('data', (d) => (output += d));
     const running = this.child.exitCode === null && this.child.signalCode === null;
-    if (running) {
-      const res = await fetch(`${this.url}/__mock/calls`).catch(() => undefined);
-      if (res?.ok) this.#journal = ((await res.json()) as { calls: CallRecord[] }).calls;
-    }
+    // Every page of it (a mock behind an admin token refuses, and is not checked).
+    if (running)
+      this.#journal = await connectMock(this.url)
+        .calls()
+        .catch(() => this.#journal);
     // 'close' comes after 'exit', once the process's output has all been read.
     const exited = running ? once(this.child, 'close') : Promise.resolve([this.child.exitCode]);
     this.child.kill(signal);

@@ -18,6 +18,8 @@ afterAll(() => {
       const { status, headers, body } = call.response;
       // Status 0: the connection was dropped on purpose (a fault); nothing was answered.
       if (status === 0) continue;
+      // The journal kept only the start of a body past its journalBodyLimit: there is nothing whole to check.
+      if (call.response.truncated) continue;
       const where = `${call.method} ${call.path} -> ${status}`;
       const documented = call.operationId !== null && validator.documents(call.operationId, status);
       // A full state is the mock's own condition: a contract that documents no 507 still gets its problem.

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { Journal, type NewCall } from '../../mock/journal/journal.js';
+import { JournalBudget } from '../../mock/journal/journal-budget.js';
+import { Journal, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
   operationId,
@@ -93,8 +94,8 @@ describe('Journal', () => {
   test('numbers calls with the numbering it is given, so sessions sharing it never repeat an id', () => {
     let n = 0;
     const next = () => ++n;
-    const one = new Journal(10, next);
-    const two = new Journal(10, next);
+    const one = new Journal(10, { nextNumber: next });
+    const two = new Journal(10, { nextNumber: next });
     expect([one.record(call('/a')), two.record(call('/b')), one.record(call('/c'))]).toEqual([
       'call-1',
       'call-2',
@@ -137,16 +138,16 @@ describe('Journal', () => {
     expect(journal.count(filter)).toBe(paths.length);
   });
 
-  test('tells whether someone listens, until they unsubscribe', () => {
+  test('counts who listens, until they unsubscribe', () => {
     const journal = new Journal(10);
-    expect(journal.awaited).toBe(false);
+    expect(journal.waiters).toBe(0);
     const heard: string[] = [];
     const stop = journal.subscribe((c) => heard.push(c.path));
-    expect(journal.awaited).toBe(true);
+    expect(journal.waiters).toBe(1);
     journal.record(call('/a'));
     stop();
     journal.record(call('/b'));
-    expect(journal.awaited).toBe(false);
+    expect(journal.waiters).toBe(0);
     expect(heard).toEqual(['/a']);
   });
 
@@ -157,5 +158,165 @@ describe('Journal', () => {
     for (const p of ['/5', '/6']) journal.record(call(p));
     expect(journal.list().map((c) => c.path)).toEqual(['/5', '/6']);
     expect(journal.count()).toBe(2);
+  });
+});
+
+describe('Journal memory', () => {
+  test('a budget shared by two journals drops the oldest call of either, and counts it where it was', () => {
+    // Each call here costs about 3.5 KB: four fit, a fifth does not.
+    const budget = new JournalBudget(15_000);
+    let n = 0;
+    const settings = { budget, nextNumber: () => ++n };
+    const one = new Journal(100, settings);
+    const two = new Journal(100, settings);
+    const sized = (path: string) => ({ ...call(path), body: 'x'.repeat(2000) });
+    one.record(sized('/1'));
+    two.record(sized('/2'));
+    one.record(sized('/3'));
+    two.record(sized('/4'));
+    expect([one.dropped, two.dropped]).toEqual([0, 0]);
+    two.record(sized('/5'));
+    expect(one.list().map((c) => c.path)).toEqual(['/3']);
+    expect(two.list().map((c) => c.path)).toEqual(['/2', '/4', '/5']);
+    expect([one.dropped, two.dropped]).toEqual([1, 0]);
+    expect(budget.used).toBe(one.bytes + two.bytes);
+    expect(budget.used).toBeLessThanOrEqual(15_000);
+  });
+
+  test('keeps the call just recorded even when it alone is over the budget', () => {
+    const journal = new Journal(10, { budget: new JournalBudget(100) });
+    journal.record(call('/a'));
+    journal.record(call('/b'));
+    expect(journal.list().map((c) => c.path)).toEqual(['/b']);
+    expect(journal.dropped).toBe(1);
+  });
+
+  test('clearing or closing a journal releases its bytes from the budget', () => {
+    const budget = new JournalBudget(1_000_000);
+    const one = new Journal(10, { budget });
+    const two = new Journal(10, { budget });
+    one.record(call('/a'));
+    two.record(call('/b'));
+    one.clear();
+    expect(budget.used).toBe(two.bytes);
+    two.close();
+    expect(budget.used).toBe(0);
+  });
+
+  test('charges a 64 KiB body of empty objects about its text, not its parsed objects', () => {
+    const text = `[${'{},'.repeat(21_844)}{}]`;
+    const journal = new Journal(10, { bodyLimit: 65_536 });
+    journal.record({ ...call('/a'), body: JSON.parse(text) });
+    expect(journal.bytes).toBeGreaterThan(text.length);
+    expect(journal.bytes).toBeLessThan(text.length + 4096);
+    expect(journal.list()[0]!.body).toHaveLength(21_845);
+  });
+
+  test('keeps the start of a body past its limit as text, and says how big it was as received', () => {
+    const journal = new Journal(10, { bodyLimit: 10 });
+    journal.record({ ...call('/a'), body: { kind: 'a long enough body' }, bodyBytes: 33 });
+    const [kept] = journal.list();
+    expect(kept!.body).toBe('{"kind":"a');
+    expect(kept!.truncated).toEqual({ bytes: 33 });
+  });
+
+  test('measures a cut body in UTF-8 bytes when it was not told its size', () => {
+    const journal = new Journal(10, { bodyLimit: 4 });
+    journal.record({ ...call('/a'), body: 'été et hiver' });
+    expect(journal.list()[0]).toMatchObject({ body: 'été ', truncated: { bytes: 14 } });
+  });
+
+  test('keeps a body at its limit whole, with no truncated marker', () => {
+    const journal = new Journal(10, { bodyLimit: '{"kind":"pin"}'.length });
+    journal.record({ ...call('/a'), body: { kind: 'pin' } });
+    const [kept] = journal.list();
+    expect(kept!.body).toEqual({ kind: 'pin' });
+    expect(kept).not.toHaveProperty('truncated');
+  });
+
+  test('cuts a response body past its limit the same way, marking the response', () => {
+    const journal = new Journal(10, { bodyLimit: 5 });
+    const response = { status: 200, headers: {}, body: { data: [1, 2, 3] }, text: '{"data":[1,2,3]}' };
+    journal.record({ ...call('/a'), response });
+    expect(journal.list()[0]!.response).toEqual({ status: 200, headers: {}, body: '{"dat', truncated: { bytes: 16 } });
+  });
+
+  test('keeps 100 violations of a call and how many there were', () => {
+    const journal = new Journal(10);
+    const violations = Array.from({ length: 250 }, (_, i) => ({
+      location: 'body' as const,
+      pointer: `/k${i}`,
+      message: 'must NOT have additional properties',
+    }));
+    journal.record({ ...call('/a'), violations });
+    const [kept] = journal.list();
+    expect(kept!.violations).toHaveLength(100);
+    expect(kept!.violations[99]!.pointer).toBe('/k99');
+    expect(kept!.violationCount).toBe(250);
+  });
+
+  test('gives no violation count to a call with 100 violations or fewer', () => {
+    const journal = new Journal(10);
+    const violation = { location: 'body' as const, pointer: '/kind', message: 'must be a string' };
+    journal.record({ ...call('/a'), violations: Array.from({ length: 100 }, () => violation) });
+    expect(journal.list()[0]).not.toHaveProperty('violationCount');
+  });
+});
+
+describe('Journal reads', () => {
+  test('find looks at calls in place and copies only the one it returns', () => {
+    const journal = new Journal(10);
+    for (const path of ['/a', '/b', '/c']) journal.record({ ...call(path), body: { path } });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const found = journal.find((c) => c.path === '/b');
+      expect(found).toMatchObject({ id: 'call-2', body: { path: '/b' } });
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  test('find hands out a copy that cannot change what it keeps', () => {
+    const journal = new Journal(10);
+    journal.record({ ...call('/a'), body: { kind: 'pin' } });
+    const found = journal.find(() => true)!;
+    (found.body as { kind: string }).kind = 'card';
+    found.headers.changed = 'yes';
+    expect(journal.list()[0]).toMatchObject({ body: { kind: 'pin' }, headers: {} });
+  });
+
+  test('find skips the calls up to the number it is given', () => {
+    const journal = new Journal(10);
+    for (const path of ['/a', '/b', '/c']) journal.record(call(path));
+    expect(journal.find(() => true, 2)?.path).toBe('/c');
+    expect(journal.find(() => true, 3)).toBeUndefined();
+  });
+
+  test('since hands out the matching calls after a number, oldest first', () => {
+    const journal = new Journal(10);
+    for (const method of ['GET', 'POST', 'GET', 'GET']) journal.record(call('/a', method));
+    expect([...journal.since(1, { method: 'GET' })].map((c) => c.id)).toEqual(['call-3', 'call-4']);
+  });
+
+  test('closing ends every wait on it and keeps no more calls', () => {
+    const journal = new Journal(10);
+    const closed = vi.fn();
+    journal.subscribe(() => undefined, closed);
+    journal.close();
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(journal.waiters).toBe(0);
+    expect(journal.record(call('/a'))).toBe('call-1');
+    expect(journal.list()).toEqual([]);
+  });
+
+  test('listeners of one call get one copy between them', () => {
+    const journal = new Journal(10);
+    const copies: CallRecord[] = [];
+    journal.subscribe((_, copy) => copies.push(copy()));
+    journal.subscribe((_, copy) => copies.push(copy()));
+    journal.record(call('/a'));
+    expect(copies).toHaveLength(2);
+    expect(copies[0]).toBe(copies[1]);
   });
 });

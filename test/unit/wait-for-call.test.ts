@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { Journal, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
+import { Journal, JournalClosedError, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
 import { nearMisses, waitForCall } from '../../mock/journal/wait-for-call.js';
 
 const call = (operationId: string | null, path: string, status = 200): NewCall => ({
@@ -50,10 +50,10 @@ describe('waitForCall', () => {
   test('stops listening once it has its call', async () => {
     const journal = new Journal(10);
     const waiting = waitForCall(journal, { operationId: 'getPass' });
-    expect(journal.awaited).toBe(true);
+    expect(journal.waiters).toBe(1);
     journal.record(call('getPass', '/passes/p1'));
     await waiting;
-    expect(journal.awaited).toBe(false);
+    expect(journal.waiters).toBe(0);
   });
 
   test('counts only calls after the one named in since', async () => {
@@ -104,7 +104,7 @@ describe('waitForCall', () => {
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect(waiting).resolves.toBeUndefined();
-    expect(journal.awaited).toBe(false);
+    expect(journal.waiters).toBe(0);
   });
 
   test('gives up after the timeout it is given', async () => {
@@ -137,8 +137,48 @@ describe('waitForCall', () => {
     const waiting = waitForCall(journal, { body: broken });
     journal.record(call('getPass', '/passes/p1'));
     await expect(waiting).rejects.toThrow('a broken matcher');
-    expect(journal.awaited).toBe(false);
+    expect(journal.waiters).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('waitForCall ends early', () => {
+  test('rejects with the reason of a signal that aborts, and stops listening', async () => {
+    vi.useFakeTimers();
+    const journal = new Journal(10);
+    const left = new AbortController();
+    const waiting = waitForCall(journal, { operationId: 'getPass' }, { signal: left.signal });
+    expect(journal.waiters).toBe(1);
+    left.abort(new Error('the client left'));
+    await expect(waiting).rejects.toThrow('the client left');
+    expect(journal.waiters).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('rejects at once with a signal already aborted', async () => {
+    const journal = new Journal(10);
+    journal.record(call('getPass', '/passes/p1'));
+    const waiting = waitForCall(journal, { operationId: 'getPass' }, { signal: AbortSignal.abort(new Error('gone')) });
+    await expect(waiting).rejects.toThrow('gone');
+  });
+
+  test('rejects with JournalClosedError when its journal is closed (its session dropped)', async () => {
+    vi.useFakeTimers();
+    const journal = new Journal(10);
+    const waiting = waitForCall(journal, { operationId: 'getPass' });
+    journal.close();
+    await expect(waiting).rejects.toBeInstanceOf(JournalClosedError);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('waits ended by the same call share one copy of it', async () => {
+    const journal = new Journal(10);
+    const one = waitForCall(journal, { operationId: 'getPass' });
+    const two = waitForCall(journal, { path: '/passes/p1' });
+    journal.record(call('getPass', '/passes/p1'));
+    const [a, b] = await Promise.all([one, two]);
+    expect(a).toBe(b);
+    expect(a).toMatchObject({ id: 'call-1' });
   });
 });
 
