@@ -110,10 +110,12 @@ export function decide(
   const refuse = (
     kind: ProblemKind,
     violations: Violation[],
-    extra: { headers?: Record<string, string>; detail?: string } = {},
+    extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
   ): Refuse => {
     const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
-    return { kind: 'refuse', reply: problemReply(found, extra.headers ?? {}, violations) };
+    const reply = problemReply(found, extra.headers ?? {}, violations);
+    if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
+    return { kind: 'refuse', reply };
   };
 
   if (!isDecodable(request.path)) {
@@ -137,7 +139,7 @@ export function decide(
   if (!check.ok) {
     const challenge: Record<string, string> =
       check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {};
-    return refuse(check.kind, check.violations, { headers: challenge });
+    return refuse(check.kind, check.violations, { headers: challenge, violationCount: check.violationCount });
   }
   const prefer = parsePrefer(headers.prefer, request.query);
   if (!prefer.ok) {

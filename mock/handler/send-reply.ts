@@ -12,13 +12,14 @@ export function sendReply(ex: Exchange, reply: Reply): void {
   const headers = sendableHeaders(reply.headers);
   // Serialised once, for the wire and for the journal (which keeps bodies as text).
   const text = reply.text ?? jsonText(reply);
-  recordCall(ex, reply.violations ?? NONE, {
+  const response = {
     status: reply.status,
     headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
     // A HEAD answer carries no body on the wire, so none is recorded.
     body: ex.method === 'HEAD' ? undefined : reply.body,
     text,
-  });
+  };
+  recordCall(ex, reply.violations ?? NONE, response, reply.violationCount);
   writeAnswer(ex, headers === reply.headers && text === reply.text ? reply : { ...reply, headers, text });
 }
 
@@ -43,7 +44,12 @@ export function recordDrop(ex: Exchange): void {
 /** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
 const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
 
-function recordCall(ex: Exchange, violations: Violation[], response: NewCall['response']): void {
+function recordCall(
+  ex: Exchange,
+  violations: Violation[],
+  response: NewCall['response'],
+  violationCount?: number,
+): void {
   const sent = { headers: ex.req.headers as Record<string, string | string[]>, query: ex.query };
   // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
   // journal hands out copies.
@@ -61,6 +67,7 @@ function recordCall(ex: Exchange, violations: Violation[], response: NewCall['re
     bodyBytes: ex.bodyBytes,
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
+    violationCount,
   });
 }
 

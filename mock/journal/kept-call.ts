@@ -61,7 +61,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     responseBody,
     // A valid call's empty list is shared; a hostile request's thousands are cut to what an answer shows.
     violations: violations.length === 0 ? violations : capViolations(violations),
-    violationCount: violations.length,
+    violationCount: Math.max(call.violationCount ?? 0, violations.length),
   };
   kept.cost = costOf(kept);
   return kept;

@@ -39,7 +39,16 @@ export function toPrismRequest(facts: RequestFacts): PrismRequest {
 export type RefusalKind = 'unauthorized' | 'unsupportedMediaType' | 'missingBody' | 'invalidBody' | 'invalidRequest';
 
 /** The outcome of validating a request: nothing wrong, or what is wrong and which problem says it. */
-export type RequestCheck = { ok: true } | { ok: false; kind: RefusalKind; violations: Violation[]; schemes: string[] };
+export type RequestCheck =
+  | { ok: true }
+  | {
+      ok: false;
+      kind: RefusalKind;
+      violations: Violation[];
+      schemes: string[];
+      /** How many violations there were, when there were more than `violations` lists. */
+      violationCount?: number;
+    };
 
 /**
  * The request headers Prism reads to validate everything but the body (the declared ones, and those the
@@ -144,7 +153,8 @@ export function judge(findings: readonly Finding[], body: unknown): RequestCheck
     : findings.every((d) => locationOf(d) === 'body')
       ? 'invalidBody'
       : 'invalidRequest';
-  return { ok: false, kind, schemes: [], violations };
+  const count = shown === findings ? {} : { violationCount: findings.length };
+  return { ok: false, kind, schemes: [], violations, ...count };
 }
 
 /** The verdict of a request with nothing wrong. */

@@ -12,6 +12,8 @@ export interface Reply {
   text?: string;
   /** How the request broke the contract, for the journal (a refusal's reasons). */
   violations?: Violation[];
+  /** How many violations there were, when there were more than `violations` lists. */
+  violationCount?: number;
 }
 
 /**
