@@ -295,6 +295,11 @@ describe('judge', () => {
       {},
     );
     expect(check.ok === false && check.violations).toHaveLength(100);
+    expect(check).toMatchObject({ violationCount: 6500 });
+  });
+
+  test('says how many violations there were only when it lists fewer', () => {
+    expect(judge([bodyFinding(1)], {})).not.toHaveProperty('violationCount');
   });
 
   test('still judges by every finding: a bad parameter past the first 100 makes it a 400, not a 422', () => {
