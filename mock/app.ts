@@ -14,6 +14,8 @@ import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './journal/call-match.js';
 import {
   MAX_OVERRIDES,
+  OVERRIDE_BUDGET,
+  overrideWeight,
   readOverride,
   type CheckResponse,
   type Override,
@@ -75,6 +77,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     checkSnapshot(resolved.state, served.collections, 'the initial state'),
   );
   let overrides = 0;
+  // What each override in force weighs (see overrideWeight), by override: kept by this mock alone.
+  const weights = new WeakMap<Override, number>();
 
   const controls: MockControls = {
     override(name, spec) {
@@ -87,7 +91,20 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
       }
       const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
       const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
-      if (result.ok) session.overrides.push(result.override);
+      if (!result.ok) return result;
+      // Every session's overrides together stay within a budget, so many sessions cannot fill the memory.
+      const weight = overrideWeight(result.override);
+      let held = 0;
+      for (const { overrides: kept } of context.sessions.values())
+        for (const override of kept) held += weights.get(override) ?? 0;
+      if (held + weight > OVERRIDE_BUDGET) {
+        const error =
+          `the overrides of all sessions already hold ${held} of the ${OVERRIDE_BUDGET} bytes they may; ` +
+          'remove some (DELETE /__mock/overrides, clearOverrides()), reset, or send smaller ones';
+        return { ok: false, full: true, errors: [error] };
+      }
+      weights.set(result.override, weight);
+      session.overrides.push(result.override);
       return result;
     },
     reset(session) {

@@ -31,7 +31,7 @@ const PAGES = 256;
  * Records those pages may hold in all (each page is also kept as its JSON text): a hostile client asking
  * for `limit=1000` pages of many members would otherwise keep megabytes per session.
  */
-const PAGE_RECORDS = 1000;
+const PAGE_RECORDS = 250;
 
 /** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
 export const REQUESTS = '\u0000requests';

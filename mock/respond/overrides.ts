@@ -45,6 +45,12 @@ const RESERVED_HEADERS = new Set([
 export const MAX_OVERRIDES = 100;
 /** The largest `match` or `body` an override may have, in bytes of JSON. */
 export const MAX_OVERRIDE_JSON = 65_536;
+/** The most values (objects, arrays, strings, numbers...) a `match` or `body` may have: `[{},{},…]` is small as text only. */
+export const MAX_OVERRIDE_VALUES = 4096;
+/** What the overrides of all sessions of a mock may weigh together (see {@link overrideWeight}). */
+export const OVERRIDE_BUDGET = 16 * 1024 * 1024;
+/** What one value of an override costs in memory, beyond its text, as {@link overrideWeight} counts it. */
+const VALUE_COST = 64;
 
 /** Checks a status and body against the operation's responses: messages, empty when they fit. */
 export type CheckResponse = (operation: Operation, status: number, body: unknown) => string[];
@@ -139,6 +145,9 @@ function headerErrors(headers: unknown): string[] {
 function sizeErrors(field: string, value: unknown): string[] {
   if (value === undefined) return [];
   if (nestsTooDeep(value)) return [`${field} nests deeper than ${MAX_DEPTH} levels`];
+  const values = countValues(value, MAX_OVERRIDE_VALUES + 1);
+  if (values > MAX_OVERRIDE_VALUES)
+    return [`${field} has more than ${MAX_OVERRIDE_VALUES} values; at most that are kept`];
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -147,6 +156,31 @@ function sizeErrors(field: string, value: unknown): string[] {
   }
   const size = text === undefined ? 0 : Buffer.byteLength(text);
   return size > MAX_OVERRIDE_JSON ? [`${field} is ${size} bytes of JSON; at most ${MAX_OVERRIDE_JSON} are kept`] : [];
+}
+
+/**
+ * About what an override costs in memory: the JSON text of its `match` and `body`, plus {@link VALUE_COST} per
+ * value in them. The mock bounds the total across all its sessions with it.
+ */
+export function overrideWeight({ match, body }: Pick<OverrideSpec, 'match' | 'body'>): number {
+  let weight = 0;
+  for (const value of [match, body]) {
+    if (value === undefined) continue;
+    weight += Buffer.byteLength(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
+  }
+  return weight;
+}
+
+/** The values in a JSON value (itself included), counted without recursion, up to `stopAt`. */
+function countValues(value: unknown, stopAt: number): number {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length && count < stopAt) {
+    const node = stack.pop();
+    count++;
+    if (typeof node === 'object' && node !== null) for (const child of Object.values(node)) stack.push(child);
+  }
+  return count;
 }
 
 /** The first override that applies to a call (by operation and match), without using it up. */

@@ -57,6 +57,58 @@ describe('overrides are bounded', () => {
     await postOverride(mock.app, '{"operationId":"listPasses","status":500}').expect(201);
   });
 
+  test('a match of more than 4096 values is refused with 422, however short its text', async () => {
+    const mock = await newMock();
+    const many = `[${Array.from({ length: 5000 }, () => '{}').join(',')}]`;
+    const res = await postOverride(mock.app, `{"operationId":"listPasses","status":500,"match":{"body":${many}}}`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toContain('match has more than 4096 values');
+  });
+
+  test('the overrides of all sessions together stay within 16 MiB: past it, 409 and nothing stored', async () => {
+    const mock = await newMock();
+    const big = (i: number) => ({
+      operationId: 'listPasses',
+      status: 500,
+      match: { query: { q: `${i % 10}`.repeat(60_000) } },
+    });
+    let stored = 0;
+    for (let s = 0; s < 4; s++)
+      for (let i = 0; i < 100; i++) {
+        try {
+          mock.override(big(i), `s${s}`);
+          stored++;
+        } catch {
+          break;
+        }
+      }
+    expect(stored).toBeGreaterThan(250);
+    expect(stored).toBeLessThan(290);
+    const res = await postOverride(mock.app, JSON.stringify(big(7)))
+      .set('X-Mock-Session', 'fresh')
+      .expect(409);
+    expect(res.body.detail).toMatch(/the overrides of all sessions already hold \d+ of the 16777216 bytes/);
+    expect((await request(mock.app).get('/__mock/overrides').set('X-Mock-Session', 'fresh')).body.overrides).toEqual(
+      [],
+    );
+  });
+
+  test('clearing overrides makes room in the budget again', async () => {
+    const mock = await newMock();
+    const big = { operationId: 'listPasses', status: 500, match: { query: { q: 'x'.repeat(60_000) } } };
+    for (let s = 0; s < 3; s++)
+      for (let i = 0; i < 100 && s * 100 + i < 290; i++) {
+        try {
+          mock.override(big, `s${s}`);
+        } catch {
+          break;
+        }
+      }
+    expect(() => mock.override(big, 'more')).toThrow(/16777216 bytes/);
+    mock.clearOverrides('s0');
+    expect(mock.override(big, 'more').id).toMatch(/^override-/);
+  });
+
   test('an override header with a line break is refused with 422, naming the header', async () => {
     const mock = await newMock();
     const spec = { operationId: 'listPasses', headers: { 'X-Note': 'a\r\nSet-Cookie: session=stolen' } };
