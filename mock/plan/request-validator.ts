@@ -18,6 +18,11 @@ export type RequestValidator = (facts: RequestFacts, checkSecurity: boolean) => 
 
 /** Entries in the memo: a path per member and client, so a few thousand. */
 const MEMO_ENTRIES = 4096;
+/**
+ * Characters of keys the memo holds in all: keys may be 4096 characters long (a long query), and 4096 of
+ * those per operation would be tens of megabytes a hostile client could fill.
+ */
+const MEMO_KEY_CHARACTERS = 1_048_576;
 
 /** Prism's verdict on what is not the body: the 401 refusal if any, and what is wrong with path, query, headers. */
 interface ParameterVerdict {
@@ -38,7 +43,7 @@ export function createRequestValidator(
 ): RequestValidator {
   const prism = splitValidation(spec, prepared);
   const names = headersRead(spec);
-  const verdicts = new BoundedMemo<ParameterVerdict>(MEMO_ENTRIES);
+  const verdicts = new BoundedMemo<ParameterVerdict>(MEMO_ENTRIES, 4096, MEMO_KEY_CHARACTERS);
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;
     const request = () => (prepared ??= toPrismRequest(facts));
@@ -50,7 +55,11 @@ export function createRequestValidator(
     }
     const verdict =
       verdicts.get(key) ??
-      verdicts.set(key, { security: prism.security(request()) ?? VALID, parameters: prism.parameters(request()) });
+      verdicts.set(
+        key,
+        { security: prism.security(request()) ?? VALID, parameters: prism.parameters(request()) },
+        key.length,
+      );
     if (checkSecurity && !verdict.security.ok) return verdict.security;
     const { parameters } = verdict;
     const body = prism.body(request());

@@ -189,6 +189,17 @@ describe('createRequestValidator', () => {
     expect(prism.parameters()).toBe(1);
   });
 
+  test('remembers at most a megabyte of keys: long distinct paths make it start over', () => {
+    const validate = createRequestValidator(operation('createCredential').spec);
+    const member = (i: number) => `/members/${String(i).padStart(4000, 'm')}/credentials`;
+    validate(createCredential({ kind: 'pin' }, { path: member(0) }), true);
+    for (let i = 1; i < 300; i++) validate(createCredential({ kind: 'pin' }, { path: member(i) }), true);
+    const prism = watchPrism();
+    validate(createCredential({ kind: 'pin' }, { path: member(299) }), true);
+    validate(createCredential({ kind: 'pin' }, { path: member(0) }), true);
+    expect(prism.parameters()).toBe(1);
+  });
+
   test('remembers a refusal for missing credentials, and still finds parameter errors when the check is off', () => {
     const validate = createRequestValidator(operation('createCredential').spec);
     const anonymous = createCredential(
