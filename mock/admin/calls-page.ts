@@ -5,8 +5,11 @@ import type { Reply } from '../reply/reply.js';
 /** Calls a page holds unless `limit` says otherwise, and the most it may say. */
 export const PAGE_LIMIT = { default: 100, max: 1000 };
 
-/** A page ends before its JSON would pass this many characters (always with one call at least). */
-export const PAGE_TEXT = 4 * 1024 * 1024;
+/**
+ * A page ends before its JSON would pass this many characters (always with one call at least): small enough
+ * that serving one costs a few milliseconds, so reading a full journal never holds up other requests long.
+ */
+export const PAGE_TEXT = 1024 * 1024;
 
 /**
  * The page of `limit` calls after call number `after` (0: from the first) that match the filter, ending early

@@ -3,17 +3,54 @@
 /** The deepest nesting followed: deeper bodies could exhaust the stack when copied or validated later. */
 export const MAX_DEPTH = 64;
 
+/** What the journal records instead of such a body. */
+export const TOO_DEEP_BODY = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
+
 /**
  * Whether a JSON value nests deeper than `limit`, found without recursion (the value may be hostile).
  * @example nestsTooDeep(JSON.parse('[[[]]]'), 2) // true
  */
 export function nestsTooDeep(value: unknown, limit = MAX_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
+  // Two stacks side by side: a pair per value would make a wide body cost an allocation per value.
+  const nodes: unknown[] = [value];
+  const depths: number[] = [0];
+  while (nodes.length) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
     if (typeof node !== 'object' || node === null) continue;
     if (depth >= limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    for (const key in node) {
+      nodes.push((node as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+    }
   }
   return false;
 }
+
+/**
+ * Whether JSON text nests deeper than `limit`, read byte by byte before it is parsed: a body of 100,000
+ * brackets is refused without building 100,000 arrays. Brackets inside strings do not count.
+ * @example textNestsTooDeep(Buffer.from('[[["]]]]"]]]'), 2) // true
+ */
+export function textNestsTooDeep(text: Uint8Array, limit = MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const byte = text[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;

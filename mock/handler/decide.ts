@@ -11,7 +11,7 @@ import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { generationKey, type Rendering } from '../respond/render-response.js';
 import { countOf, REQUESTS, type Session } from '../instance/session.js';
 import { checkContentType } from './check-content-type.js';
-import { MAX_DEPTH, nestsTooDeep } from './body-depth.js';
+import { MAX_DEPTH, nestsTooDeep, TOO_DEEP_BODY } from './body-depth.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -125,8 +125,10 @@ export function decide(
   if (body !== undefined && nestsTooDeep(body)) {
     // Kept out of the journal too: copying it for every reader of /__mock/calls would exhaust the stack.
     const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
-    const unrecordableBody = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
-    return { ...refuse('invalidRequest', [{ location: 'body', pointer: '', message }]), unrecordableBody };
+    return {
+      ...refuse('invalidRequest', [{ location: 'body', pointer: '', message }]),
+      unrecordableBody: TOO_DEEP_BODY,
+    };
   }
   const wrongType = body === undefined ? undefined : checkContentType(plan.bodyTypes, headers['content-type']);
   if (wrongType) return refuse('unsupportedMediaType', [wrongType]);

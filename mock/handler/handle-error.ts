@@ -3,6 +3,7 @@ import type { MockContext } from '../instance/mock-context.js';
 import { toProblem, type HttpError } from '../problems/to-problem.js';
 import { problemReply } from '../reply/reply.js';
 import type { Exchange } from './exchange.js';
+import { TOO_DEEP_BODY } from './body-depth.js';
 import { sendReply, writeAnswer } from './send-reply.js';
 
 /**
@@ -22,6 +23,7 @@ export function handleError(
     if (found.status === 500) log(`membership-mock: unexpected error on ${ex.method} ${ex.path}: ${describe(error)}`);
     if (ex.res.headersSent) return void ex.res.destroy();
     ex.body = undefined;
+    if (error.type === 'entity.too.deep') ex.unrecordableBody = TOO_DEEP_BODY;
     // The problem carries the request id alone: a header gathered before the failure may be what failed.
     ex.headers.splice(2);
     const reply = problemReply(found, {}, violations);

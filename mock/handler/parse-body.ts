@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Exchange } from './exchange.js';
 import { requestBody } from './request-body.js';
+import { MAX_DEPTH, textNestsTooDeep } from './body-depth.js';
 
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
 type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -22,7 +23,7 @@ type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number };
  */
 export function createBodyReader(limit: number): BodyReader {
   const parsers = [
-    express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: readText }),
+    express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: readJson }),
     express.urlencoded({ limit, extended: false, verify: readText }),
     express.text({ limit, type: 'text/*', verify: readText }),
     express.raw({ limit, type: () => true, verify: countBytes }),
@@ -47,7 +48,7 @@ export function createBodyReader(limit: number): BodyReader {
  * type is not read, and leaves `ex.body` undefined.
  */
 export function createJsonReader(limit: number): BodyReader {
-  const parse = express.json({ limit, strict: true }) as unknown as Parser;
+  const parse = express.json({ limit, strict: true, verify: refuseDeep }) as unknown as Parser;
   return (ex, done) => {
     const req = ex.req as IncomingMessage & { body?: unknown };
     if (req.body !== undefined) {
@@ -63,6 +64,19 @@ export function createJsonReader(limit: number): BodyReader {
 
 function countBytes(req: ParsedRequest, _res: unknown, buffer: Buffer): void {
   req[RECEIVED] = buffer.length;
+}
+
+/** JSON bodies are text, and are refused before they are parsed when they nest too deep. */
+function readJson(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: string): void {
+  readText(req, res, buffer, encoding);
+  refuseDeep(req, res, buffer);
+}
+
+function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer): void {
+  if (textNestsTooDeep(buffer)) {
+    const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
+    throw Object.assign(new Error(message), { status: 400, type: 'entity.too.deep' });
+  }
 }
 
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */

@@ -27,6 +27,9 @@ export function toProblem(error: HttpError, instance: string, bodyLimit: number)
         pointer: '',
         message: `The body is not valid JSON: ${error.message}.`,
       });
+    case 'entity.too.deep':
+      // Read before parsing (see body-depth.ts): such a body is never parsed, copied or recorded.
+      return refuse('invalidRequest', { location: 'body', pointer: '', message: error.message });
     case 'encoding.invalid':
       return refuse('invalidRequest', { location: 'body', pointer: '', message: 'The body is not valid UTF-8.' });
     case 'entity.too.large': {

@@ -14,7 +14,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CEILING_MB = 512;
 const TIMEOUT = 20_000;
 
-const child = spawn(process.execPath, ['dist/mock/cli.js', '--port', '0', '--log', 'off'], {
+// NODE_FLAGS passes flags to the mock's node (e.g. --cpu-prof to see what the attacks cost it).
+const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeFlags, 'dist/mock/cli.js', '--port', '0', '--log', 'off'], {
   cwd: ROOT,
   stdio: ['ignore', 'pipe', 'pipe'],
 });
@@ -147,19 +149,44 @@ async function attacker(name: string, make: () => Sent): Promise<void> {
   }
 }
 
+// The probe runs in a process of its own, so its figures are the mock's latency, not this busy client's.
+const PROBE = `
+const [host, port, until] = process.argv.slice(1);
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const once = () => new Promise((resolve) => {
+  const start = performance.now();
+  const req = http.get({ host, port, path: '/__mock/health', agent }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - start : -1));
+  });
+  req.on('error', () => resolve(-1));
+});
+(async () => {
+  while (Date.now() < Number(until)) {
+    const ms = await once();
+    if (ms >= 0) process.stdout.write(ms.toFixed(2) + '\\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+})();
+`;
 const health: number[] = [];
 let window: number[] = [];
 async function probe(): Promise<void> {
-  while (Date.now() < deadline && exited === undefined) {
-    const start = performance.now();
-    const status = await send({ method: 'GET', path: '/__mock/health' });
-    const ms = performance.now() - start;
-    if (status === 200) {
-      health.push(ms);
-      window.push(ms);
+  const prober = spawn(process.execPath, ['-e', PROBE, hostname, port, String(deadline)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let pending = '';
+  prober.stdout.on('data', (d: Buffer) => {
+    pending += d;
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      health.push(Number(line));
+      window.push(Number(line));
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  });
+  await once(prober, 'exit');
 }
 
 const quantile = (values: number[], q: number) => {

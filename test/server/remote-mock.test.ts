@@ -58,7 +58,7 @@ describe('connectMock on the wire', () => {
   test('calls() follows the pages of /__mock/calls to the last', async () => {
     const mock = await newServer({ journalBodyLimit: 65_536 });
     try {
-      // 80 calls of 60 KB: more than one page of about 4 MiB.
+      // 80 calls of 60 KB: several pages of about 1 MiB.
       const body = JSON.stringify('x'.repeat(60_000));
       const headers = { ...AUTH, 'Content-Type': 'application/json' };
       for (let i = 0; i < 80; i++) await fetch(`${mock.url}/members/m1/passes`, { method: 'POST', headers, body });

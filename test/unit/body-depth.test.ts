@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest';
+import { nestsTooDeep, textNestsTooDeep } from '../../mock/handler/body-depth.js';
+
+const text = (json: string) => Buffer.from(json);
+
+describe('textNestsTooDeep reads JSON text before it is parsed', () => {
+  test.each([
+    ['arrays', '[[[]]]', 2, true],
+    ['arrays at the limit', '[[]]', 2, false],
+    ['objects', '{"a":{"b":{}}}', 2, true],
+    ['siblings, which do not add up', '[[],[],[]]', 2, false],
+    ['brackets inside a string, which do not count', '["[[[[[["]', 2, false],
+    ['an escaped quote, which does not end the string', '["\\"[[[[["]', 2, false],
+    ['an escaped backslash before the closing quote', '["\\\\",[[]]]', 2, true],
+    ['100,000 brackets', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 64, true],
+  ])('%s', (_name, json, limit, deep) => {
+    expect(textNestsTooDeep(text(json), limit)).toBe(deep);
+  });
+
+  test('agrees with the check on parsed values', () => {
+    for (const json of ['[[[]]]', '{"a":[{"b":1}]}', '[1,[2,[3]]]', '{}'])
+      expect(textNestsTooDeep(text(json), 2)).toBe(nestsTooDeep(JSON.parse(json), 2));
+  });
+});
