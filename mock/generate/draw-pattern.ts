@@ -25,11 +25,19 @@ const MAX_LENGTH = 4096;
  * each part draws from exactly the characters its atom matches, as many times as its quantifier allows.
  * It is not tested against the expression per draw: with open quantifiers side by side, a regular
  * expression engine can take seconds to confirm even a matching string.
+ * With `lengths` (a schema's `minLength` and `maxLength`), it compiles only when every string the pattern
+ * allows has a length within them, so a draw fits those too.
  * @example compilePattern('^pas_[0-9A-Z]{4}$')!(Math.random) // 'pas_7QX2'
  */
-export function compilePattern(pattern: string): PatternDraw | undefined {
+export function compilePattern(
+  pattern: string,
+  { minLength = 0, maxLength = Infinity }: { minLength?: number; maxLength?: number } = {},
+): PatternDraw | undefined {
   const parts = parse(pattern);
-  if (!parts || parts.reduce((sum, part) => sum + part.max, 0) > MAX_LENGTH) return undefined;
+  if (!parts) return undefined;
+  const longest = parts.reduce((sum, part) => sum + part.max, 0);
+  const shortest = parts.reduce((sum, part) => sum + part.min, 0);
+  if (longest > MAX_LENGTH || longest > maxLength || shortest < minLength) return undefined;
   try {
     new RegExp(pattern, 'u');
   } catch {

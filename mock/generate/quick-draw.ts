@@ -10,11 +10,11 @@ type Draw = (random: () => number) => unknown;
 
 /** Keywords that do not change which values are valid or how json-schema-faker draws them. */
 const NOTES = ['description', 'title', 'example', 'examples', 'readOnly', 'writeOnly', 'deprecated', '$comment'];
-const STRING_KEYS = new Set(['type', 'pattern', ...NOTES]);
+const STRING_KEYS = new Set(['type', 'pattern', 'minLength', 'maxLength', ...NOTES]);
 const OBJECT_KEYS = new Set(['type', 'properties', 'required', 'additionalProperties', ...NOTES]);
 
 /**
- * A quick draw for a string schema that has only a simple `pattern`, or a closed object whose properties
+ * A quick draw for a string schema that has only a simple `pattern` (and lengths it keeps), or a closed object whose properties
  * are all required and all such strings; `undefined` for any other schema.
  * @example planQuickDraw({ type: 'string', pattern: '^crd_[0-9A-Z]{26}$' })!(42)
  */
@@ -26,8 +26,16 @@ export function planQuickDraw(schema: unknown): QuickDraw | undefined {
 function plan(schema: unknown): Draw | undefined {
   if (!isObject(schema)) return undefined;
   const keys = Object.keys(schema);
-  if (schema.type === 'string' && typeof schema.pattern === 'string' && keys.every((k) => STRING_KEYS.has(k)))
-    return compilePattern(schema.pattern);
+  if (schema.type === 'string' && typeof schema.pattern === 'string' && keys.every((k) => STRING_KEYS.has(k))) {
+    const { minLength, maxLength } = schema;
+    // Only lengths the pattern always keeps within (see compilePattern); others are json-schema-faker's.
+    if (![minLength, maxLength].every((n) => n === undefined || (Number.isInteger(n) && (n as number) >= 0)))
+      return undefined;
+    return compilePattern(schema.pattern, {
+      minLength: minLength as number | undefined,
+      maxLength: maxLength as number | undefined,
+    });
+  }
   if (schema.type !== 'object' || schema.additionalProperties !== false || !keys.every((k) => OBJECT_KEYS.has(k)))
     return undefined;
   const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];

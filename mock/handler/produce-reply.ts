@@ -41,10 +41,12 @@ export function produceReply(
   const stateRequest = { ...request, operationId: rendering.operationId, key: rendering.key };
   const result = answerFromState(source.collection, tools, stateRequest, render);
   const { role } = source.collection;
-  // Pages are frozen: a page read before is sent as the text it was sent as. (Not single records: their texts
-  // would live as long as every record does, doubling what a full state costs; a record is quick to write.)
-  if (role === 'list' && isJsonReply(result.reply)) {
-    result.reply.text = textOf(context.texts, result.reply.body);
+  // Records and pages are frozen: one read before is sent as the text it was sent as (and the journal keeps
+  // that same string). Pages keep theirs as long as they live (the page memo is bounded); records read lately
+  // keep theirs in a bounded memo of the session, since every record keeping its text would double the state.
+  if (isJsonReply(result.reply)) {
+    if (role === 'list') result.reply.text = textOf(context.texts, result.reply.body);
+    else if (role === 'read') result.reply.text = recordText(session, request.path, result.reply.body);
   }
   return result;
 }
@@ -52,6 +54,13 @@ export function produceReply(
 function isJsonReply(reply: Reply): reply is Reply & { body: object } {
   const { body, contentType } = reply;
   return typeof body === 'object' && body !== null && Object.isFrozen(body) && /[/+]json\b/i.test(contentType ?? '');
+}
+
+function recordText(session: Session, path: string, record: object): string {
+  const known = session.recordTexts.get(path);
+  if (known?.record === record) return known.text;
+  const text = JSON.stringify(record);
+  return session.recordTexts.set(path, { record, text }, text.length).text;
 }
 
 function textOf(texts: WeakMap<object, string>, body: object): string {

@@ -107,6 +107,7 @@ export function resetSession(context: MockContext, session: Session): void {
   session.journal.clear();
   session.counters.clear();
   session.pages.clear();
+  session.recordTexts.clear();
   session.overrides.length = 0;
   restoreState(context, session, context.initialState);
 }

@@ -23,6 +23,8 @@ export interface Session {
   now(): Date;
   /** List pages made from this session's store, by operation, collection, version and page: reused until it changes. */
   pages: BoundedMemo<JsonObject>;
+  /** The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same). */
+  recordTexts: BoundedMemo<{ record: object; text: string }>;
 }
 
 /** Pages kept per session: a handful of lists and members a front-end reads again and again. */
@@ -32,6 +34,12 @@ const PAGES = 256;
  * for `limit=1000` pages of many members would otherwise keep megabytes per session.
  */
 const PAGE_RECORDS = 250;
+/**
+ * Texts of records read kept per session, and their characters in all: a front-end reads the same few
+ * records again and again, while every record keeping its text would double what a full state costs.
+ */
+const RECORD_TEXTS = 1024;
+const RECORD_TEXT_CHARACTERS = 262_144;
 
 /** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
 export const REQUESTS = '\u0000requests';
@@ -66,6 +74,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
     counters,
     now: () => new Date(),
     pages: new BoundedMemo(PAGES, 4096, PAGE_RECORDS),
+    recordTexts: new BoundedMemo(RECORD_TEXTS, 1024, RECORD_TEXT_CHARACTERS),
   };
   if (clock !== 'system') {
     session.now = () => {

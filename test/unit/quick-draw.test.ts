@@ -103,6 +103,19 @@ describe('planQuickDraw', () => {
     expect(draw(43)).not.toEqual(value);
   });
 
+  test('draws an id whose pattern always keeps within its minLength and maxLength', () => {
+    const draw = planQuickDraw({ ...id, minLength: 30, maxLength: 30 })!;
+    expect(draw(7)).toMatch(/^crd_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  test.each([
+    ['a maxLength the pattern can pass', { ...id, maxLength: 29 }],
+    ['a minLength the pattern can fall short of', { ...id, minLength: 31 }],
+    ['a length that is not a whole number', { ...id, maxLength: 'long' }],
+  ])('leaves an id with %s to json-schema-faker', (_, schema) => {
+    expect(planQuickDraw(schema)).toBeUndefined();
+  });
+
   test.each([
     ['an optional property', { type: 'object', additionalProperties: false, required: [], properties: { id } }],
     ['an open object', { type: 'object', required: ['id'], properties: { id } }],
