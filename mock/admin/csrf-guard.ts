@@ -14,8 +14,9 @@ const JSON_TYPE = /^application\/(?:[^\s/;]+\+)?json$/;
  * Lets a request that changes the mock (POST, PUT, DELETE...) through only when no web page could have sent it
  * without a CORS preflight, which the admin API answers for listed origins only: it must carry
  * `Content-Type: application/json` (or `application/*+json`), `Authorization` or an `X-Mock-*` header. It must
- * also come from the mock's own origin or one listed in `cors` when it names one (`Origin`), and not from a
- * page of another site (`Sec-Fetch-Site`) otherwise. Reading requests always go through.
+ * come from the mock's own origin or one listed in `cors` when it names one (`Origin`), and not from a page
+ * of another site (`Sec-Fetch-Site`) otherwise. Reading requests need no such header, but come from the
+ * same places: an `<img>` of another site would otherwise make sessions and hold long-polls open.
  * @example csrfGuard(['http://localhost:5173'])(req, '/__mock/reset') // 403 for a text/plain POST
  */
 export function csrfGuard(cors: boolean | readonly string[]): CsrfGuard {
@@ -23,18 +24,17 @@ export function csrfGuard(cors: boolean | readonly string[]): CsrfGuard {
   const listed = new Set(typeof cors === 'boolean' ? [] : cors.filter((origin) => origin !== 'null'));
   return (req, instance) => {
     const method = req.method ?? 'GET';
-    if (SAFE_METHODS.has(method)) return undefined;
     const { origin } = req.headers;
     const site = req.headers['sec-fetch-site'];
     const otherSite = site === 'cross-site' || site === 'same-site';
     if (origin !== undefined ? !(listed.has(origin) || isOwnOrigin(origin, req)) : otherSite) {
       const from = origin === undefined ? `A page of another site (Sec-Fetch-Site: ${site})` : `The origin ${origin}`;
       const detail =
-        `${from} may not change the mock: the admin API takes changes only from its own origin ` +
+        `${from} may not use the admin API: it takes requests only from its own origin ` +
         'and the origins listed with --cors-origin.';
       return problemReply(problem('forbiddenOrigin', detail, { instance }));
     }
-    if (cannotBeForged(req.headers)) return undefined;
+    if (SAFE_METHODS.has(method) || cannotBeForged(req.headers)) return undefined;
     const detail =
       `${method} ${instance} changes the mock, so it must be a request no web page can send on its own: ` +
       'send Content-Type: application/json (an empty body is fine) or an X-Mock-Session header.';

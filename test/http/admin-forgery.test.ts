@@ -91,7 +91,7 @@ describe('admin changes no web page can forge (CSRF)', () => {
       .set('Origin', 'https://evil.example')
       .expect(403);
     expect(res.body.type).toBe('https://example.com/problems/forbidden-origin');
-    expect(res.body.detail).toContain('The origin https://evil.example may not change the mock');
+    expect(res.body.detail).toContain('The origin https://evil.example may not use the admin API');
   });
 
   test('a change from a page of another site without Origin (Sec-Fetch-Site: cross-site) is refused', async () => {
@@ -136,12 +136,33 @@ describe('admin changes no web page can forge (CSRF)', () => {
     await request(mock.app).post('/__mock/reset').set(JSON_TYPE).set('Origin', 'null').expect(403);
   });
 
-  test('a read of the admin API needs no such header, and CORS keeps its answer from other sites', async () => {
+  test('a read of the admin API needs no such header', async () => {
     const mock = await newMock();
+    await request(mock.app).get('/__mock/calls').expect(200);
+  });
+
+  test('a read from a page of another site is refused too, so it cannot make sessions or hold waits', async () => {
+    const mock = await newMock({ sessionLimit: 1 });
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set({ ...AUTH, 'X-Mock-Session': 'real' })
+      .expect(200);
+    for (const name of ['evil1', 'evil2'])
+      await request(mock.app)
+        .get(`/__mock/calls?session=${name}`)
+        .set({ Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })
+        .expect(403);
+    await request(mock.app).get(`/__mock/calls?session=evil3`).set('Sec-Fetch-Site', 'cross-site').expect(403);
+    const names = (await request(mock.app).get('/__mock/sessions')).body.sessions.map((s: { name: string }) => s.name);
+    expect(names.sort()).toEqual(['', 'real']);
+  });
+
+  test('a read from a listed origin goes through, with CORS headers for it', async () => {
+    const mock = await newMock({ cors: ['http://localhost:5173'] });
     const res = await request(mock.app)
       .get('/__mock/calls')
-      .set({ Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })
+      .set({ Origin: 'http://localhost:5173', 'Sec-Fetch-Site': 'same-site' })
       .expect(200);
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
   });
 });

@@ -83,7 +83,7 @@ describe('CORS', () => {
 
   test('the admin API answers only origins listed by name, so no web page can read the journal', async () => {
     const open = await newMock();
-    const res = await request(open.app).get('/__mock/calls').set('Origin', 'https://evil.example').expect(200);
+    const res = await request(open.app).get('/__mock/calls').set('Origin', 'https://evil.example').expect(403);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     await request(open.app)
       .options('/__mock/reset')
