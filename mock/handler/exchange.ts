@@ -77,10 +77,12 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
     get session() {
       if (session) return session;
       if (authenticated || name === '') return (session = sessionOf(context, name));
-      return knownSession(context, name);
+      // Kept, so a delayed answer is recorded where it was decided even if the named session is made meanwhile.
+      return (session = knownSession(context, name));
     },
     authenticate() {
       authenticated = true;
+      session = undefined;
     },
     sessionName: name,
     headers: ['X-Request-Id', requestId],

@@ -9,8 +9,7 @@ import { problemReply, writeReply } from '../reply/reply.js';
 import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './cors.js';
 import { createRedactor } from '../journal/redact.js';
-import { decide, type DecideRequest, type Effects } from './decide.js';
-import type { OperationPlan } from '../plan/operation-plan.js';
+import { decide, type Effects } from './decide.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
 import { hostGuard } from './host-guard.js';
@@ -60,6 +59,9 @@ export function createHandler(
       const routed = matchRoute(context.served, ex.method, ex.path);
       if (!isMatch(routed)) return sendReply(ex, routed);
       ex.match = routed;
+      // A session is made only for a request with the operation's credentials (see Exchange.session), known
+      // before the body is read, so a body the mock refuses is recorded in the session it names too.
+      if (!context.sessions.has(ex.sessionName) && hasCredentials(context, ex)) ex.authenticate();
       if (!routed.plan.takesBody) return answer(context, ex);
       readBody(ex, (error) => {
         try {
@@ -89,8 +91,6 @@ function answer(context: MockContext, ex: Exchange): void {
     pathParams,
   };
   const { seed, checkSecurity, dynamic, stateless } = context.options;
-  // A session is made only for a request with the operation's credentials (see Exchange.session).
-  if (!context.sessions.has(ex.sessionName) && (!checkSecurity || hasCredentials(plan, request))) ex.authenticate();
   const { session } = ex;
   const decision = decide(plan, request, session, { seed, faults: context.faults, checkSecurity, dynamic, stateless });
   if (decision.kind === 'refuse') {
@@ -109,10 +109,13 @@ function answer(context: MockContext, ex: Exchange): void {
   later(context, ex, decision.delay, () => sendReply(ex, reply));
 }
 
-/** Whether the request passes the operation's security requirements (whatever else is wrong with it). */
-function hasCredentials(plan: OperationPlan, request: DecideRequest): boolean {
+/** Whether a routed request passes its operation's security requirements (whatever else is wrong with it). */
+function hasCredentials(context: MockContext, ex: Exchange): boolean {
+  if (!context.options.checkSecurity) return true;
+  const { plan, path } = ex.match!;
   try {
-    const check = plan.validate({ ...request, path: request.routedPath, body: undefined }, true);
+    const request = { method: ex.method, path, query: ex.query, headers: ex.req.headers, body: undefined };
+    const check = plan.validate(request, true);
     return check.ok || check.kind !== 'unauthorized';
   } catch {
     return false;

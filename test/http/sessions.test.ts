@@ -112,6 +112,16 @@ describe('sessions are made only for authenticated requests', () => {
     expect(mock.calls({}, 'mine').map((c) => c.response.status)).toEqual([422]);
   });
 
+  test('a request with credentials makes its session even when its body cannot be parsed', async () => {
+    await request(mock.app)
+      .post('/members/m1/credentials')
+      .set(as('mine'))
+      .set('Content-Type', 'application/json')
+      .send('{"kind":')
+      .expect(400);
+    expect(mock.calls({}, 'mine').map((c) => c.response.status)).toEqual([400]);
+  });
+
   test('a request without credentials is recorded in the session it names when that session exists', async () => {
     await request(mock.app).get('/members/m1/passes').set(as('mine')).expect(200);
     await request(mock.app).get('/members/m1/passes').set('X-Mock-Session', 'mine').expect(401);
