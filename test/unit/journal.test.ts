@@ -162,25 +162,35 @@ describe('Journal', () => {
 });
 
 describe('Journal memory', () => {
-  test('a budget shared by two journals drops the oldest call of either, and counts it where it was', () => {
-    // Each call here costs about 3.5 KB: four fit, a fifth does not.
+  // Each call here costs about 3.5 KB: four fit in the budget of 15 KB, a fifth does not.
+  const sized = (path: string) => ({ ...call(path), body: 'x'.repeat(2000) });
+  const journals = (count: number) => {
     const budget = new JournalBudget(15_000);
     let n = 0;
     const settings = { budget, nextNumber: () => ++n };
-    const one = new Journal(100, settings);
-    const two = new Journal(100, settings);
-    const sized = (path: string) => ({ ...call(path), body: 'x'.repeat(2000) });
+    return { budget, all: Array.from({ length: count }, () => new Journal(100, settings)) };
+  };
+
+  test('a budget shared by journals drops the oldest call of any, and counts it where it was', () => {
+    const { budget, all } = journals(3);
+    const [one, two, three] = all as [Journal, Journal, Journal];
     one.record(sized('/1'));
-    two.record(sized('/2'));
-    one.record(sized('/3'));
-    two.record(sized('/4'));
+    for (const p of ['/2', '/3', '/4']) two.record(sized(p));
     expect([one.dropped, two.dropped]).toEqual([0, 0]);
-    two.record(sized('/5'));
-    expect(one.list().map((c) => c.path)).toEqual(['/3']);
-    expect(two.list().map((c) => c.path)).toEqual(['/2', '/4', '/5']);
-    expect([one.dropped, two.dropped]).toEqual([1, 0]);
-    expect(budget.used).toBe(one.bytes + two.bytes);
+    three.record(sized('/5'));
+    expect([one, two, three].map((j) => j.list().map((c) => c.path))).toEqual([[], ['/2', '/3', '/4'], ['/5']]);
+    expect([one.dropped, two.dropped, three.dropped]).toEqual([1, 0, 0]);
+    expect(budget.used).toBe(one.bytes + two.bytes + three.bytes);
     expect(budget.used).toBeLessThanOrEqual(15_000);
+  });
+
+  test('a journal holding more than half the budget pays for its own calls first', () => {
+    const { all } = journals(2);
+    const [one, two] = all as [Journal, Journal];
+    one.record(sized('/1'));
+    for (const p of ['/2', '/3', '/4', '/5']) two.record(sized(p));
+    expect(one.list().map((c) => c.path)).toEqual(['/1']);
+    expect(two.list().map((c) => c.path)).toEqual(['/3', '/4', '/5']);
   });
 
   test('keeps the call just recorded even when it alone is over the budget', () => {
