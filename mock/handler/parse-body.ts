@@ -69,10 +69,18 @@ function countBytes(req: ParsedRequest, _res: unknown, buffer: Buffer): void {
 /** JSON bodies are text, and are refused before they are parsed when they nest too deep. */
 function readJson(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: string): void {
   readText(req, res, buffer, encoding);
-  refuseDeep(req, res, buffer);
+  refuseDeep(req, res, buffer, encoding);
 }
 
-function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer): void {
+/**
+ * Refuses JSON that nests too deep, read from its bytes. JSON is UTF-8 (RFC 8259): another charset is
+ * refused (415) rather than read, since the scan reads UTF-8 bytes.
+ */
+function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer, encoding: string): void {
+  if (!/^utf-?8$/i.test(encoding)) {
+    const message = `unsupported charset "${encoding}"`;
+    throw Object.assign(new Error(message), { status: 415, type: 'charset.unsupported', charset: encoding });
+  }
   if (textNestsTooDeep(buffer)) {
     const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
     throw Object.assign(new Error(message), { status: 400, type: 'entity.too.deep' });

@@ -139,8 +139,10 @@ function lazily<T extends object>(target: T, key: keyof T & string, read: () => 
  */
 function keepBody(value: unknown, limit: number, text?: string, bytes?: number): KeptBody | undefined {
   if (value === undefined) return undefined;
-  const json = typeof value !== 'string';
-  const whole = json ? (text ?? serialise(value)) : (value as string);
+  const serialised = typeof value === 'string' ? undefined : (text ?? serialise(value));
+  // What cannot be serialised (a circular body an app the mock is mounted in parsed) is kept as plain text.
+  const json = serialised !== undefined;
+  const whole = serialised ?? (typeof value === 'string' ? value : String(value));
   if (whole.length <= limit) return { text: whole, json };
   return { text: detach(whole, limit), json, cutFrom: bytes ?? Buffer.byteLength(whole) };
 }
@@ -150,12 +152,12 @@ function readBody(body: KeptBody | undefined): unknown {
   return body.json && body.cutFrom === undefined ? JSON.parse(body.text) : body.text;
 }
 
-/** A body someone else parsed (an app the mock is mounted in) may not be JSON; then it is kept as text. */
-function serialise(value: unknown): string {
+/** A body someone else parsed (an app the mock is mounted in) may not be JSON: `undefined` then. */
+function serialise(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value);
   } catch {
-    return String(value);
+    return undefined;
   }
 }
 

@@ -99,6 +99,7 @@ export function readOverride(
     errors.push('match must be an object');
   }
   errors.push(...sizeErrors('match', spec.match), ...sizeErrors('body', spec.body));
+  if (headers !== undefined) errors.push(...sizeErrors('headers', headers));
   if (ACTIONS.every((key) => spec[key] === undefined))
     errors.push('say what to do: status, body, headers, delay or fault');
   if (errors.length === 0 && plan && spec.body !== undefined) {
@@ -139,7 +140,7 @@ function headerErrors(headers: unknown): string[] {
 }
 
 /**
- * Keeps `match` and `body` small enough to hold many of: at most {@link MAX_DEPTH} levels deep (found without
+ * Keeps `match`, `body` and `headers` small enough to hold many of: at most {@link MAX_DEPTH} levels deep (found without
  * recursion, before anything serialises them) and {@link MAX_OVERRIDE_JSON} bytes of JSON.
  */
 function sizeErrors(field: string, value: unknown): string[] {
@@ -159,12 +160,12 @@ function sizeErrors(field: string, value: unknown): string[] {
 }
 
 /**
- * About what an override costs in memory: the JSON text of its `match` and `body`, plus {@link VALUE_COST} per
+ * About what an override costs in memory: the JSON text of its `match`, `body` and `headers`, plus {@link VALUE_COST} per
  * value in them. The mock bounds the total across all its sessions with it.
  */
-export function overrideWeight({ match, body }: Pick<OverrideSpec, 'match' | 'body'>): number {
+export function overrideWeight({ match, body, headers }: Pick<OverrideSpec, 'match' | 'body' | 'headers'>): number {
   let weight = 0;
-  for (const value of [match, body]) {
+  for (const value of [match, body, headers]) {
     if (value === undefined) continue;
     weight += Buffer.byteLength(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
   }

@@ -118,7 +118,8 @@ export class MemoryStore implements Store {
 
   seed(collection: string, records: ReadonlyArray<readonly [id: string, record: StoredRecord]>): StoreOutcome {
     if (this.#collections.has(collection)) return 'stored';
-    const places = placesOf(records.length);
+    // Counted by distinct id, as the collection holds them (two placeholders may draw one id).
+    const places = placesOf(new Set(records.map(([id]) => id)).size);
     if (!this.#makeRoom(places)) return 'state-full';
     const map = this.#open(collection);
     for (const [id, record] of records) map.set(id, deepFreeze(record));

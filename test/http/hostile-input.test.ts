@@ -178,3 +178,28 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
     expect(mock.calls().at(-2)!.requestId).toBe('trace-123');
   });
 });
+
+describe('JSON in another charset than UTF-8', () => {
+  const utf16 = (json: string) => Buffer.from(json, 'utf16le');
+
+  test('is refused with 415 before it is read, so its depth cannot slip past the check', async () => {
+    const deep = `{"kind":"pin","x":"\\"${'['.repeat(500)}${']'.repeat(500)}"}`;
+    const res = await request(mock.app)
+      .post('/members/m1/credentials')
+      .set(AUTH)
+      .set('Content-Type', 'application/json; charset=utf-16le')
+      .serialize((b: unknown) => b as string)
+      .send(utf16(deep) as unknown as string)
+      .expect(415);
+    expect(res.body.detail).toContain('charset "utf-16le" is not supported');
+  });
+
+  test('is refused by the admin API too', async () => {
+    await request(mock.app)
+      .post('/__mock/calls/wait')
+      .set('Content-Type', 'application/json; charset=utf-16le')
+      .serialize((b: unknown) => b as string)
+      .send(utf16('{"timeout":10}') as unknown as string)
+      .expect(415);
+  });
+});

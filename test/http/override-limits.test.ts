@@ -109,6 +109,13 @@ describe('overrides are bounded', () => {
     expect(mock.override(big, 'more').id).toMatch(/^override-/);
   });
 
+  test('override headers of more than 64 KiB are refused with 422, like a match or a body', async () => {
+    const mock = await newMock();
+    const spec = { operationId: 'listPasses', headers: { 'X-Big': 'x'.repeat(100_000) } };
+    const res = await postOverride(mock.app, JSON.stringify(spec)).expect(422);
+    expect(res.body.detail).toMatch(/headers is \d+ bytes of JSON; at most 65536 are kept/);
+  });
+
   test('an override header with a line break is refused with 422, naming the header', async () => {
     const mock = await newMock();
     const spec = { operationId: 'listPasses', headers: { 'X-Note': 'a\r\nSet-Cookie: session=stolen' } };

@@ -193,6 +193,14 @@ describe('Journal memory', () => {
     expect(two.list().map((c) => c.path)).toEqual(['/3', '/4', '/5']);
   });
 
+  test('a body that cannot be serialised (a circular one a host app parsed) is kept as text, and the journal stays readable', () => {
+    const journal = new Journal(10);
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    journal.record({ ...call('/c'), body: circular });
+    expect(journal.list()[0]!.body).toBe('[object Object]');
+  });
+
   test('keeps the call just recorded even when it alone is over the budget', () => {
     const journal = new Journal(10, { budget: new JournalBudget(100) });
     journal.record(call('/a'));

@@ -324,3 +324,17 @@ describe('deepFreeze', () => {
     expect([deepFreeze(null), deepFreeze(3), deepFreeze('s')]).toEqual([null, 3, 's']);
   });
 });
+
+describe('MemoryStore counts what it holds', () => {
+  test('placeholders that drew the same id count once, as the collection holds them', () => {
+    const store = new MemoryStore({ collection: 10, state: 10 });
+    store.seed('/c', [
+      ['a', { id: 'a' }],
+      ['a', { id: 'a' }],
+      ['b', { id: 'b' }],
+    ]);
+    expect(store.count()).toBe(store.list('/c').length);
+    store.delete('/c', 'a');
+    expect(store.count()).toBe(store.list('/c').length);
+  });
+});
