@@ -85,9 +85,9 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
       const answer = (reply: Reply) => {
         if (!ex.res.destroyed) writeAnswer(ex, reply);
       };
-      new Promise<Reply>((resolve) => resolve(endpoint(request))).then(answer, (thrown: unknown) =>
-        answer(failure(ex, thrown, instance)),
-      );
+      new Promise<Reply>((resolve) => resolve(endpoint(request)))
+        .then(answer, (thrown: unknown) => answer(failure(ex, thrown, instance)))
+        .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
     });
   };
 }

@@ -3,6 +3,9 @@
 /** The deepest nesting followed: deeper bodies could exhaust the stack when copied or validated later. */
 export const MAX_DEPTH = 64;
 
+/** The problem's words for such a body. */
+export const TOO_DEEP = `The body nests deeper than ${MAX_DEPTH} levels.`;
+
 /** What the journal records instead of such a body. */
 export const TOO_DEEP_BODY = `[not recorded: the body nests deeper than ${MAX_DEPTH} levels]`;
 

@@ -11,7 +11,7 @@ import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { generationKey, type Rendering } from '../respond/render-response.js';
 import { countOf, REQUESTS, type Session } from '../instance/session.js';
 import { checkContentType } from './check-content-type.js';
-import { MAX_DEPTH, nestsTooDeep, TOO_DEEP_BODY } from './body-depth.js';
+import { nestsTooDeep, TOO_DEEP, TOO_DEEP_BODY } from './body-depth.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -123,8 +123,8 @@ export function decide(
     return refuse('invalidRequest', [{ location: 'path', pointer: '', message }]);
   }
   if (body !== undefined && nestsTooDeep(body)) {
-    // Kept out of the journal too: copying it for every reader of /__mock/calls would exhaust the stack.
-    const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
+    // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
+    const message = TOO_DEEP;
     return {
       ...refuse('invalidRequest', [{ location: 'body', pointer: '', message }]),
       unrecordableBody: TOO_DEEP_BODY,

@@ -31,6 +31,7 @@ export function handleError(
       sendReply(ex, reply);
     } catch (failure) {
       // Recording failed too (the session or the journal is what broke): the client still gets its answer.
+      // (Had the write failed instead, the headers would be sent: the outer catch closes the connection.)
       if (ex.res.headersSent) throw failure;
       log(`membership-mock: could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
       writeAnswer(ex, reply);

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Exchange } from './exchange.js';
 import { requestBody } from './request-body.js';
-import { MAX_DEPTH, textNestsTooDeep } from './body-depth.js';
+import { TOO_DEEP, textNestsTooDeep } from './body-depth.js';
 
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
 type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -82,8 +82,7 @@ function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer, encoding: stri
     throw Object.assign(new Error(message), { status: 415, type: 'charset.unsupported', charset: encoding });
   }
   if (textNestsTooDeep(buffer)) {
-    const message = `The body nests deeper than ${MAX_DEPTH} levels.`;
-    throw Object.assign(new Error(message), { status: 400, type: 'entity.too.deep' });
+    throw Object.assign(new Error(TOO_DEEP), { status: 400, type: 'entity.too.deep' });
   }
 }
 

@@ -3,6 +3,7 @@ import type { Contract } from '../contract/load-contract.js';
 import { inferCollections, type CollectionMap } from './infer-collections.js';
 import { compileOperation, type OperationPlan } from './operation-plan.js';
 import { RouteTable } from './route-table.js';
+import { HEADER_NAME } from '../reply/reply.js';
 import { secretNames, type SecretNames } from '../journal/redact.js';
 
 /** What a mock serves, derived from one contract; replaced whole when the contract is reloaded. */
@@ -18,9 +19,6 @@ export interface Served {
   /** Where the contract's API keys travel, kept out of the journal (see journal/redact.ts). */
   secrets: SecretNames;
 }
-
-/** A header name as HTTP allows it (RFC 9110 token): any other name would make Node refuse the whole answer. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Paths whose route is remembered: the paths a front-end calls, a few per member. */
 const ROUTES_REMEMBERED = 4096;
@@ -43,7 +41,7 @@ export function serve(contract: Contract): Served {
     ),
     collections,
     exposedHeaders: [
-      ...new Set(['X-Request-Id', ...headers.map((h) => h.name).filter((name) => TOKEN.test(name))]),
+      ...new Set(['X-Request-Id', ...headers.map((h) => h.name).filter((name) => HEADER_NAME.test(name))]),
     ].join(', '),
     secrets: secretNames(contract.operations),
   };

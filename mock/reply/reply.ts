@@ -66,6 +66,9 @@ function withoutNames(pairs: readonly string[], headers: Record<string, string>)
   return out;
 }
 
+/** A header name as HTTP allows it (RFC 9110 token): Node refuses a whole answer with any other name. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
 export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
   // Most answers have no headers of their own: nothing to check, nothing to copy.

@@ -68,15 +68,21 @@ describe('close()', () => {
   });
 });
 
-/** A client that sent the headers of a create and a byte of its body, and will send no more. */
+/**
+ * A client that sent the headers of a create and a byte of its body, and will send no more. It returns once
+ * the server has the request (it answered `100 Continue`), so the connection is busy, never idle.
+ */
 async function slowBodyClient(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
+  socket.on('error', () => undefined);
   await once(socket, 'connect');
   socket.write(
     'POST /members/m1/credentials HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\n' +
-      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      'Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
   );
-  socket.on('error', () => undefined);
+  const [chunk] = (await once(socket, 'data')) as [Buffer];
+  if (!chunk.toString().startsWith('HTTP/1.1 100')) throw new Error(`expected 100 Continue, got ${chunk}`);
+  socket.write('{');
   return socket;
 }
