@@ -98,7 +98,9 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
     'GET /health': () => {
       const { contract } = context.served;
       const { title, version } = contract;
-      return json({ status: 'ok', contract: { title, version }, operations: contract.operations.length });
+      const { rss, heapUsed } = process.memoryUsage();
+      const memory = { rss, heapUsed, journal: context.journalBudget.used, journalLimit: context.journalBudget.bytes };
+      return json({ status: 'ok', contract: { title, version }, operations: contract.operations.length, memory });
     },
     'GET /calls': (r) =>
       withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {

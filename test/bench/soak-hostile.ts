@@ -14,8 +14,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CEILING_MB = 512;
 const TIMEOUT = 20_000;
 
-// NODE_FLAGS passes flags to the mock's node (e.g. --cpu-prof to see what the attacks cost it).
-const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+// The mock runs as `npm start` runs it (with its heap size); NODE_FLAGS replaces those flags (NODE_FLAGS=' '
+// for V8's defaults, or --cpu-prof to see what the attacks cost it).
+const START_FLAGS = /node (.*?) ?dist\/mock\/cli\.js/.exec(
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } })
+    .scripts.start,
+)![1]!;
+const nodeFlags = (process.env.NODE_FLAGS ?? START_FLAGS).split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeFlags, 'dist/mock/cli.js', '--port', '0', '--log', 'off'], {
   cwd: ROOT,
   stdio: ['ignore', 'pipe', 'pipe'],
@@ -195,19 +200,34 @@ const quantile = (values: number[], q: number) => {
 };
 const started = Date.now();
 const rss: number[] = [rssMb()];
-console.log(`hostile soak: ${MINUTES} min against ${url} (defaults), ${Object.keys(attacks).length} attacks at once`);
-console.log('   s   RSS MB   health p50 / p99 ms   requests so far');
-const sampler = setInterval(() => {
+console.log(
+  `hostile soak: ${MINUTES} min against ${url} (defaults; node ${nodeFlags.join(' ') || 'with V8 defaults'}), ` +
+    `${Object.keys(attacks).length} attacks at once`,
+);
+console.log('   s   RSS MB   heap MB   journal MB   health p50 / p99 ms   requests so far');
+/** The mock's own account of its memory (GET /__mock/health): heap in use and what its journal holds, in MB. */
+async function heapAndJournal(): Promise<string> {
+  try {
+    const res = await fetch(`${url}/__mock/health`);
+    const { memory } = (await res.json()) as { memory: { heapUsed: number; journal: number } };
+    return `${(memory.heapUsed / 2 ** 20).toFixed(0).padStart(7)}   ${(memory.journal / 2 ** 20).toFixed(0).padStart(7)}`;
+  } catch {
+    return `${'?'.padStart(7)}   ${'?'.padStart(7)}`;
+  }
+}
+
+const sampler = setInterval(async () => {
   if (exited !== undefined) return;
   const mb = rssMb();
   rss.push(mb);
   const done = Object.values(counts).reduce((sum, t) => sum + Object.values(t).reduce((a, b) => a + b, 0), 0);
   const [p50, p99] = [quantile(window, 0.5), quantile(window, 0.99)];
+  window = [];
+  const own = await heapAndJournal();
   console.log(
-    `${String(Math.round((Date.now() - started) / 1000)).padStart(4)}   ${mb.toFixed(0).padStart(6)}   ` +
+    `${String(Math.round((Date.now() - started) / 1000)).padStart(4)}   ${mb.toFixed(0).padStart(6)}   ${own}   ` +
       `${p50.toFixed(1).padStart(10)} / ${p99.toFixed(1).padEnd(8)}   ${done}`,
   );
-  window = [];
 }, 10_000);
 
 await Promise.all([...Object.entries(attacks).map(([name, make]) => attacker(name, make)), probe()]);
