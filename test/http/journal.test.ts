@@ -226,3 +226,15 @@ describe('what the journal keeps of a hostile request', () => {
     expect(call!.response.truncated).toEqual({ bytes: Buffer.byteLength(res.text) });
   });
 });
+
+describe('GET /__mock/health reports memory', () => {
+  test('with the bytes the journals hold against their limit', async () => {
+    const mock = await newMock({ journalBytes: 1_000_000 });
+    const before = (await request(mock.app).get('/__mock/health').expect(200)).body.memory;
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const after = (await request(mock.app).get('/__mock/health').expect(200)).body.memory;
+    expect(before).toMatchObject({ journal: 0, journalLimit: 1_000_000 });
+    expect(after.journal).toBeGreaterThan(0);
+    expect(after.rss).toBeGreaterThan(after.heapUsed);
+  });
+});
