@@ -100,6 +100,7 @@ describe('the call journal', () => {
       status: 'ok',
       contract: { title: 'Membership Passes and Credentials API', version: '1.0.0' },
       operations: 7,
+      memory: expect.any(Object),
     });
   });
 
