@@ -44,6 +44,8 @@ export interface Exchange {
   body?: unknown;
   /** The size of the body as received, in bytes, once parse-body.ts has read it. */
   bodyBytes?: number;
+  /** A JSON body's bytes as received (UTF-8), for the journal: it keeps the text sent, not a new serialisation. */
+  bodyJson?: Buffer;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */

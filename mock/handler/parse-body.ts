@@ -14,8 +14,10 @@ export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void
 
 /** Where a parser leaves the size of the body it read, for the journal. */
 const RECEIVED = Symbol('bytes received');
+/** Where the JSON parser leaves the body's bytes. */
+const JSON_BYTES = Symbol('JSON bytes');
 
-type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number };
+type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number; [JSON_BYTES]?: Buffer };
 
 /**
  * The body reader: JSON, forms, text and raw bytes, in turn, each within `limit` bytes and checked for UTF-8.
@@ -35,6 +37,7 @@ export function createBodyReader(limit: number): BodyReader {
       if (i === parsers.length || req.body !== undefined) {
         ex.body = requestBody(req.body);
         ex.bodyBytes = req[RECEIVED];
+        ex.bodyJson = req[JSON_BYTES];
         return done();
       }
       parsers[i]!(req, ex.res, (error?: unknown) => (error ? done(error) : run(i + 1)));
@@ -70,6 +73,7 @@ function countBytes(req: ParsedRequest, _res: unknown, buffer: Buffer): void {
 function readJson(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: string): void {
   readText(req, res, buffer, encoding);
   refuseDeep(req, res, buffer, encoding);
+  req[JSON_BYTES] = buffer;
 }
 
 /**

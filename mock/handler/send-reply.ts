@@ -65,6 +65,13 @@ function recordCall(
     headers,
     body: ex.unrecordableBody ?? ex.body,
     bodyBytes: ex.bodyBytes,
+    // The text as it came (a refused or unrecordable body has none to keep).
+    bodyText:
+      ex.body === undefined || ex.unrecordableBody !== undefined
+        ? undefined
+        : ex.bodyJson?.length
+          ? ex.bodyJson.toString('utf8')
+          : undefined,
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
     violationCount,

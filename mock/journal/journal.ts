@@ -47,6 +47,8 @@ export interface CallFilter {
 export interface NewCall extends Omit<CallRecord, 'id' | 'time' | 'truncated' | 'response' | 'violationCount'> {
   /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
   bodyBytes?: number;
+  /** The body's text as received, when it was JSON: kept instead of serialising `body` again. */
+  bodyText?: string;
   /** How many violations there were, when the validator listed fewer (see `violations`). */
   violationCount?: number;
   /** What the mock answered; `text` is the body as it was serialised for the wire, when it was. */

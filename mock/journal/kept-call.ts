@@ -42,7 +42,7 @@ const ENTRY_COST = 40;
 /** Keeps a call: its bodies as text cut at `bodyLimit` characters, at most 100 violations, and its cost. */
 export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept {
   const { response, violations } = call;
-  const body = keepBody(call.body, bodyLimit, undefined, call.bodyBytes);
+  const body = keepBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
   const responseBody = keepBody(response.body, bodyLimit, response.text);
   const kept: Kept = {
     number,
@@ -149,7 +149,12 @@ function keepBody(value: unknown, limit: number, text?: string, bytes?: number):
 
 function readBody(body: KeptBody | undefined): unknown {
   if (body === undefined) return undefined;
-  return body.json && body.cutFrom === undefined ? JSON.parse(body.text) : body.text;
+  if (!body.json || body.cutFrom !== undefined) return body.text;
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    return body.text; // never the reason a journal cannot be read
+  }
 }
 
 /** A body someone else parsed (an app the mock is mounted in) may not be JSON: `undefined` then. */

@@ -239,3 +239,20 @@ describe('GET /__mock/health reports memory', () => {
     expect(after.rss).toBeGreaterThan(after.heapUsed);
   });
 });
+
+describe('the journal keeps a JSON body as it was sent', () => {
+  test('a body cut at the limit is the start of the text sent, not of a new serialisation', async () => {
+    const small = await newMock({ journalBodyLimit: 30 });
+    const sent = `{ "name" :  "${'N'.repeat(60)}" }`;
+    await request(small.app).post('/members/m1/passes').set(AUTH).type('json').send(sent).expect(201);
+    const [call] = small.calls();
+    expect(call!.body).toBe(sent.slice(0, 30));
+    expect(call!.truncated).toEqual({ bytes: sent.length });
+  });
+
+  test('an empty JSON body is recorded without breaking the journal', async () => {
+    const mock = await newMock();
+    await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send('');
+    expect(() => mock.calls()).not.toThrow();
+  });
+});
