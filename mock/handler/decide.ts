@@ -27,6 +27,8 @@ export interface DecideRequest {
   headers: IncomingHttpHeaders;
   /** The parsed body; `undefined` when none was sent. */
   body: unknown;
+  /** The body's depth was checked on its text before it was parsed (see body-depth.ts): no need to walk it. */
+  bodyDepthChecked?: boolean;
   pathParams: Record<string, string>;
 }
 
@@ -122,7 +124,7 @@ export function decide(
     const message = 'The path has a malformed percent-encoding (such as %E0%A4%A).';
     return refuse('invalidRequest', [{ location: 'path', pointer: '', message }]);
   }
-  if (body !== undefined && nestsTooDeep(body)) {
+  if (body !== undefined && !request.bodyDepthChecked && nestsTooDeep(body)) {
     // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
     const message = TOO_DEEP;
     return {

@@ -88,6 +88,7 @@ function answer(context: MockContext, ex: Exchange): void {
     query: ex.query,
     headers: ex.req.headers,
     body: ex.body,
+    bodyDepthChecked: ex.bodyJson !== undefined,
     pathParams,
   };
   const { seed, checkSecurity, dynamic, stateless } = context.options;

@@ -66,12 +66,7 @@ function recordCall(
     body: ex.unrecordableBody ?? ex.body,
     bodyBytes: ex.bodyBytes,
     // The text as it came (a refused or unrecordable body has none to keep).
-    bodyText:
-      ex.body === undefined || ex.unrecordableBody !== undefined
-        ? undefined
-        : ex.bodyJson?.length
-          ? ex.bodyJson.toString('utf8')
-          : undefined,
+    bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : sentText(ex.bodyJson),
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
     violationCount,
@@ -79,3 +74,10 @@ function recordCall(
 }
 
 const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** The text of a JSON body as it was sent, without a byte order mark (not part of the JSON); none when empty. */
+function sentText(bytes: Buffer | undefined): string | undefined {
+  if (!bytes?.length) return undefined;
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

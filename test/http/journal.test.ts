@@ -256,3 +256,15 @@ describe('the journal keeps a JSON body as it was sent', () => {
     expect(() => mock.calls()).not.toThrow();
   });
 });
+
+test('a JSON body sent with a byte order mark is recorded as the JSON it holds', async () => {
+  const mock = await newMock();
+  const sent = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"kind":"pin"}')]);
+  await request(mock.app)
+    .post('/members/m1/credentials')
+    .set(AUTH)
+    .set('Content-Type', 'application/json')
+    .serialize((b: unknown) => b as string)
+    .send(sent as unknown as string);
+  expect(mock.calls()[0]!.body).toEqual({ kind: 'pin' });
+});

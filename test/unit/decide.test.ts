@@ -197,6 +197,18 @@ describe('decide: refusals come first, in the order a request is read', () => {
     });
   });
 
+  test('a body whose depth was checked on its text is not walked again', () => {
+    let body: unknown = 'leaf';
+    for (let i = 0; i < 70; i++) body = { a: body };
+    const decision = decide(
+      plan('createCredential'),
+      createCredential({ body, bodyDepthChecked: true }),
+      session(),
+      settings(),
+    );
+    expect(decision).not.toHaveProperty('unrecordableBody');
+  });
+
   test('the mock’s own query controls are not validated as the contract’s parameters', () => {
     const request = getPass({ query: { __code: '404' }, rawQuery: '__code=404' });
     expect(summary(decide(plan('getPass'), request, session(), settings()))).toBe(
