@@ -11,18 +11,12 @@ interface KeptBody {
 }
 
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
-export interface Kept {
+export interface Kept extends Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers'> {
   number: number;
   at: number;
   /** What it is charged against the journal's byte budget. */
   cost: number;
   requestId: string | undefined;
-  operationId: string | null;
-  method: string;
-  path: string;
-  pathParams: Record<string, string>;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string | string[]>;
   body: KeptBody | undefined;
   status: number;
   responseHeaders: Record<string, string>;
