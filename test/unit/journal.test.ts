@@ -201,6 +201,34 @@ describe('Journal memory', () => {
     expect(journal.list()[0]!.body).toBe('[object Object]');
   });
 
+  test('a journal within half the budget does not pay for its own calls: the oldest call anywhere goes', () => {
+    const { all } = journals(2);
+    const [one, two] = all as [Journal, Journal];
+    two.record(sized('/1'));
+    one.record(sized('/2'));
+    for (const p of ['/3', '/4']) two.record(sized(p));
+    one.record(sized('/5'));
+    expect(one.list().map((c) => c.path)).toEqual(['/2', '/5']);
+    expect(two.list().map((c) => c.path)).toEqual(['/3', '/4']);
+  });
+
+  test('a journal that dropped some calls still gives up its others when another journal needs room', () => {
+    const { budget, all } = journals(2);
+    const [one, two] = all as [Journal, Journal];
+    for (const p of ['/1', '/2', '/3', '/4', '/5']) one.record(sized(p));
+    two.record(sized('/6'));
+    expect(budget.used).toBeLessThanOrEqual(15_000);
+    expect(two.list().map((c) => c.path)).toEqual(['/6']);
+  });
+
+  test.each([0, -1, 1.5, Number.NaN])('a budget of %s bytes is refused', (bytes) => {
+    expect(() => new JournalBudget(bytes)).toThrow(RangeError);
+  });
+
+  test('a budget of 1 byte is allowed', () => {
+    expect(new JournalBudget(1).bytes).toBe(1);
+  });
+
   test('keeps the call just recorded even when it alone is over the budget', () => {
     const journal = new Journal(10, { budget: new JournalBudget(100) });
     journal.record(call('/a'));
