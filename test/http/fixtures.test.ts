@@ -34,16 +34,21 @@ describe('fixtures as the initial state', () => {
   test.each([
     [
       'a record that breaks the schema',
-      { '/members/m1/passes': [{ ...PASS, status: 'lost' }] },
-      /"\/members\/m1\/passes"\[0\] \(id "pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M"\) does not fit the contract: \/status: must be equal to one of the allowed values/,
+      { '/members/mbr_demo/passes': [{ ...PASS, status: 'lost' }] },
+      /"\/members\/mbr_demo\/passes"\[0\] \(id "pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M"\) does not fit the contract: \/status: must be equal to one of the allowed values/,
     ],
     [
       'a record with an undocumented field',
-      { '/members/m1/passes': [PASS, { ...PASS, id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1N', colour: 'red' }] },
+      { '/members/mbr_demo/passes': [PASS, { ...PASS, id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1N', colour: 'red' }] },
       /\[1\] .*must NOT have additional properties; found 'colour'/,
     ],
     ['a record without id', { '/members/m1/passes': [{ name: 'x' }] }, /"\/members\/m1\/passes"\[0\] has no "id"/],
-    ['two records with one id', { '/members/m1/passes': [PASS, PASS] }, /\[1\] repeats the id/],
+    ['two records with one id', { '/members/mbr_demo/passes': [PASS, PASS] }, /\[1\] repeats the id/],
+    [
+      'a record of another member',
+      { '/members/m1/passes': [PASS] },
+      /"\/members\/m1\/passes"\[0\] \(id "pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M"\) has member_id "mbr_demo", but its collection path says "m1"/,
+    ],
     [
       'an unknown collection',
       { '/members/m1/vouchers': [] },
@@ -54,4 +59,12 @@ describe('fixtures as the initial state', () => {
     const contract = await loadContract(DEFAULT_CONTRACT);
     expect(() => createApp(contract, { state: state as never })).toThrow(message);
   });
+});
+
+test('what GET /__mock/state answers can be fed back as fixtures, and gives the same state', async () => {
+  const first = await newMock({ seed: 4 });
+  await request(first.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201);
+  const saved = (await request(first.app).get('/__mock/state').expect(200)).body;
+  const second = await newMock({ seed: 4, state: saved });
+  expect((await request(second.app).get('/__mock/state').expect(200)).body).toEqual(saved);
 });

@@ -143,3 +143,27 @@ describe('checkSnapshot', () => {
     );
   });
 });
+
+describe('checkSnapshot: the GET /__mock/state format and owners', () => {
+  test('takes what GET /__mock/state answers ({ collections: ... }) as it takes the fixtures format', () => {
+    const records = { '/members/m1/passes': [{ pass_id: 'p1', kind: 'gym' }] };
+    expect(checkSnapshot({ collections: records }, contract(), 'state.json')).toEqual(records);
+  });
+
+  test('refuses a record whose member_id differs from its collection path, naming both', () => {
+    const snapshot = { '/members/m1/passes': [{ pass_id: 'p1', kind: 'gym', member_id: 'm2' }] };
+    expect(() => checkSnapshot(snapshot, contract(), 'data.json')).toThrow(
+      new StateError(
+        'data.json: "/members/m1/passes"[0] (id "p1") has member_id "m2", but its collection path says "m1".',
+      ),
+    );
+  });
+
+  test('accepts a record whose member_id is its path’s, percent-encoded there or not', () => {
+    const snapshot = {
+      '/members/m1/passes': [{ pass_id: 'p1', kind: 'gym', member_id: 'm1' }],
+      '/members/m%201/passes': [{ pass_id: 'p2', kind: 'pool', member_id: 'm 1' }],
+    };
+    expect(checkSnapshot(snapshot, contract(), 'data.json')).toEqual(snapshot);
+  });
+});
