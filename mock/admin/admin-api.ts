@@ -100,7 +100,17 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       const { title, version } = contract;
       const { rss, heapUsed } = process.memoryUsage();
       const memory = { rss, heapUsed, journal: context.journalBudget.used, journalLimit: context.journalBudget.bytes };
-      return json({ status: 'ok', contract: { title, version }, operations: contract.operations.length, memory });
+      // The store of the default session (the one a state file keeps), and how many sessions there are.
+      const main = context.sessions.get('')!;
+      const { stateLimit: limit } = context.options;
+      const state = { kind: 'memory', records: main.store.count(), limit, sessions: context.sessions.size };
+      return json({
+        status: 'ok',
+        contract: { title, version },
+        operations: contract.operations.length,
+        state,
+        memory,
+      });
     },
     'GET /calls': (r) =>
       withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {

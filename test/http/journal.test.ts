@@ -100,6 +100,7 @@ describe('the call journal', () => {
       status: 'ok',
       contract: { title: 'Membership Passes and Credentials API', version: '1.0.0' },
       operations: 7,
+      state: expect.any(Object),
       memory: expect.any(Object),
     });
   });
@@ -267,4 +268,15 @@ test('a JSON body sent with a byte order mark is recorded as the JSON it holds',
     .serialize((b: unknown) => b as string)
     .send(sent as unknown as string);
   expect(mock.calls()[0]!.body).toEqual({ kind: 'pin' });
+});
+
+test('GET /__mock/health reports the default session’s store: its kind, records against the limit, and the sessions', async () => {
+  const mock = await newMock({ placeholders: 2, stateLimit: 50 });
+  await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  await request(mock.app)
+    .get('/members/m1/passes')
+    .set({ ...AUTH, 'X-Mock-Session': 'other' })
+    .expect(200);
+  const { state } = (await request(mock.app).get('/__mock/health').expect(200)).body;
+  expect(state).toEqual({ kind: 'memory', records: 2, limit: 50, sessions: 2 });
 });
