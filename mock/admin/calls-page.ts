@@ -1,5 +1,5 @@
 // A page of GET /__mock/calls: a bounded number of calls and of bytes, oldest first, and the cursor of the next.
-import type { CallFilter, Journal } from '../journal/journal.js';
+import { callNumber, type CallFilter, type Journal } from '../journal/journal.js';
 import type { Reply } from '../reply/reply.js';
 
 /** Calls a page holds unless `limit` says otherwise, and the most it may say. */
@@ -42,7 +42,7 @@ export function callsPage(
     calls.push(call);
     texts.push(text);
     size += text.length + 1;
-    last = Number(call.id.slice(5));
+    last = callNumber(call.id)!;
   }
   const { dropped } = journal;
   const text = `{"calls":[${texts.join(',')}],"dropped":${dropped},"next_cursor":${JSON.stringify(next)}}`;

@@ -126,9 +126,8 @@ export function decide(
   }
   if (body !== undefined && !request.bodyDepthChecked && nestsTooDeep(body)) {
     // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
-    const message = TOO_DEEP;
     return {
-      ...refuse('invalidRequest', [{ location: 'body', pointer: '', message }]),
+      ...refuse('invalidRequest', [{ location: 'body', pointer: '', message: TOO_DEEP }]),
       unrecordableBody: TOO_DEEP_BODY,
     };
   }

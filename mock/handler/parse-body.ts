@@ -16,6 +16,7 @@ export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void
 const RECEIVED = Symbol('bytes received');
 /** Where the JSON parser leaves the body's bytes. */
 const JSON_BYTES = Symbol('JSON bytes');
+const UTF8 = /^utf-?8$/i;
 
 type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number; [JSON_BYTES]?: Buffer };
 
@@ -81,7 +82,7 @@ function readJson(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: st
  * refused (415) rather than read, since the scan reads UTF-8 bytes.
  */
 function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer, encoding: string): void {
-  if (!/^utf-?8$/i.test(encoding)) {
+  if (!UTF8.test(encoding)) {
     const message = `unsupported charset "${encoding}"`;
     throw Object.assign(new Error(message), { status: 415, type: 'charset.unsupported', charset: encoding });
   }
@@ -93,7 +94,7 @@ function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer, encoding: stri
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */
 function readText(req: ParsedRequest, _res: unknown, buffer: Buffer, encoding: string): void {
   req[RECEIVED] = buffer.length;
-  if (/^utf-?8$/i.test(encoding) && !isUtf8(buffer)) {
+  if (UTF8.test(encoding) && !isUtf8(buffer)) {
     throw Object.assign(new Error('The body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
   }
 }

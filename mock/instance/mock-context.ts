@@ -23,7 +23,7 @@ export interface MockContext {
   journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
   faults: Faults;
-  /** The JSON text of frozen bodies answered before (records read, list pages), kept as long as they live. */
+  /** The JSON text of list pages answered before, kept as long as they live (records' texts: Session.recordTexts). */
   texts: WeakMap<object, string>;
 }
 

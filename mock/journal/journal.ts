@@ -164,8 +164,13 @@ export class Journal implements BudgetHolder {
   }
 
   *#kept(): Generator<Kept> {
-    const start = (this.#next - this.#size + this.limit) % this.limit;
+    const start = this.#start;
     for (let i = 0; i < this.#size; i++) yield this.#ring[(start + i) % this.limit]!;
+  }
+
+  /** Where the oldest call sits in the ring. */
+  get #start(): number {
+    return (this.#next - this.#size + this.limit) % this.limit;
   }
 
   /** How many calls match, without copying them. */
@@ -202,13 +207,13 @@ export class Journal implements BudgetHolder {
 
   /** The number of its oldest call, `undefined` when it has none (for the budget). */
   get oldest(): number | undefined {
-    return this.#size === 0 ? undefined : this.#ring[(this.#next - this.#size + this.limit) % this.limit]!.number;
+    return this.#size === 0 ? undefined : this.#ring[this.#start]!.number;
   }
 
   /** Drops its oldest call, and counts it in `dropped`. */
   dropOldest(): void {
     if (this.#size === 0) return;
-    const at = (this.#next - this.#size + this.limit) % this.limit;
+    const at = this.#start;
     const { cost } = this.#ring[at]!;
     this.#ring[at] = undefined;
     this.#size--;
@@ -235,6 +240,15 @@ export class Journal implements BudgetHolder {
     this.#listeners.clear();
     for (const closed of closing) closed?.();
   }
+}
+
+/**
+ * The number in a call id (`call-12` → 12), `undefined` for anything else.
+ * @example callNumber('call-12') // 12
+ */
+export function callNumber(id: string): number | undefined {
+  const found = /^call-(\d{1,15})$/.exec(id);
+  return found ? Number(found[1]) : undefined;
 }
 
 function matcher({ operationId, method, path }: CallFilter): (kept: Kept) => boolean {

@@ -1,6 +1,6 @@
 // Waits for a call to arrive, for apps that call the API asynchronously.
 import { differences, matchesCall, type CallMatch } from './call-match.js';
-import { JournalClosedError, type CallRecord, type Journal } from './journal.js';
+import { callNumber, JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
 /** How long to wait, and from where. */
 export interface WaitOptions {
@@ -24,7 +24,7 @@ export function waitForCall(
   match: CallMatch,
   { timeout = 5000, since, signal }: WaitOptions = {},
 ): Promise<CallRecord | undefined> {
-  const after = since === undefined ? 0 : Number(/^call-(\d+)$/.exec(since)?.[1] ?? 0);
+  const after = since === undefined ? 0 : (callNumber(since) ?? 0);
   if (signal?.aborted) return Promise.reject(signal.reason);
   let found: CallRecord | undefined;
   try {
@@ -47,7 +47,7 @@ export function waitForCall(
     const stop = journal.subscribe(
       (call, copy) => {
         try {
-          if (Number(call.id.slice(5)) > after && matchesCall(call, match)) settle(() => resolve(copy()));
+          if (callNumber(call.id)! > after && matchesCall(call, match)) settle(() => resolve(copy()));
         } catch (error) {
           settle(() => reject(error));
         }

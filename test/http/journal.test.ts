@@ -255,6 +255,7 @@ describe('the journal keeps a JSON body as it was sent', () => {
     const mock = await newMock();
     await request(mock.app).post('/members/m1/passes').set(AUTH).set('Content-Type', 'application/json').send('');
     expect(() => mock.calls()).not.toThrow();
+    expect(mock.calls().map((c) => c.operationId)).toEqual(['createPass']);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { JournalBudget } from '../../mock/journal/journal-budget.js';
-import { Journal, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
+import { callNumber, Journal, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
   operationId,
@@ -364,5 +364,17 @@ describe('Journal reads', () => {
     journal.record(call('/a'));
     expect(copies).toHaveLength(2);
     expect(copies[0]).toBe(copies[1]);
+  });
+});
+
+describe('callNumber', () => {
+  test.each([
+    ['call-12', 12],
+    ['call-0', 0],
+    ['call-', undefined],
+    ['call-1x', undefined],
+    ['xcall-1', undefined],
+  ])('%s is %s', (id, number) => {
+    expect(callNumber(id)).toBe(number);
   });
 });
