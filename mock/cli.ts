@@ -26,7 +26,11 @@ Options:
   --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
                          anchor so a whole session repeats byte for byte
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
-  --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
+  --state-file FILE      keep the default session's state in the SQLite database FILE across restarts:
+                         every change is committed before it is answered; a new FILE starts from --data;
+                         a JSON state file of earlier versions is imported once (kept as FILE.imported.json)
+  --state-sync MODE      normal (default): answered changes survive the mock being killed; full: they
+                         survive the machine losing power too (a disk sync per change)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
                          answers only these, and takes changes only from them or its own origin)
   --allowed-hosts LIST   host names answered besides IP addresses, localhost, *.localhost and --host,
@@ -45,7 +49,8 @@ Options:
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
   --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
   --state-limit N        records one session may hold across its collections; a create or delete needing
-                         room past it answers 507, once untouched placeholders are dropped (default: 1500)
+                         room past it answers 507, once untouched placeholders are dropped (default: 1500;
+                         1000000 for the default session with --state-file)
   --no-security-check    do not require the contract's credentials (no 401)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
@@ -88,6 +93,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       clock: { type: 'string' },
       data: { type: 'string' },
       'state-file': { type: 'string' },
+      'state-sync': { type: 'string' },
       'cors-origin': { type: 'string' },
       'allowed-hosts': { type: 'string' },
       'no-cors': { type: 'boolean' },
@@ -144,6 +150,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
+    stateSync: stateSync(values['state-sync'] ?? 'normal'),
     cors: values['no-cors']
       ? false
       : values['cors-origin'] === undefined
@@ -230,6 +237,11 @@ function adminNote(admin: ServerOptions['admin'], url: string): string {
 function clockKind(value: string): 'system' | 'seed' {
   if (value === 'system' || value === 'seed') return value;
   throw new UsageError(`--clock must be system or seed, not "${value}".`);
+}
+
+function stateSync(value: string): 'normal' | 'full' {
+  if (value === 'normal' || value === 'full') return value;
+  throw new UsageError(`--state-sync must be normal or full, not "${value}".`);
 }
 
 function logFormat(value: string): 'pretty' | 'json' | 'off' {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Contract } from './contract/load-contract.js';
 import { createLineWriter } from './handler/line-writer.js';
 import type { Faults } from './respond/faults.js';
-import type { StoreSnapshot } from './state/store.js';
+import type { StateSync } from './state/open-state-file.js';
+import type { Store, StoreSnapshot } from './state/store.js';
 
 /** How the mock behaves, whatever the process around it. */
 export interface MockOptions {
@@ -109,6 +110,12 @@ export interface MockOptions {
    */
   onStateChange?: (snapshot: () => StoreSnapshot) => void;
   /**
+   * The default session's store, taken as it is: what it holds is served, not replaced by `state` (a reset
+   * does replace it). `startMock` passes the SQLite store of `stateFile` here.
+   * @default a new memory store, holding `state`
+   */
+  store?: Store | undefined;
+  /**
    * CORS: `true` allows every origin, a list allows those origins, `false` sends no CORS headers.
    * @default true
    */
@@ -162,10 +169,18 @@ export interface ServerOptions extends MockOptions {
    */
   data?: string;
   /**
-   * A JSON file where state is kept across restarts: read at start, written atomically after changes and on close.
-   * @default none
+   * A SQLite database where the default session's state is kept across restarts: every change is committed
+   * before it is answered. Created (with `data`) when it does not exist; a JSON state file of earlier versions
+   * is imported once. Its `stateLimit` is {@link FILE_STATE_LIMIT} unless one is given.
+   * @default none (state is kept in memory)
    */
   stateFile?: string;
+  /**
+   * How the state file is synced to disk: `normal` keeps every answered change if the process is killed;
+   * `full` also if the machine loses power, at the cost of a disk sync per change.
+   * @default 'normal'
+   */
+  stateSync?: StateSync;
   /**
    * Reload the contract when its file changes, keeping state and journal.
    * @default false (the CLI turns it on)
@@ -173,7 +188,10 @@ export interface ServerOptions extends MockOptions {
   watch?: boolean;
 }
 
-export type ResolvedMockOptions = Required<MockOptions>;
+/** The default session's state limit when it is kept in a state file: on disk, it need not be held in memory. */
+export const FILE_STATE_LIMIT = 1_000_000;
+
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'store'>> & Pick<MockOptions, 'store'>;
 
 /** Fills in every default of {@link MockOptions}. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
@@ -195,6 +213,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     faults = {},
     state = {},
     onStateChange = () => undefined,
+    store,
     cors = true,
     admin = {},
     allowedHosts = [],
@@ -219,6 +238,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     faults,
     state,
     onStateChange,
+    store,
     cors,
     admin,
     allowedHosts,

@@ -8,10 +8,18 @@ import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
 import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
-import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
-import { checkSnapshot } from './state/check-snapshot.js';
-import { inferCollections } from './plan/infer-collections.js';
-import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
+import {
+  DEFAULT_CONTRACT,
+  FILE_STATE_LIMIT,
+  resolveMockOptions,
+  type MockOptions,
+  type ServerOptions,
+} from './options.js';
+import { checkSnapshot, recordId } from './state/check-snapshot.js';
+import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
+import { openStateFile, type StateSync } from './state/open-state-file.js';
+import { readJsonFile } from './state/read-json-file.js';
+import type { SqliteStore } from './state/sqlite-store.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A running mock: where it listens, and the test API of {@link MockApp}. */
@@ -24,7 +32,8 @@ export interface RunningMock extends Pick<
   port: number;
   /**
    * Stops listening, lets requests in flight finish for up to `grace` ms (then cuts off the connections still
-   * open: slow clients, long-polls, delayed answers), and saves the state file if there is one.
+   * open: slow clients, long-polls, delayed answers), and closes the state file if there is one (every change
+   * is in it already).
    */
   close(options?: CloseOptions): Promise<CloseReport>;
   /** The app behind the socket. */
@@ -58,6 +67,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     host = '127.0.0.1',
     data,
     stateFile,
+    stateSync,
     watch = false,
     ...mockOptions
   } = options;
@@ -66,25 +76,23 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   const fixtures: StoreSnapshot = data
     ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data)
     : (mockOptions.state ?? {});
-  const saved = stateFile ? await readStateFile(stateFile) : undefined;
-  const restored = saved === undefined || !stateFile ? undefined : checkSnapshot(saved, collections, stateFile);
   const { logTo } = resolveMockOptions(mockOptions);
-  const writer = stateFile
-    ? createStateWriter(stateFile, (error) =>
-        logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`),
-      )
+  const store = stateFile
+    ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logTo)
     : undefined;
 
-  const mock = createApp(contract, {
-    ...mockOptions,
-    allowedHosts: withListeningHost(mockOptions.allowedHosts ?? [], host),
-    state: fixtures,
-    onStateChange(snapshot) {
-      mockOptions.onStateChange?.(snapshot);
-      writer?.schedule(snapshot);
-    },
-  });
-  if (restored) mock.restore(restored);
+  let mock: MockApp;
+  try {
+    mock = createApp(contract, {
+      ...mockOptions,
+      allowedHosts: withListeningHost(mockOptions.allowedHosts ?? [], host),
+      state: fixtures,
+      store,
+    });
+  } catch (error) {
+    store?.close();
+    throw error;
+  }
   // A contract read from a URL has no file to watch.
   const stopWatching =
     watch && !/^https?:\/\//i.test(contract.source)
@@ -120,6 +128,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
   } catch (error) {
     stopWatching();
+    store?.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -136,7 +145,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     async close({ grace = 5000 }: CloseOptions = {}) {
       stopWatching();
       const report = await closeServer(server, grace);
-      await writer?.flush();
+      store?.close();
       return report;
     },
     mock,
@@ -189,4 +198,35 @@ export function closeServer(server: Server, grace = 5000): Promise<CloseReport> 
     });
     server.closeIdleConnections();
   });
+}
+
+/**
+ * Opens the state file: a new one starts from the fixtures, a JSON one of earlier versions is imported (and
+ * said so), an existing database is served as it is. Its state limit is {@link FILE_STATE_LIMIT} unless given.
+ */
+async function openState(
+  file: string,
+  sync: StateSync | undefined,
+  { collectionLimit = 1000, stateLimit = FILE_STATE_LIMIT }: MockOptions,
+  collections: CollectionMap,
+  fixtures: StoreSnapshot,
+  logTo: (line: string) => void,
+): Promise<SqliteStore> {
+  const { store, origin, imported } = await openStateFile(file, {
+    limits: { collection: collectionLimit, state: stateLimit },
+    sync,
+    initial: fixtures,
+    accept: (state, source) => checkSnapshot(state, collections, source),
+    idOf: (path, record) => recordId(collections, path, record),
+  });
+  if (origin === 'imported')
+    logTo(
+      `membership-mock: imported ${plural(imported!.records, 'record')} from the JSON state file ${file} into SQLite ` +
+        `(the JSON file is kept as ${imported!.from}).`,
+    );
+  return store;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

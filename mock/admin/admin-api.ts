@@ -102,15 +102,25 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       const memory = { rss, heapUsed, journal: context.journalBudget.used, journalLimit: context.journalBudget.bytes };
       // The store of the default session (the one a state file keeps), and how many sessions there are.
       const main = context.sessions.get('')!;
-      const { stateLimit: limit } = context.options;
-      const state = { kind: 'memory', records: main.store.count(), limit, sessions: context.sessions.size };
-      return json({
-        status: 'ok',
-        contract: { title, version },
-        operations: contract.operations.length,
-        state,
-        memory,
-      });
+      const { store } = main;
+      const state = {
+        ...store.info(),
+        records: store.count(),
+        limit: store.limits.state,
+        sessions: context.sessions.size,
+      };
+      // A state file refusing writes is a mock that loses what people do: not healthy.
+      const failing = state.failing === true;
+      return json(
+        {
+          status: failing ? 'failing' : 'ok',
+          contract: { title, version },
+          operations: contract.operations.length,
+          state,
+          memory,
+        },
+        failing ? 503 : 200,
+      );
     },
     'GET /calls': (r) =>
       withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {

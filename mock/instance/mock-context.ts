@@ -78,9 +78,11 @@ export function sessionOf(context: MockContext, name: string): Session {
     stateLimits: { collection: collectionLimit, state: stateLimit },
     nextCallNumber: context.nextCallNumber,
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
+    // The default session may keep a store of its own (the state file's), served as it is.
+    store: name === '' ? context.options.store : undefined,
   });
   context.sessions.set(name, session);
-  restoreState(context, session, context.initialState);
+  if (session.store !== context.options.store) restoreState(context, session, context.initialState);
   return session;
 }
 

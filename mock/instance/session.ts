@@ -56,11 +56,13 @@ export interface SessionSettings {
   nextCallNumber: () => number;
   /** `system`: the wall clock; otherwise created records get `start` plus one minute per record. */
   clock: 'system' | { start: Date };
+  /** The store to use (the state file's); a new memory store within `stateLimits` otherwise. */
+  store?: Store | undefined;
 }
 
-/** Makes an empty session (no records yet: the caller restores the initial state). */
+/** Makes a session, empty unless given a store (the caller restores the initial state into a new one). */
 export function createSession(name: string, settings: SessionSettings): Session {
-  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock } = settings;
+  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock, store } = settings;
   const counters = new Map<string, number>();
   const session: Session = {
     name,
@@ -69,7 +71,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
       budget: journalBudget,
       bodyLimit: journalBodyLimit,
     }),
-    store: new MemoryStore(stateLimits),
+    store: store ?? new MemoryStore(stateLimits),
     overrides: [],
     counters,
     now: () => new Date(),

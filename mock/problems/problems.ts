@@ -73,6 +73,7 @@ export const PROBLEMS = {
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
   storageFull: { type: `${BASE}storage-full`, title: 'The state is full', status: 507 },
+  stateNotSaved: { type: `${BASE}state-not-saved`, title: 'The change could not be saved', status: 500 },
 } as const satisfies Record<string, { type: string; title: string; status: number }>;
 
 export type ProblemKind = keyof typeof PROBLEMS;

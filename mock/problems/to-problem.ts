@@ -46,6 +46,13 @@ export function toProblem(error: HttpError, instance: string, bodyLimit: number)
       const message = `The body's ${what} is not supported; send UTF-8 JSON without compression.`;
       return refuse('unsupportedMediaType', { location: 'header', pointer: '/content-type', message });
     }
+    case 'state.unsaved':
+    case 'state.disk.full': {
+      // The state file refused the change (see sqlite-store.ts): nothing was stored, and the client hears it.
+      const kind = error.type === 'state.unsaved' ? 'stateNotSaved' : 'storageFull';
+      const detail = `${error.message}. Nothing was stored; GET /__mock/health shows the state file's last error.`;
+      return [problem(kind, detail, { instance }), []];
+    }
     case 'request.aborted':
     case 'request.size.invalid':
       return refuse('invalidRequest', {

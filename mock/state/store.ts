@@ -12,6 +12,15 @@ export interface StoreLimits {
   state: number;
 }
 
+/** What a store is, for health: its kind, its file, and the last write that failed (if any did). */
+export interface StoreInfo {
+  kind: 'memory' | 'sqlite';
+  file?: string;
+  lastError?: { message: string; at: string };
+  /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */
+  failing?: boolean;
+}
+
 /** What became of a write: stored, or refused (nothing changed) because a collection or the store is full. */
 export type StoreOutcome = 'stored' | 'collection-full' | 'state-full';
 
@@ -23,6 +32,9 @@ export type StoreOutcome = 'stored' | 'collection-full' | 'state-full';
  * (placeholders that can be made again, the same, at any time) is evictable: when a write needs room past the
  * state limit, evictable collections are dropped, least recently used first, before the write is refused.
  * Reading a collection (`has`, `get`, `list`) counts as using it.
+ *
+ * A store that keeps state in a file has every change (`put`, `delete`, `restore`) on disk when it returns; when
+ * the file cannot take it, the change throws (a `StateWriteError`) and nothing changed.
  */
 export interface Store {
   readonly limits: Readonly<StoreLimits>;
@@ -62,6 +74,10 @@ export interface Store {
    * names each record's key. Restored collections are not evictable.
    */
   restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void;
+  /** What the store is, for health. */
+  info(): StoreInfo;
+  /** Lets go of what the store holds open (a database file); a closed store is not used again. */
+  close(): void;
 }
 
 /**
@@ -173,6 +189,12 @@ export class MemoryStore implements Store {
       this.#places += placesOf(map.size);
     }
   }
+
+  info(): StoreInfo {
+    return { kind: 'memory' };
+  }
+
+  close(): void {}
 
   #open(collection: string): Map<string, StoredRecord> {
     let records = this.#collections.get(collection);

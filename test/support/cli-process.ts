@@ -10,7 +10,6 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A CLI process that printed its banner and listens. */
 export class CliProcess {
-  readonly stdout: string[] = [];
   #journal: CallRecord[] = [];
 
   private constructor(
@@ -19,6 +18,7 @@ export class CliProcess {
     readonly url: string,
     contract: string,
     private readonly readStderr: () => string,
+    private readonly readStdout: () => string,
   ) {
     track(contract, () => this.#journal);
   }
@@ -26,6 +26,11 @@ export class CliProcess {
   /** Everything the process wrote to stderr so far (all of it once {@link stop} has resolved). */
   get stderr(): string {
     return this.readStderr();
+  }
+
+  /** Everything the process wrote to stdout so far, the banner included. */
+  get stdout(): string {
+    return this.readStdout();
   }
 
   /**
@@ -40,16 +45,25 @@ export class CliProcess {
     let out = '';
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
+    // The banner is the line that says where it listens (a line may come before it: an import, say).
     const banner = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (d) => {
         out += d;
-        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        const line = out.split('\n').find((l) => / at http:\/\/\S+ /.test(l));
+        if (line !== undefined) resolve(line);
       });
       child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before listening: ${err}`)));
     });
     const url = /at (http:\/\/\S+) /.exec(banner)?.[1];
     if (!url) throw new Error(`no URL in the banner: ${banner}`);
-    return new CliProcess(child, banner, url, options.contract, () => err);
+    return new CliProcess(
+      child,
+      banner,
+      url,
+      options.contract,
+      () => err,
+      () => out,
+    );
   }
 
   /** Keeps a copy of the process's journal for the conformance check, then stops it with a signal. */

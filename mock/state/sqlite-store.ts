@@ -1,0 +1,318 @@
+// The state store kept in a SQLite database: every change is committed before it returns, so a change a
+// client was told about survives the process being killed.
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  deepFreeze,
+  type Store,
+  type StoreInfo,
+  type StoreLimits,
+  type StoreOutcome,
+  type StoreSnapshot,
+  type StoredRecord,
+} from './store.js';
+
+/** Records kept parsed in memory, by whole collections, least recently used dropped first. */
+const CACHE_RECORDS = 5000;
+/** Places placeholders may hold in memory: they are never written, and come back the same when dropped. */
+const PLACEHOLDER_PLACES = 1500;
+
+/** A change the database refused (disk full, I/O error, a file made read-only): nothing changed. */
+export class StateWriteError extends Error {
+  override name = 'StateWriteError';
+  /** For problems: `state.unsaved`, or `state.disk.full` when the disk (or the database's page limit) is full. */
+  readonly type: string;
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.type = code === 'SQLITE_FULL' ? 'state.disk.full' : 'state.unsaved';
+  }
+}
+
+/**
+ * A store whose collections live in SQLite: records are JSON texts in a `records` table, in insertion
+ * order, and a collection that exists (even emptied) has a row in `collections`. The database is the only
+ * truth; what is read lately is kept parsed and frozen in memory (a bounded cache of whole collections), so
+ * reads cost what the memory store's do.
+ *
+ * Placeholders ({@link Store.seed}) are never written: they come back the same from the seed, so they stay
+ * in memory, evictable, until a change to their collection writes them all (with the change) in one
+ * transaction. Limits count both, as the memory store does.
+ * @example
+ * const store = new SqliteStore(openDatabase('state.db'), { collection: 1000, state: 1_000_000 });
+ * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // committed when it returns
+ */
+export class SqliteStore implements Store {
+  readonly limits: Readonly<StoreLimits>;
+  #db: Database;
+  #sql: ReturnType<typeof prepare>;
+  /** Collections in the database and their sizes. */
+  #sizes = new Map<string, number>();
+  #durablePlaces = 0;
+  /** Seeded collections (memory only), least recently used first, and the places they hold. */
+  #placeholders = new Map<string, Map<string, StoredRecord>>();
+  #placeholderPlaces = 0;
+  /** Database collections read lately, least recently used first, and how many records they hold. */
+  #cache = new Map<string, Map<string, StoredRecord>>();
+  #cached = 0;
+  #versions = new Map<string, number>();
+  #changes = 0;
+  #seq: number;
+  #lastError: StoreInfo['lastError'];
+  #failing = false;
+
+  constructor(db: Database, limits: Partial<StoreLimits> = {}) {
+    this.limits = Object.freeze({ collection: Infinity, state: Infinity, ...limits });
+    this.#db = db;
+    this.#sql = prepare(db);
+    for (const { name, size } of this.#sql.sizes.all() as { name: string; size: number }[]) {
+      this.#sizes.set(name, size);
+      this.#durablePlaces += placesOf(size);
+    }
+    this.#seq = (this.#sql.lastSeq.pluck().get() as number | null) ?? 0;
+  }
+
+  get(collection: string, id: string): StoredRecord | undefined {
+    return this.#records(collection)?.get(id);
+  }
+
+  list(collection: string): StoredRecord[] {
+    return [...(this.#records(collection)?.values() ?? [])];
+  }
+
+  put(collection: string, id: string, record: StoredRecord): StoreOutcome {
+    const seeded = this.#placeholders.get(collection);
+    const durable = seeded ? undefined : this.#loaded(collection);
+    const records = seeded ?? durable;
+    if (!records?.has(id)) {
+      if ((records?.size ?? 0) >= this.limits.collection) return 'collection-full';
+      const places = records?.size === 0 ? 0 : 1;
+      if (places > 0 && !this.#makeRoom(places, collection)) return 'state-full';
+    }
+    const frozen = deepFreeze(record);
+    this.#write(() => {
+      if (seeded) this.#insertCollection(collection, seeded);
+      else if (!durable) this.#sql.addCollection.run(collection, ++this.#seq);
+      this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(frozen));
+    });
+    // Committed: only now does memory follow.
+    const next = records ?? new Map<string, StoredRecord>();
+    if (seeded) this.#dropPlaceholders(collection);
+    next.set(id, frozen);
+    this.#settle(collection, next);
+    return 'stored';
+  }
+
+  seed(collection: string, records: ReadonlyArray<readonly [id: string, record: StoredRecord]>): StoreOutcome {
+    if (this.has(collection)) return 'stored';
+    const map = new Map<string, StoredRecord>();
+    for (const [id, record] of records) map.set(id, deepFreeze(record));
+    const places = placesOf(map.size);
+    if (places > PLACEHOLDER_PLACES || !this.#makeRoom(places)) return 'state-full';
+    this.#placeholders.set(collection, map);
+    this.#placeholderPlaces += places;
+    this.#versions.set(collection, ++this.#changes);
+    return 'stored';
+  }
+
+  delete(collection: string, id: string): boolean {
+    const seeded = this.#placeholders.get(collection);
+    const records = seeded ?? this.#loaded(collection);
+    if (!records?.has(id)) return false;
+    this.#write(() => {
+      if (seeded) this.#insertCollection(collection, seeded, id);
+      else this.#sql.remove.run(collection, id);
+    });
+    if (seeded) this.#dropPlaceholders(collection);
+    records.delete(id);
+    this.#settle(collection, records);
+    return true;
+  }
+
+  has(collection: string): boolean {
+    return this.#touchPlaceholders(collection) !== undefined || this.#sizes.has(collection);
+  }
+
+  count(collection?: string): number {
+    if (collection === undefined) return this.#durablePlaces + this.#placeholderPlaces;
+    return this.#placeholders.get(collection)?.size ?? this.#sizes.get(collection) ?? 0;
+  }
+
+  version(collection: string): number {
+    return this.#versions.get(collection) ?? 0;
+  }
+
+  snapshot(): StoreSnapshot {
+    const out: StoreSnapshot = {};
+    for (const { name } of this.#sql.collections.all() as { name: string }[]) out[name] = [];
+    for (const { collection, body } of this.#sql.all.iterate() as Iterable<{ collection: string; body: string }>)
+      out[collection]!.push(JSON.parse(body) as StoredRecord);
+    for (const [name, records] of this.#placeholders) out[name] = [...records.values()].map((r) => structuredClone(r));
+    return out;
+  }
+
+  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void {
+    const collections = Object.entries(snapshot).map(([name, records]) => {
+      const map = new Map<string, StoredRecord>();
+      for (const record of records) map.set(idOf(name, record), record);
+      return [name, map] as const;
+    });
+    this.#write(() => {
+      this.#sql.clearRecords.run();
+      this.#sql.clearCollections.run();
+      for (const [name, records] of collections) this.#insertCollection(name, records);
+    });
+    this.#sizes = new Map(collections.map(([name, records]) => [name, records.size]));
+    this.#durablePlaces = collections.reduce((sum, [, records]) => sum + placesOf(records.size), 0);
+    this.#placeholders = new Map();
+    this.#placeholderPlaces = 0;
+    this.#cache = new Map();
+    this.#cached = 0;
+    this.#versions = new Map(collections.map(([name]) => [name, ++this.#changes]));
+  }
+
+  info(): StoreInfo {
+    const { name: file } = this.#db;
+    return { kind: 'sqlite', file, failing: this.#failing, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  /** A collection's records: placeholders, or the database's (loaded into the cache when not there). */
+  #records(collection: string): Map<string, StoredRecord> | undefined {
+    return this.#touchPlaceholders(collection) ?? this.#loaded(collection);
+  }
+
+  #touchPlaceholders(collection: string): Map<string, StoredRecord> | undefined {
+    const records = this.#placeholders.get(collection);
+    if (records) {
+      this.#placeholders.delete(collection);
+      this.#placeholders.set(collection, records);
+    }
+    return records;
+  }
+
+  /** A database collection's records, from the cache or read whole (and cached); `undefined` when it has none. */
+  #loaded(collection: string): Map<string, StoredRecord> | undefined {
+    const hit = this.#cache.get(collection);
+    if (hit) {
+      this.#cache.delete(collection);
+      this.#cache.set(collection, hit);
+      return hit;
+    }
+    if (!this.#sizes.has(collection)) return undefined;
+    const records = new Map<string, StoredRecord>();
+    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
+      records.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
+    this.#cacheSet(collection, records);
+    return records;
+  }
+
+  #cacheSet(collection: string, records: Map<string, StoredRecord>): void {
+    this.#cached += records.size - (this.#cache.get(collection)?.size ?? 0);
+    this.#cache.delete(collection);
+    this.#cache.set(collection, records);
+    for (const [name, held] of this.#cache) {
+      if (this.#cached <= CACHE_RECORDS || name === collection) break;
+      this.#cache.delete(name);
+      this.#cached -= held.size;
+    }
+  }
+
+  /** After a committed change: the collection's records, size, places and version. */
+  #settle(collection: string, records: Map<string, StoredRecord>): void {
+    this.#durablePlaces +=
+      placesOf(records.size) - (this.#sizes.has(collection) ? placesOf(this.#sizes.get(collection)!) : 0);
+    this.#sizes.set(collection, records.size);
+    this.#cacheSet(collection, records);
+    this.#versions.set(collection, ++this.#changes);
+  }
+
+  /** Writes a collection and its records (but `except`). */
+  #insertCollection(collection: string, records: Map<string, StoredRecord>, except?: string): void {
+    this.#sql.addCollection.run(collection, ++this.#seq);
+    for (const [id, record] of records)
+      if (id !== except) this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(record));
+  }
+
+  #dropPlaceholders(collection: string): void {
+    const records = this.#placeholders.get(collection);
+    if (!records) return;
+    this.#placeholders.delete(collection);
+    this.#placeholderPlaces -= placesOf(records.size);
+  }
+
+  /** Runs the statements in one transaction, committed when it returns; a failure changes nothing and is kept. */
+  #write(statements: () => void): void {
+    const seq = this.#seq;
+    // Within a transaction of the caller's (a new file's first state), the caller commits.
+    const own = !this.#db.inTransaction;
+    try {
+      if (own) this.#sql.begin.run();
+      statements();
+      if (own) this.#sql.commit.run();
+      this.#failing = false;
+    } catch (error) {
+      this.#failing = true;
+      if (own && this.#db.inTransaction) this.#sql.rollback.run();
+      this.#seq = seq;
+      const { message, code } = error as Error & { code?: string };
+      this.#lastError = { message, at: new Date().toISOString() };
+      throw new StateWriteError(`The state file ${this.#db.name} could not be written: ${message}`, code);
+    }
+  }
+
+  /**
+   * Makes room for `places` more within the state limit by dropping placeholders (never `spare`'s), least
+   * recently used first; `false`, with nothing dropped, when that would not do.
+   */
+  #makeRoom(places: number, spare?: string): boolean {
+    const { state } = this.limits;
+    const held = () => this.#durablePlaces + this.#placeholderPlaces;
+    if (held() + places <= state) return true;
+    const own = spare === undefined ? undefined : this.#placeholders.get(spare);
+    const spared = own ? placesOf(own.size) : 0;
+    if (held() - (this.#placeholderPlaces - spared) + places > state) return false;
+    for (const name of this.#placeholders.keys()) {
+      if (held() + places <= state) break;
+      if (name === spare) continue;
+      this.#dropPlaceholders(name);
+      this.#versions.delete(name);
+    }
+    return true;
+  }
+}
+
+function prepare(db: Database) {
+  const statement = (sql: string): Statement => db.prepare(sql);
+  return {
+    sizes: statement(
+      'SELECT c.name AS name, (SELECT count(*) FROM records r WHERE r.collection = c.name) AS size FROM collections c',
+    ),
+    lastSeq: statement(
+      'SELECT max(seq) FROM (SELECT max(seq) AS seq FROM records UNION ALL SELECT max(seq) FROM collections)',
+    ),
+    list: statement('SELECT id, body FROM records WHERE collection = ? ORDER BY seq'),
+    all: statement('SELECT collection, body FROM records ORDER BY collection, seq'),
+    collections: statement('SELECT name FROM collections ORDER BY seq'),
+    addCollection: statement('INSERT INTO collections (name, seq) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+    upsert: statement(
+      'INSERT INTO records (collection, id, seq, body) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body',
+    ),
+    remove: statement('DELETE FROM records WHERE collection = ? AND id = ?'),
+    begin: statement('BEGIN IMMEDIATE'),
+    commit: statement('COMMIT'),
+    rollback: statement('ROLLBACK'),
+    clearRecords: statement('DELETE FROM records'),
+    clearCollections: statement('DELETE FROM collections'),
+  };
+}
+
+/** The places a collection of `size` records holds: its records, or one when it is empty. */
+function placesOf(size: number): number {
+  return Math.max(size, 1);
+}

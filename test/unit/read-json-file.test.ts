@@ -1,0 +1,50 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { StateError } from '../../mock/state/check-snapshot.js';
+import { readJsonFile } from '../../mock/state/read-json-file.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'state-file-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('readJsonFile', () => {
+  test('reads the JSON value of a file', async () => {
+    await writeFile(join(dir, 'data.json'), '{"a":[1,2]}');
+    await expect(readJsonFile(join(dir, 'data.json'), 'data file')).resolves.toEqual({ a: [1, 2] });
+  });
+
+  test('says there is no such file, naming what it looked for and where', async () => {
+    const path = join(dir, 'missing.json');
+    await expect(readJsonFile(path, 'data file')).rejects.toThrow(
+      new StateError(`Cannot read the data file ${path}: no such file`),
+    );
+  });
+
+  test('gives the system’s reason when the file exists but cannot be read', async () => {
+    await expect(readJsonFile(dir, 'data file')).rejects.toThrow(
+      expect.objectContaining({
+        name: 'StateError',
+        message: expect.stringMatching(/^Cannot read the data file .*EISDIR/),
+      }),
+    );
+  });
+
+  test('says a file is not valid JSON and that it was left as it is', async () => {
+    const path = join(dir, 'cut.json');
+    await writeFile(path, '{"a":');
+    await expect(readJsonFile(path, 'state file')).rejects.toThrow(
+      expect.objectContaining({
+        name: 'StateError',
+        message: expect.stringMatching(new RegExp(`^The state file ${path} is not valid JSON .*It was left as it is`)),
+      }),
+    );
+  });
+});

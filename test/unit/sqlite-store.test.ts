@@ -1,0 +1,131 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createStateTables, openStateFile } from '../../mock/state/open-state-file.js';
+import { SqliteStore, StateWriteError } from '../../mock/state/sqlite-store.js';
+import type { StoredRecord, StoreLimits, StoreSnapshot } from '../../mock/state/store.js';
+
+// What every store does is in store.test.ts (run against both); here, what the database adds.
+
+const PASSES = '/members/m1/passes';
+const opened: SqliteStore[] = [];
+afterEach(() => opened.splice(0).forEach((store) => store.close()));
+
+function inMemory(limits: Partial<StoreLimits> = {}): { store: SqliteStore; db: Database.Database } {
+  const db = new Database(':memory:');
+  createStateTables(db);
+  const store = new SqliteStore(db, limits);
+  opened.push(store);
+  return { store, db };
+}
+
+async function onDisk(file: string, initial: StoreSnapshot = {}): Promise<SqliteStore> {
+  const { store } = await openStateFile(file, {
+    limits: {},
+    initial,
+    accept: (state) => state as StoreSnapshot,
+    idOf: (_, record: StoredRecord) => String(record.id),
+  });
+  opened.push(store);
+  return store;
+}
+
+const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'sqlite-store-')), 'state.db');
+
+describe('SqliteStore', () => {
+  test('what it stored is in the file when it returns: a new store on the file reads it, in order', async () => {
+    const file = await tempFile();
+    const first = await onDisk(file);
+    first.put(PASSES, 'p1', { id: 'p1', name: 'Gold' });
+    first.put(PASSES, 'p2', { id: 'p2' });
+    first.put(PASSES, 'p1', { id: 'p1', name: 'Silver' });
+    first.put('/members/m2/passes', 'x', { id: 'x' });
+    first.delete('/members/m2/passes', 'x');
+    first.close();
+
+    const second = await onDisk(file);
+    expect(second.list(PASSES)).toEqual([{ id: 'p1', name: 'Silver' }, { id: 'p2' }]);
+    expect(second.has('/members/m2/passes')).toBe(true);
+    expect(second.count()).toBe(3);
+  });
+
+  test('placeholders stay out of the file until their collection changes, then go in whole with the change', async () => {
+    const file = await tempFile();
+    const first = await onDisk(file);
+    first.seed(PASSES, [
+      ['a', { id: 'a' }],
+      ['b', { id: 'b' }],
+    ]);
+    first.seed('/members/m2/passes', [['c', { id: 'c' }]]);
+    first.delete(PASSES, 'a');
+    first.close();
+
+    const second = await onDisk(file);
+    expect(second.snapshot()).toEqual({ [PASSES]: [{ id: 'b' }] });
+  });
+
+  test('a write the database refuses throws, changes nothing, and health sees it until a write succeeds', () => {
+    const { store, db } = inMemory();
+    store.put(PASSES, 'p1', { id: 'p1' });
+    const version = store.version(PASSES);
+    db.pragma('query_only = ON');
+
+    expect(() => store.put(PASSES, 'p2', { id: 'p2' })).toThrow(StateWriteError);
+    expect(() => store.delete(PASSES, 'p1')).toThrow(expect.objectContaining({ type: 'state.unsaved' }));
+    expect(store.list(PASSES)).toEqual([{ id: 'p1' }]);
+    expect([store.count(), store.version(PASSES)]).toEqual([1, version]);
+    expect(store.info()).toMatchObject({
+      kind: 'sqlite',
+      failing: true,
+      lastError: { message: expect.stringContaining('readonly'), at: expect.any(String) },
+    });
+
+    db.pragma('query_only = OFF');
+    expect(store.put(PASSES, 'p2', { id: 'p2' })).toBe('stored');
+    expect(store.info()).toMatchObject({ failing: false, lastError: expect.any(Object) });
+  });
+
+  test('a full disk is told apart from other failures, so it can be answered 507', () => {
+    const { store, db } = inMemory();
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const big = 'x'.repeat(100_000);
+    expect(() => store.put(PASSES, 'p1', { id: 'p1', big })).toThrow(
+      expect.objectContaining({ type: 'state.disk.full', code: 'SQLITE_FULL' }),
+    );
+    expect(store.has(PASSES)).toBe(false);
+  });
+
+  test('placeholders that would be written when a change fails stay placeholders', () => {
+    const { store, db } = inMemory();
+    store.seed(PASSES, [['a', { id: 'a' }]]);
+    db.pragma('query_only = ON');
+    expect(() => store.put(PASSES, 'b', { id: 'b' })).toThrow(StateWriteError);
+    db.pragma('query_only = OFF');
+    expect(store.list(PASSES)).toEqual([{ id: 'a' }]);
+    expect(store.snapshot()).toEqual({ [PASSES]: [{ id: 'a' }] });
+    expect(db.prepare('SELECT count(*) FROM records').pluck().get()).toBe(0);
+  });
+
+  test('collections read back after the cache let them go are the same records', () => {
+    const { store } = inMemory();
+    // 8 collections of 1000: more than the 5000 records kept parsed, so the first ones are read again.
+    for (let c = 0; c < 8; c++)
+      store.restore(
+        {
+          ...store.snapshot(),
+          [`/members/m${c}/passes`]: Array.from({ length: 1000 }, (_, i) => ({ id: `p${i}`, n: i })),
+        },
+        (_, record) => String(record.id),
+      );
+    for (let c = 0; c < 8; c++) expect(store.list(`/members/m${c}/passes`)).toHaveLength(1000);
+    expect(store.get('/members/m0/passes', 'p999')).toEqual({ id: 'p999', n: 999 });
+    expect(Object.isFrozen(store.get('/members/m0/passes', 'p1'))).toBe(true);
+  });
+
+  test('reports its kind and file for health', async () => {
+    const file = await tempFile();
+    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false });
+  });
+});
