@@ -9,7 +9,9 @@ import { loadContract } from './contract/load-contract.js';
 import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
 import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
+import { createBodyGenerator } from './generate/generate-body.js';
 import { checkSnapshot } from './state/check-snapshot.js';
+import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections } from './plan/infer-collections.js';
 import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
 import type { StoreSnapshot } from './state/store.js';
@@ -17,7 +19,7 @@ import type { StoreSnapshot } from './state/store.js';
 /** A running mock: where it listens, and the test API of {@link MockApp}. */
 export interface RunningMock extends Pick<
   MockApp,
-  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state'
+  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState'
 > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -63,12 +65,18 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   } = options;
   const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
+  const { logTo, seed } = resolveMockOptions(mockOptions);
+  // Records left partial in the file are made from the seed, as the mock will make them, and checked here to
+  // name the file in the error.
   const fixtures: StoreSnapshot = data
-    ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data)
+    ? checkSnapshot(
+        completeSnapshot(recordMaker(collections, createBodyGenerator(seed)), await readJsonFile(data, 'data file')),
+        collections,
+        data,
+      )
     : (mockOptions.state ?? {});
   const saved = stateFile ? await readStateFile(stateFile) : undefined;
   const restored = saved === undefined || !stateFile ? undefined : checkSnapshot(saved, collections, stateFile);
-  const { logTo } = resolveMockOptions(mockOptions);
   const writer = stateFile
     ? createStateWriter(stateFile, (error) =>
         logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`),
@@ -133,6 +141,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     clearOverrides: (session) => mock.clearOverrides(session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
+    setState: (snapshot, session) => mock.setState(snapshot, session),
     async close({ grace = 5000 }: CloseOptions = {}) {
       stopWatching();
       const report = await closeServer(server, grace);
