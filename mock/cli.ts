@@ -25,7 +25,8 @@ Options:
   --placeholders N       records a member's collection starts with (default: 3)
   --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
                          anchor so a whole session repeats byte for byte
-  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
+  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }; fields left out
+                         are made from the seed (ids too)
   --state-file FILE      keep state in FILE across restarts (written atomically, saved on exit)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
                          answers only these, and takes changes only from them or its own origin)
@@ -56,7 +57,8 @@ Options:
   -h, --help             show this help
   -v, --version          show the version
 
-Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET /__mock/state, POST /__mock/reset
+Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET|PUT /__mock/state, POST /__mock/reset,
+           GET|POST /__mock/state/members/m1/passes, GET|PUT|PATCH|DELETE /__mock/state/members/m1/passes/ID
            (changes need Content-Type: application/json or an X-Mock-Session header)
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 

@@ -9,8 +9,9 @@ import { json, type AdminEndpoint } from './admin-endpoint.js';
 
 /**
  * The largest body `PUT /__mock/state` takes. Other admin bodies are small (256 KiB), but a whole state is
- * what `GET /__mock/state` answered: a session full at the default limits (1500 records) is about 0.4 MB with
- * our contract, and 1.9 MB with every string at its maximum. 4 MiB takes that, pretty-printed too. The
+ * what `GET /__mock/state` answered: with our contract, a session full at the default limits (1500 records)
+ * is about 0.4 MB of JSON, and 1.35 MB pretty-printed with every string at its maximum (names of 100 emoji,
+ * a member per record). 4 MiB takes that with room for a larger record; a larger state is for --data. The
  * records are counted against the limits before any is made or checked, so the body's size bounds the cost.
  */
 export const STATE_BODY_LIMIT = 4 * 1024 * 1024;
