@@ -8,11 +8,11 @@ import { createApp, type MockApp } from './app.js';
 import { loadContract } from './contract/load-contract.js';
 import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
-import { DEFAULT_CONTRACT, resolveMockOptions, type ServerOptions } from './options.js';
+import { DEFAULT_CONTRACT, resolveMockOptions, type MockOptions, type ServerOptions } from './options.js';
 import { createBodyGenerator } from './generate/generate-body.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import { completeSnapshot, recordMaker } from './state/complete-record.js';
-import { inferCollections } from './plan/infer-collections.js';
+import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
 import { createStateWriter, readJsonFile, readStateFile } from './state/state-file.js';
 import type { StoreSnapshot } from './state/store.js';
 
@@ -65,18 +65,10 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   } = options;
   const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
-  const { logTo, seed } = resolveMockOptions(mockOptions);
-  // Records left partial in the file are made from the seed, as the mock will make them, and checked here to
-  // name the file in the error.
-  const fixtures: StoreSnapshot = data
-    ? checkSnapshot(
-        completeSnapshot(recordMaker(collections, createBodyGenerator(seed)), await readJsonFile(data, 'data file')),
-        collections,
-        data,
-      )
-    : (mockOptions.state ?? {});
+  const fixtures: StoreSnapshot = data ? await readFixtures(data, collections, mockOptions) : (mockOptions.state ?? {});
   const saved = stateFile ? await readStateFile(stateFile) : undefined;
   const restored = saved === undefined || !stateFile ? undefined : checkSnapshot(saved, collections, stateFile);
+  const { logTo } = resolveMockOptions(mockOptions);
   const writer = stateFile
     ? createStateWriter(stateFile, (error) =>
         logTo(`membership-mock: cannot save the state file ${stateFile}: ${error.message}`),
@@ -150,6 +142,15 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     },
     mock,
   };
+}
+
+/**
+ * Reads a file of fixtures (`--data`): records left partial are made from the seed, as the mock would make
+ * them, and every record is checked here, so an error names the file.
+ */
+async function readFixtures(file: string, collections: CollectionMap, options: MockOptions): Promise<StoreSnapshot> {
+  const maker = recordMaker(collections, createBodyGenerator(resolveMockOptions(options).seed));
+  return checkSnapshot(completeSnapshot(maker, await readJsonFile(file, 'data file')), collections, file);
 }
 
 /**
