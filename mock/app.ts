@@ -7,6 +7,7 @@ import type { Contract } from './contract/load-contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createMockContext, dropSession, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
+import { recordMakerOf, replaceState } from './instance/replace-state.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
@@ -23,6 +24,7 @@ import {
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { checkSnapshot } from './state/check-snapshot.js';
+import { completeSnapshot } from './state/complete-record.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
@@ -53,7 +55,20 @@ export interface MockApp {
   reset(): void;
   /** A copy of a session's state, by collection path. */
   state(session?: string): StoreSnapshot;
-  /** Replaces the default session's state with a snapshot (checked against the contract first). */
+  /**
+   * Replaces a session's state (the default one unless named), as `PUT /__mock/state` does: `snapshot` is what
+   * `state()` gives, or what `GET /__mock/state` answers. Records may leave fields out: the rest is made as a
+   * create makes it, from the seed (ids too; `member_id` from the collection path). Every record is then
+   * checked as fixtures are, all or nothing, within `collectionLimit` and `stateLimit`.
+   * @returns the state now in force, generated fields included
+   * @throws StateError naming the record and what is wrong, as for fixtures
+   * @example mock.setState({ '/members/m1/passes': [{ status: 'suspended' }] })
+   */
+  setState(snapshot: StoreSnapshot | { collections: StoreSnapshot }, session?: string): StoreSnapshot;
+  /**
+   * Replaces the default session's state with a snapshot of complete records, checked against the contract
+   * first, whatever the limits (as a state file is read at start).
+   */
   restore(snapshot: StoreSnapshot): void;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
@@ -71,11 +86,12 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   if (resolved.admin !== false && resolved.admin.token === '')
     throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
   const served = serve(contract);
-  const context = createMockContext(
-    served,
-    resolved,
-    checkSnapshot(resolved.state, served.collections, 'the initial state'),
-  );
+  const context = createMockContext(served, resolved);
+  // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked.
+  const fixtures = completeSnapshot(recordMakerOf(context), resolved.state);
+  context.initialState = checkSnapshot(fixtures, served.collections, 'the initial state');
+  // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
+  if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
   let overrides = 0;
   // What each override in force weighs (see overrideWeight), by override: kept by this mock alone.
   const weights = new WeakMap<Override, number>();
@@ -141,6 +157,11 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
     clearOverrides: (session = '') => void (sessionOf(context, session).overrides.length = 0),
     reset: () => controls.reset(),
     state: (session = '') => sessionOf(context, session).store.snapshot(),
+    setState(snapshot, session = '') {
+      const result = replaceState(context, sessionOf(context, session), snapshot, 'setState()');
+      if (!result.ok) throw result.error;
+      return result.snapshot;
+    },
     restore(snapshot) {
       restoreState(
         context,

@@ -25,7 +25,8 @@ Options:
   --placeholders N       records a member's collection starts with (default: 3)
   --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
                          anchor so a whole session repeats byte for byte
-  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }
+  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }; fields left out
+                         are made from the seed (ids too)
   --state-file FILE      keep the default session's state in the SQLite database FILE across restarts:
                          every change is committed before it is answered; a new FILE starts from --data;
                          a JSON state file of earlier versions is imported once (kept as FILE.imported.json)
@@ -61,7 +62,8 @@ Options:
   -h, --help             show this help
   -v, --version          show the version
 
-Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET /__mock/state, POST /__mock/reset
+Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET|PUT /__mock/state, POST /__mock/reset,
+           GET|POST /__mock/state/members/m1/passes, GET|PUT|PATCH|DELETE /__mock/state/members/m1/passes/ID
            (changes need Content-Type: application/json or an X-Mock-Session header)
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 

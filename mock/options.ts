@@ -98,8 +98,9 @@ export interface MockOptions {
    */
   faults?: Faults;
   /**
-   * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }`.
-   * Checked against the contract; `reset()` comes back to it.
+   * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }` (or what
+   * `GET /__mock/state` answers). Records may leave fields out: the rest is made as a create makes it, from the
+   * seed (the id too, `member_id` from the path). Checked against the contract; `reset()` comes back to it.
    * @default {} (every collection starts with placeholders)
    */
   state?: StoreSnapshot;
@@ -164,7 +165,7 @@ export interface ServerOptions extends MockOptions {
    */
   host?: string;
   /**
-   * A JSON file of fixtures to start from, in the form of {@link MockOptions.state}.
+   * A JSON file of fixtures to start from, in the form of {@link MockOptions.state} (partial records too).
    * @default none
    */
   data?: string;

@@ -15,7 +15,9 @@ import {
   type MockOptions,
   type ServerOptions,
 } from './options.js';
+import { createBodyGenerator } from './generate/generate-body.js';
 import { checkSnapshot, recordId } from './state/check-snapshot.js';
+import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
 import { openStateFile, type StateSync } from './state/open-state-file.js';
 import { readJsonFile } from './state/read-json-file.js';
@@ -25,7 +27,7 @@ import type { StoreSnapshot } from './state/store.js';
 /** A running mock: where it listens, and the test API of {@link MockApp}. */
 export interface RunningMock extends Pick<
   MockApp,
-  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state'
+  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState'
 > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -73,9 +75,9 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   } = options;
   const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
-  const fixtures: StoreSnapshot = data
-    ? checkSnapshot(await readJsonFile(data, 'data file'), collections, data)
-    : (mockOptions.state ?? {});
+  const fixtures = data
+    ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
+    : fixturesOf(mockOptions.state ?? {}, 'the initial state', collections, mockOptions);
   const { logTo } = resolveMockOptions(mockOptions);
   const store = stateFile
     ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logTo)
@@ -142,6 +144,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     clearOverrides: (session) => mock.clearOverrides(session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
+    setState: (snapshot, session) => mock.setState(snapshot, session),
     async close({ grace = 5000 }: CloseOptions = {}) {
       stopWatching();
       const report = await closeServer(server, grace);
@@ -150,6 +153,15 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     },
     mock,
   };
+}
+
+/**
+ * Fixtures (`--data`, or the `state` option) made whole: records left partial are made from the seed, as the
+ * mock would make them, and every record is checked here, so an error names the file.
+ */
+function fixturesOf(value: unknown, source: string, collections: CollectionMap, options: MockOptions): StoreSnapshot {
+  const maker = recordMaker(collections, createBodyGenerator(resolveMockOptions(options).seed));
+  return checkSnapshot(completeSnapshot(maker, value), collections, source);
 }
 
 /**

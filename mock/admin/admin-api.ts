@@ -6,10 +6,9 @@ import { compilePathParams, type PathParamReader } from '../contract/path-params
 import type { Exchange } from '../handler/exchange.js';
 import type { AdminHandler } from '../handler/handle.js';
 import { describe } from '../handler/handle-error.js';
-import { createJsonReader } from '../handler/parse-body.js';
+import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
-import type { Session } from '../instance/session.js';
 import type { CallFilter } from '../journal/journal.js';
 import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
@@ -17,29 +16,30 @@ import { toProblem } from '../problems/to-problem.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { checkCallMatch, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
+import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
 import { adminGuard } from './admin-guard.js';
 import { csrfGuard } from './csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import type { MockControls } from './mock-controls.js';
 import { createWaits, type OpenWait } from './open-waits.js';
-
-/** An admin request as an endpoint sees it. */
-interface AdminRequest {
-  ex: Exchange;
-  session: Session;
-  /** The parsed JSON body, `undefined` when none was sent. */
-  body: unknown;
-  /** The path parameters of the endpoint (`{id}`). */
-  params: Record<string, string>;
-  /** The request target as the client sent it, for problems. */
-  instance: string;
-}
-
-type Endpoint = (request: AdminRequest) => Reply | Promise<Reply>;
+import { recordEndpoints } from './record-endpoints.js';
+import { STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
 
 const FILTERS = ['operationId', 'method', 'path'] as const;
 const MAX_WAIT = 60_000;
 const ADMIN_BODY_LIMIT = 262_144;
+/** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT). */
+const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT };
+/** Below it, every path is a collection or a record of the state (record-endpoints.ts). */
+const STATE_RECORDS = '/__mock/state/';
+
+/** An endpoint as routed: what answers, its path parameters, and how it reads a body (and how large). */
+interface Routed {
+  endpoint: Endpoint;
+  params: PathParamReader;
+  bodyLimit: number;
+  readBody: BodyReader;
+}
 
 /**
  * The admin API: a table of endpoints routed like the contract (so an unknown path answers 404 listing the
@@ -50,43 +50,55 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
   const guard = adminGuard(token);
   const refuseForgery = csrfGuard(context.options.cors);
   const readBody = createJsonReader(ADMIN_BODY_LIMIT);
-  const routes = new RouteTable<{ endpoint: Endpoint; params: PathParamReader }>(
+  const reading = (limit = ADMIN_BODY_LIMIT) => ({
+    bodyLimit: limit,
+    readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
+  });
+  const routes = new RouteTable<Routed>(
     Object.entries(endpoints(context, controls, createWaits())).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
       return {
         method: method.toLowerCase(),
         path: `/__mock${path}`,
-        value: { endpoint, params: compilePathParams(`/__mock${path}`) },
+        value: { endpoint, params: compilePathParams(`/__mock${path}`), ...reading(BODY_LIMITS[key]) },
       };
     }),
   );
-  const listed = routes.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`).join(', ');
+  const records: Routed = { endpoint: recordEndpoints(context), params: () => ({}), ...reading() };
+  const listed = [
+    ...routes.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`),
+    'GET|POST /__mock/state/{collection path}',
+    'GET|PUT|PATCH|DELETE /__mock/state/{collection path}/{id}',
+  ].join(', ');
 
   return (ex) => {
     const instance = targetOf(ex.req);
     const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
-    const found = routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
-    if (found.kind === 'no-path') {
+    // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
+    const found = ex.path.startsWith(STATE_RECORDS)
+      ? undefined
+      : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
+    if (found?.kind === 'no-path') {
       const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;
       return writeAnswer(ex, problemReply(problem('routeNotFound', detail, { instance })));
     }
-    if (found.kind === 'no-method') {
+    if (found?.kind === 'no-method') {
       const allow = found.allow.join(', ');
       const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
       return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
     }
-    const { endpoint, params } = found.route.value;
+    const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : records;
     readBody(ex, (error) => {
-      if (error) return writeAnswer(ex, failure(ex, error, instance));
+      if (error) return writeAnswer(ex, failure(ex, error, instance, bodyLimit));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
       // A client that left (during a long-poll) has no one to answer.
       const answer = (reply: Reply) => {
         if (!ex.res.destroyed) writeAnswer(ex, reply);
       };
       new Promise<Reply>((resolve) => resolve(endpoint(request)))
-        .then(answer, (thrown: unknown) => answer(failure(ex, thrown, instance)))
+        .then(answer, (thrown: unknown) => answer(failure(ex, thrown, instance, bodyLimit)))
         .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
     });
   };
@@ -156,7 +168,7 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       if (wrong) return bad(r, wrong);
       return wait(r.ex, match, timeout, typeof since === 'string' ? since : undefined);
     },
-    'GET /state': ({ session }) => json({ collections: session.store.snapshot() }),
+    ...stateEndpoints(context),
     'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
     'POST /overrides': ({ session, body, instance }) => {
       const result = controls.override(session.name, body);
@@ -243,8 +255,8 @@ function bad({ instance }: AdminRequest, detail: string, name?: string): Reply {
 }
 
 /** A body that could not be read (400, 413...), or an endpoint that failed (500, logged). */
-function failure(ex: Exchange, error: unknown, instance: string): Reply {
-  const [found] = toProblem(error instanceof Error ? error : new Error(String(error)), instance, ADMIN_BODY_LIMIT);
+function failure(ex: Exchange, error: unknown, instance: string, bodyLimit: number): Reply {
+  const [found] = toProblem(error instanceof Error ? error : new Error(String(error)), instance, bodyLimit);
   if (found.status === 500)
     console.error(`membership-mock: the admin endpoint ${ex.method} ${instance} failed: ${describe(error)}`);
   return problemReply(found);
@@ -252,14 +264,6 @@ function failure(ex: Exchange, error: unknown, instance: string): Reply {
 
 function bodyViolations(errors: string[]): Violation[] {
   return errors.map((message) => ({ location: 'body', pointer: '', message }));
-}
-
-function json(body: unknown, status = 200): Reply {
-  return { status, headers: {}, contentType: 'application/json', body };
-}
-
-function noContent(): Reply {
-  return { status: 204, headers: {} };
 }
 
 /** The request target as the client sent it (below a mount path, Express keeps the whole of it). */

@@ -104,6 +104,11 @@ export function restoreState(context: MockContext, session: Session, snapshot: S
   session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record));
 }
 
+/** After a change to a session's state: the default session's is handed to `onStateChange` (the state file keeps it). */
+export function stateChanged(context: MockContext, session: Session): void {
+  if (session.name === '') context.options.onStateChange(() => session.store.snapshot());
+}
+
 /** Returns a session to its first state: the initial store, an empty journal, no overrides, counters from zero. */
 export function resetSession(context: MockContext, session: Session): void {
   session.journal.clear();

@@ -56,6 +56,7 @@ export const PROBLEMS = {
   sessionDropped: { type: `${BASE}session-dropped`, title: 'The session was dropped', status: 410 },
   tooManyWaits: { type: `${BASE}too-many-waits`, title: 'Too many waits are open', status: 429 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
+  recordExists: { type: `${BASE}record-exists`, title: 'A record with this id exists already', status: 409 },
   tooManyOverrides: {
     type: `${BASE}too-many-overrides`,
     title: 'The session holds as many overrides as it may',

@@ -83,7 +83,7 @@ export function answerFromState(
 }
 
 /** Where a request finds its collection, whether this request seeded it, and whether the store keeps it. */
-interface Opened {
+export interface Opened {
   store: Store;
   seeded: boolean;
   kept: boolean;
@@ -93,8 +93,9 @@ interface Opened {
  * The store to answer from: the session's, the collection's placeholders seeded there the first time it is seen;
  * or, when the session's state has no room for them, a store of their own that is not kept, so that reads still
  * see the same records.
+ * @example openCollection(tools, collection, '/members/m1/passes', { member_id: 'm1' }).store.list('/members/m1/passes')
  */
-function openCollection(
+export function openCollection(
   tools: StateTools,
   collection: Collection,
   key: string,
@@ -217,8 +218,16 @@ function notFound(collection: Collection, id: string, request: StateRequest): Re
   return problemReply(problem('notFound', detail, { instance: request.path, violations: [violation] }), {}, []);
 }
 
-/** The 507 of a change the store refused: which limit, its value, and how to make room. */
-function storageFull(outcome: StoreOutcome, store: Store, collectionKey: string, request: StateRequest): Reply {
+/**
+ * The 507 of a change the store refused: which limit, its value, and how to make room.
+ * @example storageFull('collection-full', store, '/members/m1/passes', { operationId: 'createPass', path })
+ */
+export function storageFull(
+  outcome: StoreOutcome,
+  store: Store,
+  collectionKey: string,
+  request: Pick<StateRequest, 'operationId' | 'path'>,
+): Reply {
   const { operationId } = request;
   const tail = 'Nothing was stored. Make room by deleting records or with POST /__mock/reset, or raise';
   const detail =

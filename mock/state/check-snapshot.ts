@@ -1,12 +1,31 @@
-// Checks state that comes from outside (fixtures, a state file) against the contract, record by record.
+// Checks state that comes from outside (fixtures, a state file, the admin API) against the contract, record by record.
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { isObject } from '../spec/schema-facts.js';
-import type { StoreSnapshot } from './store.js';
+import type { StoredRecord, StoreSnapshot } from './store.js';
 
-/** Why outside state cannot be used, naming the record at fault. */
+/** One thing wrong inside a record: a JSON pointer into it (`/status`; `''` for the whole record) and the message. */
+export interface StateIssue {
+  pointer: string;
+  message: string;
+}
+
+/** Where a {@link StateError} points: the collection path as given, the record's index there, and what is wrong in it. */
+export interface StatePlace {
+  collection?: string;
+  index?: number;
+  issues?: StateIssue[];
+}
+
+/** Why outside state cannot be used, naming the record at fault (`place` says where, for JSON pointers). */
 export class StateError extends Error {
   override name = 'StateError';
+  readonly place: StatePlace;
+
+  constructor(message: string, place: StatePlace = {}) {
+    super(message);
+    this.place = place;
+  }
 }
 
 /** The collection a concrete path belongs to (`/members/m1/passes` → `/members/{member_id}/passes`). */
@@ -21,15 +40,29 @@ export function recordId(collections: CollectionMap, path: string, record: Recor
 }
 
 /**
+ * The map of collection paths in what was given: what `GET /__mock/state` answers (`{ collections: { ... } }`)
+ * is unwrapped, anything else is taken as the map itself.
+ * @example unwrapSnapshot({ collections: { '/members/m1/passes': [] } }) // { '/members/m1/passes': [] }
+ */
+export function unwrapSnapshot(given: unknown): unknown {
+  return isWrapped(given) ? given.collections : given;
+}
+
+/** Whether `given` is in the `GET /__mock/state` form, `{ collections: { ... } }`. */
+export function isWrapped(given: unknown): given is { collections: Record<string, unknown> } {
+  return isObject(given) && Object.keys(given).length === 1 && isObject(given.collections);
+}
+
+/**
  * Validates a snapshot: every key is a collection path of the contract, every record an object that fits
  * the record schema (as the create response documents it), has a unique id, and belongs to its path (a
  * field named like a path parameter, `member_id`, holds that parameter's value). What `GET /__mock/state`
  * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures.
  * @throws StateError naming the source, the collection, the record's index and id, and what is wrong.
+ * @example checkSnapshot({ '/members/m1/passes': [] }, served.collections, 'data.json')
  */
 export function checkSnapshot(given: unknown, collections: CollectionMap, source: string): StoreSnapshot {
-  const value =
-    isObject(given) && Object.keys(given).length === 1 && isObject(given.collections) ? given.collections : given;
+  const value = unwrapSnapshot(given);
   if (!isObject(value))
     throw new StateError(
       `${source}: expected an object of collection paths, such as { "/members/m1/passes": [ ... ] }.`,
@@ -38,37 +71,93 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
   for (const [path, records] of Object.entries(value)) {
     const collection = collectionOf(collections, path);
     if (!collection)
-      throw new StateError(`${source}: "${path}" is not a collection of the contract; its collections are ${known}.`);
-    if (!Array.isArray(records)) throw new StateError(`${source}: "${path}" must be an array of records.`);
+      throw new StateError(`${source}: "${path}" is not a collection of the contract; its collections are ${known}.`, {
+        collection: path,
+      });
+    if (!Array.isArray(records))
+      throw new StateError(`${source}: "${path}" must be an array of records.`, { collection: path });
     const seen = new Set<string>();
     records.forEach((record: unknown, index) => {
-      const where = `${source}: "${path}"[${index}]`;
-      if (!isObject(record)) throw new StateError(`${where} is not an object.`);
-      const id = record[collection.idField];
-      if (typeof id !== 'string' && typeof id !== 'number')
-        throw new StateError(`${where} has no "${collection.idField}".`);
-      if (seen.has(String(id))) throw new StateError(`${where} repeats the id "${id}".`);
-      seen.add(String(id));
-      const owner = wrongOwner(collection.path, path, record);
-      if (owner) throw new StateError(`${where} (id "${id}") ${owner}.`);
-      const problems = checkResponseBody(collection.create.spec, record);
-      if (problems.length)
-        throw new StateError(`${where} (id "${id}") does not fit the contract: ${problems.join('; ')}.`);
+      checkRecord(collection, path, record, { where: `${source}: "${path}"[${index}]`, collection: path, index }, seen);
     });
   }
   return value as StoreSnapshot;
 }
 
+/** How a record is named in messages (`data.json: "/members/m1/passes"[0]`), and where it sits in a snapshot. */
+export interface RecordPlace {
+  where: string;
+  collection?: string;
+  index?: number;
+}
+
+/**
+ * Validates one record of the collection at `path`: an object with an id (not one of the ids `seen` before it,
+ * which it joins), belonging to its path, fitting the record schema.
+ * @throws StateError with the message `${where} (id "x") does not fit the contract: /status: ...`.
+ * @example checkRecord(collection, '/members/m1/passes', { id: 'pas_1' }, { where: 'the record' })
+ */
+export function checkRecord(
+  collection: Collection,
+  path: string,
+  record: unknown,
+  place: RecordPlace,
+  seen?: Set<string>,
+): StoredRecord {
+  const { where } = place;
+  if (!isObject(record)) throw refusal(place, '', `${where} is not an object.`);
+  const id = record[collection.idField];
+  const idPointer = `/${collection.idField}`;
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw refusal(place, idPointer, `${where} has no "${collection.idField}".`);
+  if (seen?.has(String(id))) throw refusal(place, idPointer, `${where} repeats the id "${id}".`);
+  seen?.add(String(id));
+  const owner = wrongOwner(collection.path, path, record);
+  if (owner) throw refusal(place, `/${owner.field}`, `${where} (id "${id}") ${owner.message}.`);
+  const problems = checkResponseBody(collection.create.spec, record);
+  if (problems.length) {
+    const fits = `${where} (id "${id}") does not fit the contract:`;
+    const issues = problems.map((problem) => ({ pointer: pointerOf(problem), message: `${fits} ${problem}.` }));
+    throw new StateError(`${fits} ${problems.join('; ')}.`, {
+      collection: place.collection,
+      index: place.index,
+      issues,
+    });
+  }
+  return record;
+}
+
+/** The error of a record with one thing wrong, at `pointer` inside it. */
+function refusal({ collection, index }: RecordPlace, pointer: string, message: string): StateError {
+  return new StateError(message, { collection, index, issues: [{ pointer, message }] });
+}
+
+/**
+ * The pointer a problem of `checkResponseBody` starts with (`/status: must be ...`), `''` for the record
+ * itself; an unknown field is pointed at (`/: must NOT have additional properties; found 'colour'` → `/colour`).
+ */
+function pointerOf(problem: string): string {
+  const pointer = /^(\/(?:[^:]|:(?! ))*): /.exec(problem)?.[1] ?? '/';
+  const extra = /must NOT have additional properties; found '(.+)'$/.exec(problem)?.[1];
+  const escaped = extra?.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (pointer === '/') return escaped === undefined ? '' : `/${escaped}`;
+  return escaped === undefined ? pointer : `${pointer}/${escaped}`;
+}
+
 /** How a record names another owner than its path does (`member_id` "m2" under `/members/m1/...`), or nothing. */
-function wrongOwner(template: string, path: string, record: Record<string, unknown>): string | undefined {
+function wrongOwner(
+  template: string,
+  path: string,
+  record: Record<string, unknown>,
+): { field: string; message: string } | undefined {
   const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const values = templatePattern(template, true).exec(path)?.slice(1) ?? [];
   for (const [i, name] of names.entries()) {
-    if (!(name in record)) continue;
+    if (!Object.hasOwn(record, name)) continue;
     const given = String(record[name]);
     const raw = values[i]!;
     if (given !== raw && given !== decoded(raw))
-      return `has ${name} "${given}", but its collection path says "${decoded(raw)}"`;
+      return { field: name, message: `has ${name} "${given}", but its collection path says "${decoded(raw)}"` };
   }
   return undefined;
 }

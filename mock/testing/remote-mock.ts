@@ -15,6 +15,12 @@ export interface RemoteMock {
   override(spec: OverrideSpec): Promise<Override>;
   clearOverrides(): Promise<void>;
   state(): Promise<StoreSnapshot>;
+  /**
+   * Replaces this client's session's state (`PUT /__mock/state`), partial records completed as fixtures are;
+   * resolves with the state now in force, rejects with the message of the record at fault.
+   * @example await remote.setState({ '/members/m1/passes': [{ status: 'suspended' }] })
+   */
+  setState(snapshot: StoreSnapshot | { collections: StoreSnapshot }): Promise<StoreSnapshot>;
   /** Resets this client's session, or the whole mock when the client has none. */
   reset(): Promise<void>;
 }
@@ -99,6 +105,8 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     override: async (spec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
     state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
+    setState: async (snapshot) =>
+      ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,
     reset: async () => void (await call('POST', '/reset')),
   };
 }

@@ -239,6 +239,35 @@ describe('--data', () => {
     expect((await list()).data).toHaveLength(1);
   });
 
+  test('takes records with fields left out, made from the seed: the same seed makes the same records', async () => {
+    const file = await tempFile('data.json');
+    await writeFile(file, JSON.stringify({ '/members/mbr_demo/passes': [{ status: 'suspended' }] }));
+    const read = async () => {
+      const cli = await start(['--data', file, '--seed', 'demo']);
+      const res = await fetch(`${cli.url}/members/mbr_demo/passes`, { headers: AUTH });
+      await cli.stop();
+      return ((await res.json()) as { data: Record<string, unknown>[] }).data;
+    };
+    const passes = await read();
+    expect(passes).toEqual([
+      expect.objectContaining({
+        id: expect.stringMatching(/^pas_[0-9A-HJKMNP-TV-Z]{26}$/),
+        member_id: 'mbr_demo',
+        status: 'suspended',
+      }),
+    ]);
+    expect(await read()).toEqual(passes);
+  });
+
+  test('a partial fixture of another member stops the start, naming the file and the record', async () => {
+    const file = await tempFile('data.json');
+    await writeFile(file, JSON.stringify({ collections: { '/members/m1/passes': [{ member_id: 'm2' }] } }));
+    const { code, stderr } = await runCli(['--port', '0', '--data', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file}: "/members/m1/passes"[0] (id "pas_`);
+    expect(stderr).toContain('has member_id "m2", but its collection path says "m1".');
+  });
+
   test('bad fixtures stop the start with an error naming the record', async () => {
     const file = await tempFile('data.json');
     await writeFile(file, JSON.stringify({ '/members/m1/passes': [{ id: 'pas_1', name: '' }] }));

@@ -54,6 +54,27 @@ describe('a mock in another process, through connectMock', () => {
   });
 });
 
+describe('setState through connectMock', () => {
+  test('seeds the client’s session alone, partial records completed', async () => {
+    const mock = connectMock(cli.url, { session: 'remote-state' });
+    const state = await mock.setState({ collections: { '/members/m1/passes': [{ status: 'suspended' }] } });
+    const [pass] = state['/members/m1/passes']!;
+    expect(pass).toMatchObject({ id: expect.stringMatching(/^pas_[0-9A-HJKMNP-TV-Z]{26}$/), status: 'suspended' });
+    const res = await fetch(`${cli.url}/members/m1/passes`, { headers: { ...AUTH, 'X-Mock-Session': 'remote-state' } });
+    expect(((await res.json()) as { data: unknown[] }).data).toEqual([pass]);
+    expect(await mock.state()).toEqual(state);
+    expect(await connectMock(cli.url, { session: 'remote-other' }).state()).toEqual({});
+  });
+
+  test('rejects with the fixtures’ message naming the record, and changes nothing', async () => {
+    const mock = connectMock(cli.url, { session: 'remote-refused' });
+    await expect(mock.setState({ '/members/m1/passes': [{}, { status: 'lost' }] })).rejects.toThrow(
+      /answered 422: PUT \/__mock\/state: "\/members\/m1\/passes"\[1\] \(id "pas_\w{26}"\) does not fit the contract: \/status: must be equal to one of the allowed values/,
+    );
+    expect(await mock.state()).toEqual({});
+  });
+});
+
 describe('connectMock on the wire', () => {
   test('calls() follows the pages of /__mock/calls to the last', async () => {
     const mock = await newServer({ journalBodyLimit: 65_536 });

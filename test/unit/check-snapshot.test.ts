@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { Operation } from '../../mock/contract/load-contract.js';
-import { checkSnapshot, collectionOf, recordId, StateError } from '../../mock/state/check-snapshot.js';
+import {
+  checkRecord,
+  checkSnapshot,
+  collectionOf,
+  recordId,
+  StateError,
+  unwrapSnapshot,
+} from '../../mock/state/check-snapshot.js';
 import { inferCollections } from '../../mock/plan/infer-collections.js';
 
 /** An operation answering `status` with a JSON body of `schema`, as the loaded contract has it. */
@@ -152,10 +159,8 @@ describe('checkSnapshot: the GET /__mock/state format and owners', () => {
 
   test('refuses a record whose member_id differs from its collection path, naming both', () => {
     const snapshot = { '/members/m1/passes': [{ pass_id: 'p1', kind: 'gym', member_id: 'm2' }] };
-    expect(() => checkSnapshot(snapshot, contract(), 'data.json')).toThrow(
-      new StateError(
-        'data.json: "/members/m1/passes"[0] (id "p1") has member_id "m2", but its collection path says "m1".',
-      ),
+    expect(refusal(snapshot)).toBe(
+      'data.json: "/members/m1/passes"[0] (id "p1") has member_id "m2", but its collection path says "m1".',
     );
   });
 
@@ -165,5 +170,82 @@ describe('checkSnapshot: the GET /__mock/state format and owners', () => {
       '/members/m%201/passes': [{ pass_id: 'p2', kind: 'pool', member_id: 'm 1' }],
     };
     expect(checkSnapshot(snapshot, contract(), 'data.json')).toEqual(snapshot);
+  });
+});
+
+/** The place of the StateError that checking `value` throws. */
+const placeOf = (value: unknown) => {
+  try {
+    checkSnapshot(value, contract(), 'data.json');
+  } catch (error) {
+    return (error as StateError).place;
+  }
+  throw new Error('the snapshot was accepted');
+};
+
+describe('StateError.place: where in the snapshot the error is', () => {
+  test.each([
+    ['a value of the wrong enum', [{ pass_id: 'p1', kind: 'sauna' }], '/kind'],
+    ['an id of the wrong type', [{ pass_id: 5, kind: 'gym' }], '/pass_id'],
+    ['a missing required field', [{ pass_id: 'p1' }], '/kind'],
+    ['another owner', [{ pass_id: 'p1', kind: 'gym', member_id: 'm2' }], '/member_id'],
+    [
+      'a repeated id',
+      [
+        { pass_id: 'p1', kind: 'gym' },
+        { pass_id: 'p1', kind: 'pool' },
+      ],
+      '/pass_id',
+    ],
+    ['a record that is not an object', ['p1'], ''],
+  ])('points at %s inside the record, with the message of the error', (_name, records, pointer) => {
+    const place = placeOf({ '/members/m1/passes': records });
+    expect(place).toEqual({
+      collection: '/members/m1/passes',
+      index: records.length - 1,
+      issues: [{ pointer, message: refusal({ '/members/m1/passes': records }) }],
+    });
+  });
+
+  test('gives every way a record does not fit its own pointer and message, each as fixtures say it', () => {
+    const { issues } = placeOf({ '/members/m1/passes': [{ pass_id: 'p1', kind: 7 }] });
+    expect(issues!.map((i) => i.pointer)).toEqual(['/kind', '/kind']);
+    for (const { message } of issues!)
+      expect(message).toMatch(
+        /^data\.json: "\/members\/m1\/passes"\[0\] \(id "p1"\) does not fit the contract: \/[^;]+\.$/,
+      );
+  });
+
+  test('names the collection alone when the collection is at fault', () => {
+    expect(placeOf({ '/members/m1/cards': [] })).toEqual({ collection: '/members/m1/cards' });
+    expect(placeOf({ '/v1.0/cards': {} })).toEqual({ collection: '/v1.0/cards' });
+  });
+});
+
+describe('checkRecord', () => {
+  const passes = () => collectionOf(contract(), '/members/m1/passes')!;
+
+  test('returns a record that fits, belongs to its path and has an id', () => {
+    const record = { pass_id: 'p1', kind: 'gym', member_id: 'm1' };
+    expect(checkRecord(passes(), '/members/m1/passes', record, { where: 'the record' })).toBe(record);
+  });
+
+  test('names the record as it is told to, with no place in a snapshot', () => {
+    const check = () =>
+      checkRecord(passes(), '/members/m1/passes', { pass_id: 'p1', kind: 'sauna' }, { where: 'POST x: the record' });
+    expect(check).toThrow(/^POST x: the record \(id "p1"\) does not fit the contract: \/kind: /);
+    try {
+      check();
+    } catch (error) {
+      expect((error as StateError).place).toMatchObject({ collection: undefined, index: undefined });
+    }
+  });
+});
+
+describe('unwrapSnapshot', () => {
+  test('unwraps what GET /__mock/state answers, and takes anything else as the map', () => {
+    expect(unwrapSnapshot({ collections: { '/v1.0/cards': [] } })).toEqual({ '/v1.0/cards': [] });
+    expect(unwrapSnapshot({ '/v1.0/cards': [] })).toEqual({ '/v1.0/cards': [] });
+    expect(unwrapSnapshot({ collections: {}, other: 1 })).toEqual({ collections: {}, other: 1 });
   });
 });

@@ -1,0 +1,99 @@
+// Completes records given with fields missing (fixtures, setState, the admin API) the way a create makes a record.
+import { compilePathParams } from '../contract/path-params.js';
+import type { BodyGenerator } from '../generate/generate-body.js';
+import { planCollection, type CreatePlan } from '../plan/collection-plan.js';
+import type { Collection, CollectionMap } from '../plan/infer-collections.js';
+import { isObject, propertiesOf } from '../spec/schema-facts.js';
+import { collectionOf, unwrapSnapshot } from './check-snapshot.js';
+import { makeCreated } from './make-record.js';
+
+/** What completing records needs: the contract's collections, the mock's generator, and each collection's create plan. */
+export interface RecordMaker {
+  readonly collections: CollectionMap;
+  readonly generator: BodyGenerator;
+  createPlan(collection: Collection): CreatePlan;
+}
+
+/**
+ * A maker for the collections of a contract, with the generator of a mock (the same seed makes the same records).
+ * @example completeSnapshot(recordMaker(inferCollections(contract.operations), createBodyGenerator(7)), fixtures)
+ */
+export function recordMaker(collections: CollectionMap, generator: BodyGenerator): RecordMaker {
+  const plans = new Map<Collection, CreatePlan>();
+  return {
+    collections,
+    generator,
+    createPlan(collection) {
+      let plan = plans.get(collection);
+      if (!plan) plans.set(collection, (plan = planCollection(collection.create, collections)?.create ?? OPEN_PLAN));
+      return plan;
+    },
+  };
+}
+
+/** A plan for a collection whose create has no plan of its own: no request defaults, everything open. */
+const OPEN_PLAN: CreatePlan = { openPart: () => ({}) };
+
+/**
+ * A record with what it lacks made as a create makes it: the request schema's defaults, `null` where nullable,
+ * the first enum value, the seed's anchor for date-times, the id and the rest drawn from the seed under `key`;
+ * the path's parameters (`member_id`) fill the fields named like them. What was given is kept as given, even what
+ * the contract refuses (the check that follows names it). A record that lacks nothing (its id, its required
+ * fields, its path's fields), or is not an object, is returned as it is.
+ * @example completeRecord(maker, passes, '/members/m1/passes', { status: 'suspended' }, 'state|/members/m1/passes|0')
+ * // { id: 'pas_01J…', member_id: 'm1', name: 'Membership pass', status: 'suspended', valid_from: '2025-…', … }
+ */
+export function completeRecord(
+  maker: RecordMaker,
+  collection: Collection,
+  collectionKey: string,
+  given: unknown,
+  key: string,
+): unknown {
+  if (!isObject(given)) return given;
+  const pathParams = compilePathParams(collection.path)(collectionKey);
+  const properties = propertiesOf(collection.schema);
+  const owners = Object.keys(pathParams).filter((name) => Object.hasOwn(properties, name));
+  const needed = [collection.idField, ...requiredOf(collection), ...owners];
+  if (needed.every((name) => Object.hasOwn(given, name))) return given;
+  const { generator } = maker;
+  const made = makeCreated(generator, collection, maker.createPlan(collection), {
+    key,
+    pathParams,
+    sent: given,
+    now: generator.anchor,
+  });
+  // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be refused.
+  return Object.fromEntries([
+    ...Object.keys(made).map((name) => [name, Object.hasOwn(given, name) ? given[name] : made[name]]),
+    ...Object.keys(given)
+      .filter((name) => !Object.hasOwn(made, name))
+      .map((name) => [name, given[name]]),
+  ]);
+}
+
+/**
+ * The map of a snapshot (`{ collections: … }` unwrapped) with every record of a known collection completed
+ * ({@link completeRecord}, the key naming its path and index, so the same snapshot makes the same records);
+ * anything malformed is left for checkSnapshot to name.
+ * @example checkSnapshot(completeSnapshot(maker, given), maker.collections, 'data.json')
+ */
+export function completeSnapshot(maker: RecordMaker, given: unknown): unknown {
+  const map = unwrapSnapshot(given);
+  if (!isObject(map)) return map;
+  return Object.fromEntries(
+    Object.entries(map).map(([path, records]) => {
+      const collection = collectionOf(maker.collections, path);
+      if (!collection || !Array.isArray(records)) return [path, records];
+      return [
+        path,
+        records.map((record, index) => completeRecord(maker, collection, path, record, `state|${path}|${index}`)),
+      ];
+    }),
+  );
+}
+
+function requiredOf(collection: Collection): string[] {
+  const { required } = collection.schema;
+  return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
+}
