@@ -30,6 +30,24 @@ describe('a mock whose state is kept in SQLite', () => {
     );
   });
 
+  test('state put over HTTP goes into the database, and a failed one answers a problem', async () => {
+    const put = await request(mock.app)
+      .put('/__mock/state')
+      .set('Content-Type', 'application/json')
+      .send({ collections: { '/members/m1/passes': [{ name: 'Family Swim Pass', status: 'suspended' }] } })
+      .expect(200);
+    const [pass] = put.body.collections['/members/m1/passes'];
+    const body = db.prepare('SELECT body FROM records WHERE id = ?').pluck().get(pass.id) as string;
+    expect(JSON.parse(body)).toMatchObject({ name: 'Family Swim Pass', status: 'suspended' });
+
+    db.pragma('query_only = ON');
+    const refused = await request(mock.app)
+      .delete(`/__mock/state/members/m1/passes/${pass.id}`)
+      .set('Content-Type', 'application/json')
+      .expect(500);
+    expect(refused.body.type).toBe('https://example.com/problems/state-not-saved');
+  });
+
   test('a create the database refuses answers a 500 problem, stores nothing, and is journaled', async () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
     db.pragma('query_only = ON');
