@@ -1,9 +1,9 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
-import { Faker, base, en } from '@faker-js/faker';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { mapSchema } from '../spec/schema-facts.js';
 import { hashSeed } from './hash-seed.js';
 import { planQuickDraw, type QuickDraw } from './quick-draw.js';
+import { createSeededFaker } from './seeded-faker.js';
 
 /** Turns a schema and a key into a body; the same seed, schema and key always give the same body. */
 export interface BodyGenerator {
@@ -31,8 +31,7 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
   const root = hashSeed(String(seed));
   // A fixed day in 2025, chosen by the seed, so data looks recent and never depends on the wall clock.
   const anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000);
-  const faker = new Faker({ locale: [en, base] });
-  faker.setDefaultRefDate(anchor);
+  const faker = createSeededFaker(anchor);
   // Schemas made ready once each, for this generator only: nothing is shared with other mocks.
   const prepared = new WeakMap<object, Prepared>();
   return {
@@ -41,7 +40,6 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
       const callSeed = hashSeed(`${root}|${key}`);
       const ready = prepare(prepared, schema);
       if (ready.quick) return ready.quick(callSeed);
-      // Seeding faker costs ~26 µs (it rebuilds its twister): only schemas that ask faker (x-faker) pay it.
       if (ready.usesFaker) faker.seed(callSeed);
       // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy
       // keeps the contract apart from bodies that are changed or frozen (stored records) later.
