@@ -1,7 +1,9 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { mapSchema } from '../spec/schema-facts.js';
+import { hintTransform } from './apply-hints.js';
 import { hashSeed } from './hash-seed.js';
+import { markHints, type HintMarks } from './mark-hints.js';
 import { planQuickDraw, type QuickDraw } from './quick-draw.js';
 import { createSeededFaker } from './seeded-faker.js';
 
@@ -15,16 +17,21 @@ export interface BodyGenerator {
 const DAY = 86_400_000;
 const MAX_EXTRA_ITEMS = 5;
 
-/** A schema ready for json-schema-faker, whether any part of it asks faker for a value, and its quick draw if any. */
+/**
+ * A schema ready for json-schema-faker, whether any part of it asks faker for a value, its quick draw if any,
+ * and the hints of its values if it has any.
+ */
 interface Prepared {
   schema: JsonSchema;
   usesFaker: boolean;
   quick?: QuickDraw;
+  hints?: HintMarks;
 }
 
 /**
  * Creates a generator that owns its random state: two generators with different seeds in one process do
- * not disturb each other. Timestamps fall in the year before an anchor derived from the seed.
+ * not disturb each other. Timestamps fall in the year before an anchor derived from the seed. Values follow
+ * the hints of their schema (`x-faker`, `examples`, `format`, the property's name: see chooseHint).
  * @example createBodyGenerator(42).generate({ type: 'string', format: 'email' }, 'GET /users/1')
  */
 export function createBodyGenerator(seed: number | string): BodyGenerator {
@@ -49,6 +56,8 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
           extensions: { faker },
           propAliases: { 'x-faker': 'faker' },
           optionalsProbability: 0.75,
+          // Only a schema with hints pays for a look at every value drawn.
+          ...(ready.hints ? { outputTransform: hintTransform(ready.hints, faker, callSeed) } : {}),
           formats: {
             'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
             date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
@@ -70,7 +79,13 @@ function prepare(prepared: WeakMap<object, Prepared>, schema: unknown): Prepared
   if (hit) return hit;
   const clean = cleanSchema(schema);
   const quick = planQuickDraw(clean);
-  const ready = { schema: clean as JsonSchema, usesFaker: asksFaker(clean), ...(quick ? { quick } : {}) };
+  const hints = quick ? undefined : markHints(clean);
+  const ready = {
+    schema: clean as JsonSchema,
+    usesFaker: asksFaker(clean),
+    ...(quick ? { quick } : {}),
+    ...(hints ? { hints } : {}),
+  };
   prepared.set(schema, ready);
   return ready;
 }
