@@ -50,6 +50,8 @@ export interface RecordRoles {
   /** Other dates: moments in the record's past (`last_used_at`). */
   past: TimeField[];
   flags: FlagField[];
+  /** The date-only fields among `created`, `updated` and `past`: a new record's are set to its day. */
+  days: TimeField[];
 }
 
 const ENDED = new Set(
@@ -99,6 +101,7 @@ export function recordRoles(schema: JsonObject): RecordRoles {
     upcoming: [],
     past: [],
     flags: [],
+    days: [],
   };
   if (status) roles.status = status;
   for (const [name, property] of properties) {
@@ -120,6 +123,7 @@ export function recordRoles(schema: JsonObject): RecordRoles {
     else if (START.test(key)) roles.starts.push(field);
     else roles.past.push(field);
   }
+  roles.days = [...roles.created, ...roles.updated, ...roles.past].filter((field) => field.dateOnly);
   known.set(schema, roles);
   return roles;
 }

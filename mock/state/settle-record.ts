@@ -121,9 +121,7 @@ export function settleCreated(record: StoredRecord, roles: RecordRoles, { now, d
     if (field.value !== undefined && field.value === record[status!.name]) put(field, ended ? endedAt : now);
     else if (field.nullable) put(field, null);
   }
-  for (const fields of [roles.created, roles.updated, roles.past]) {
-    for (const field of fields) if (field.dateOnly && open(field.name) && record[field.name] !== null) put(field, now);
-  }
+  for (const field of roles.days) if (open(field.name) && record[field.name] !== null) put(field, now);
   for (const field of roles.upcoming)
     if (open(field.name) && record[field.name] !== null) put(field, after(now, 30 * DAY));
   const live = phase === undefined ? !ended : phase === 'live';
