@@ -1,7 +1,7 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { mapSchema } from '../spec/schema-facts.js';
-import { hintTransform } from './apply-hints.js';
+import { hintTransform } from './hint-transform.js';
 import { hashSeed } from './hash-seed.js';
 import { markHints, type HintMarks } from './mark-hints.js';
 import { planQuickDraw, type QuickDraw } from './quick-draw.js';

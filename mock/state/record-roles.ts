@@ -1,5 +1,4 @@
-// Reads what a record's fields mean for its life, from their names and its status enum: when it was made,
-// starts, ends, changed, and which status says it has ended.
+// Reads what a record's fields mean for its life (made, starts, ends, changed, ended) from their names and enum.
 import { snakeCase } from '../generate/name-hints.js';
 import { isNullable, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 

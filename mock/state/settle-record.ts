@@ -1,5 +1,4 @@
-// Makes a record's times agree with each other and with its status: an expired pass has ended, an active one
-// has not, nothing starts after it ends or is changed before it is made.
+// Makes a record's times agree with each other and with its status: an expired pass has ended, an active one not.
 import type { StoredRecord } from './store.js';
 import type { RecordRoles, StatusRole, TimeField } from './record-roles.js';
 
