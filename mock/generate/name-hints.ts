@@ -55,7 +55,7 @@ const RULES: [RegExp, Draw, PersonPart?][] = [
   [/^(address_?line_?2|address2|line_?2)$/, (f) => f.location.secondaryAddress()],
   [/^(postal|post|zip)_?code$|^(postcode|zip)$/, (f) => f.location.zipCode()],
   [/^(company|employer|organi[sz]ation|business)(_name)?$/, (f) => f.company.name()],
-  [/^(job_?title|job|occupation|position)$/, (f) => f.person.jobTitle()],
+  [/^(job_?title|job|occupation)$/, (f) => f.person.jobTitle()],
   [/^bio(graphy)?$/, (f) => f.person.bio()],
   [/^(avatar|profile_(image|picture|photo))(_url)?$/, (f) => f.image.avatar()],
   [
@@ -76,7 +76,6 @@ const RULES: [RegExp, Draw, PersonPart?][] = [
   [/^(mime|media|content)_type$/, (f) => f.system.mimeType()],
   [/^file_?name$/, (f) => f.system.fileName()],
   [/^slug$/, (f) => f.lorem.slug(3)],
-  [/^(uuid|guid)$/, (f) => f.string.uuid()],
   [/^iban$/, (f) => f.finance.iban()],
 ];
 
