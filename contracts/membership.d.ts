@@ -183,7 +183,7 @@ export interface components {
             id: components["schemas"]["PassId"];
             member_id: components["schemas"]["OpaqueId"];
             /**
-             * @description A display name for the pass.
+             * @description A display name for the pass. `x-examples` lists names of the kind a membership system has (assumption 17); the mock names its placeholder passes from it.
              * @example Gold membership
              */
             name: string;
@@ -248,7 +248,7 @@ export interface components {
             member_id: components["schemas"]["OpaqueId"];
             kind: components["schemas"]["CredentialKind"];
             /**
-             * @description A name the member gave the credential, or `null`.
+             * @description A name the member gave the credential, or `null`. `x-examples` lists labels members give (assumption 17); each names its kind (card, PIN, mobile), and the mock labels a placeholder credential only with a label of its own kind.
              * @example Front desk PIN
              */
             label: string | null;

@@ -1,9 +1,11 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
-import { Faker, base, en } from '@faker-js/faker';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { mapSchema } from '../spec/schema-facts.js';
+import { hintTransform } from './hint-transform.js';
 import { hashSeed } from './hash-seed.js';
+import { markHints, type HintMarks } from './mark-hints.js';
 import { planQuickDraw, type QuickDraw } from './quick-draw.js';
+import { createSeededFaker } from './seeded-faker.js';
 
 /** Turns a schema and a key into a body; the same seed, schema and key always give the same body. */
 export interface BodyGenerator {
@@ -15,24 +17,28 @@ export interface BodyGenerator {
 const DAY = 86_400_000;
 const MAX_EXTRA_ITEMS = 5;
 
-/** A schema ready for json-schema-faker, whether any part of it asks faker for a value, and its quick draw if any. */
+/**
+ * A schema ready for json-schema-faker, whether any part of it asks faker for a value, its quick draw if any,
+ * and the hints of its values if it has any.
+ */
 interface Prepared {
   schema: JsonSchema;
   usesFaker: boolean;
   quick?: QuickDraw;
+  hints?: HintMarks;
 }
 
 /**
  * Creates a generator that owns its random state: two generators with different seeds in one process do
- * not disturb each other. Timestamps fall in the year before an anchor derived from the seed.
+ * not disturb each other. Timestamps fall in the year before an anchor derived from the seed. Values follow
+ * the hints of their schema (`x-faker`, `examples`, `format`, the property's name: see chooseHint).
  * @example createBodyGenerator(42).generate({ type: 'string', format: 'email' }, 'GET /users/1')
  */
 export function createBodyGenerator(seed: number | string): BodyGenerator {
   const root = hashSeed(String(seed));
   // A fixed day in 2025, chosen by the seed, so data looks recent and never depends on the wall clock.
   const anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000);
-  const faker = new Faker({ locale: [en, base] });
-  faker.setDefaultRefDate(anchor);
+  const faker = createSeededFaker(anchor);
   // Schemas made ready once each, for this generator only: nothing is shared with other mocks.
   const prepared = new WeakMap<object, Prepared>();
   return {
@@ -41,7 +47,6 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
       const callSeed = hashSeed(`${root}|${key}`);
       const ready = prepare(prepared, schema);
       if (ready.quick) return ready.quick(callSeed);
-      // Seeding faker costs ~26 µs (it rebuilds its twister): only schemas that ask faker (x-faker) pay it.
       if (ready.usesFaker) faker.seed(callSeed);
       // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy
       // keeps the contract apart from bodies that are changed or frozen (stored records) later.
@@ -51,6 +56,8 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
           extensions: { faker },
           propAliases: { 'x-faker': 'faker' },
           optionalsProbability: 0.75,
+          // Only a schema with hints pays for a look at every value drawn.
+          ...(ready.hints ? { outputTransform: hintTransform(ready.hints, faker, callSeed) } : {}),
           formats: {
             'date-time': (random) => instant(anchor, random.next()).toISOString().replace('.000Z', 'Z'),
             date: (random) => instant(anchor, random.next()).toISOString().slice(0, 10),
@@ -72,7 +79,13 @@ function prepare(prepared: WeakMap<object, Prepared>, schema: unknown): Prepared
   if (hit) return hit;
   const clean = cleanSchema(schema);
   const quick = planQuickDraw(clean);
-  const ready = { schema: clean as JsonSchema, usesFaker: asksFaker(clean), ...(quick ? { quick } : {}) };
+  const hints = quick ? undefined : markHints(clean);
+  const ready = {
+    schema: clean as JsonSchema,
+    usesFaker: asksFaker(clean),
+    ...(quick ? { quick } : {}),
+    ...(hints ? { hints } : {}),
+  };
   prepared.set(schema, ready);
   return ready;
 }

@@ -1,12 +1,20 @@
 // Makes records that look alive and agree with the request: placeholders for a member seen the first time,
 // and created records that keep what the client sent.
 import type { BodyGenerator } from '../generate/generate-body.js';
+import { hashSeed } from '../generate/hash-seed.js';
+import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
+import { recordRoles } from './record-roles.js';
+import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The time a member's placeholders were made over, two years at most, the newest at most half a year old. */
+const SPAN = 730 * DAY;
+const MAX_STEP = 182 * DAY;
 
 /** Which placeholder to make: the collection's concrete path, the path parameters in scope, its index of `count`. */
 export interface PlaceholderSlot {
@@ -17,15 +25,23 @@ export interface PlaceholderSlot {
 }
 
 /**
- * A placeholder record, the same for the same seed, collection and index, whatever the clock says.
- * Timestamps are anchored before the seed's anchor, one to three days apart, oldest first.
+ * A placeholder record, the same for the same seed, collection and index, whatever the clock says. The
+ * placeholders of a collection were made before the seed's anchor, oldest first, months apart (closer when
+ * there are many); each one's times agree with its status as of the anchor (see settlePlaceholder).
+ * @example makePlaceholder(generator, collection, { collectionKey: '/members/m1/passes', pathParams, index: 0, count: 3 })
  */
 export function makePlaceholder(generator: BodyGenerator, collection: Collection, slot: PlaceholderSlot): StoredRecord {
   const { collectionKey, pathParams, index, count } = slot;
   const key = `placeholder|${collectionKey}|${index}`;
   const record = asRecord(generator.generate(collection.schema, key));
-  const instant = new Date(generator.anchor.getTime() - (count - index) * 41 * HOUR);
-  settleTimes(record, collection.schema, instant);
+  // The record's own numbers: from its key and what was drawn for it (which follows the seed).
+  const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
+  const step = Math.min(SPAN / Math.max(count, 1), MAX_STEP);
+  let made = generator.anchor.getTime() - (count - index) * step + (random() * step) / 2;
+  // Days apart (a day or more between neighbours), they were made in the daytime, 08:00 to 20:00.
+  if (step >= 2 * DAY) made = Math.floor(made / DAY) * DAY + (8 + 12 * random()) * HOUR;
+  const created = new Date(Math.floor(made / 60_000) * 60_000);
+  settlePlaceholder(record, recordRoles(collection.schema), { created, ref: generator.anchor, random });
   return echoPathParams(record, collection.schema, pathParams);
 }
 
@@ -40,7 +56,9 @@ export interface CreateRequest {
 /**
  * A record made by a create. Fields the client sent are kept; fields it left out take the request
  * schema's `default`; a new record's non-nullable timestamps are the time of creation, its nullable
- * fields are `null`, and its enums take their first value (the initial state).
+ * fields are `null`, and its enums take their first value (the initial state); then its times and status
+ * are made to agree with what was sent (see settleCreated: a pass sent with an end in the past is expired).
+ * @example makeCreated(generator, collection, plan, { key: 'POST /members/m1/passes|1', pathParams, sent: {}, now })
  */
 export function makeCreated(
   generator: BodyGenerator,
@@ -52,6 +70,7 @@ export function makeCreated(
   const properties = propertiesOf(collection.schema);
   const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};
+  const decided = new Set<string>();
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
@@ -59,14 +78,18 @@ export function makeCreated(
     else if (Object.hasOwn(body, name)) fixed[name] = copyOf(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined)
       fixed[name] = copyOf(requested[name].default);
+    if (Object.hasOwn(fixed, name)) decided.add(name);
     else if (isNullable(schema)) fixed[name] = null;
     else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = copyOf(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
   }
   // A schema built with allOf/oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
   const schema = collection.schema;
+  const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
-    return echoPathParams({ ...asRecord(generator.generate(schema, key)), ...fixed }, schema, pathParams);
+    const whole = echoPathParams({ ...asRecord(generator.generate(schema, key)), ...fixed }, schema, pathParams);
+    settleCreated(whole, recordRoles(schema), times);
+    return whole;
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
@@ -76,6 +99,7 @@ export function makeCreated(
     if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
     else if (Object.hasOwn(open, name)) record[name] = open[name];
   }
+  settleCreated(record, recordRoles(schema), times);
   return record;
 }
 
@@ -90,24 +114,6 @@ export function echoPathParams(
     if (isObject(properties[name]) && acceptsString(properties[name])) record[name] = value;
   }
   return record;
-}
-
-/** Non-nullable date-times become the record's instant; nullable ones that are set fall after it, so a
- * record is never used before it exists. */
-function settleTimes(record: StoredRecord, schema: JsonObject, instant: Date): void {
-  for (const [name, property] of Object.entries(propertiesOf(schema))) {
-    if (property.format !== 'date-time' || !Object.hasOwn(record, name)) continue;
-    if (!isNullable(property)) record[name] = iso(instant);
-    else if (typeof record[name] === 'string') {
-      const value = Date.parse(record[name] as string);
-      const gap = Math.abs(instant.getTime() - (Number.isNaN(value) ? instant.getTime() : value)) % (400 * 24 * HOUR);
-      record[name] = iso(new Date(instant.getTime() + gap + HOUR));
-    }
-  }
-}
-
-function iso(date: Date): string {
-  return date.toISOString().replace('.000Z', 'Z');
 }
 
 function acceptsString(schema: JsonObject): boolean {
@@ -125,4 +131,8 @@ function asRecord(value: unknown): StoredRecord {
 /** A copy a record can own: strings, numbers and null are their own copies; objects and arrays are cloned. */
 function copyOf<T>(value: T): T {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+function iso(date: Date): string {
+  return date.toISOString().replace('.000Z', 'Z');
 }

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import type { MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
@@ -109,10 +110,11 @@ describe('placeholders', () => {
     expect((await request(otherSeed.app).get('/members/m1/passes').set(AUTH)).body.data[0].id).not.toBe(m1.data[0].id);
   });
 
-  test('placeholder times are recent, anchored to the seed, and a nullable time comes after creation', async () => {
+  test('placeholder times fall in the two years before the seed’s anchor, and a pass ends after it starts', async () => {
+    const anchor = createBodyGenerator(9).anchor.getTime();
     for (const p of (await list('/members/m1/passes')).data) {
-      expect(Date.parse(p.created_at)).toBeGreaterThan(Date.UTC(2024, 0, 1));
-      expect(Date.parse(p.created_at)).toBeLessThan(Date.UTC(2026, 0, 1));
+      expect(Date.parse(p.created_at)).toBeGreaterThan(anchor - 2 * 365 * 86_400_000);
+      expect(Date.parse(p.created_at)).toBeLessThan(anchor);
       expect(p.valid_from).toBe(p.created_at);
       if (p.valid_until !== null) expect(Date.parse(p.valid_until)).toBeGreaterThan(Date.parse(p.valid_from));
     }

@@ -104,3 +104,85 @@ describe('createBodyGenerator', () => {
       expect((generator.generate(schema, `k${i}`) as { tags: string[] }).tags.length).toBeLessThanOrEqual(5);
   });
 });
+
+describe('createBodyGenerator with hints', () => {
+  const member = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['first_name', 'last_name', 'email', 'city', 'plan', 'kind', 'label'],
+    properties: {
+      first_name: { type: 'string', maxLength: 30 },
+      last_name: { type: 'string', maxLength: 30 },
+      email: { type: 'string', format: 'email', maxLength: 80 },
+      city: { type: 'string', maxLength: 40 },
+      plan: {
+        type: 'string',
+        maxLength: 20,
+        examples: ['Gold', 'Silver', 'Off-Peak Gym Pass', 'A plan too long to fit'],
+      },
+      kind: { type: 'string', enum: ['pin', 'card', 'mobile'] },
+      label: {
+        type: ['string', 'null'],
+        'x-examples': ['Front desk card', 'Spare card', 'Side gate PIN', 'Locker PIN', "Alex's mobile", 'Work mobile'],
+      },
+    },
+  };
+  const draws = (seed: number, count = 200) =>
+    Array.from({ length: count }, (_, i) => createBodyGenerator(seed).generate(member, `k${i}`) as Record<string, any>);
+
+  test('values come from the examples list, each one in turn, and none that breaks maxLength', () => {
+    const plans = new Set(draws(1).map((body) => body.plan));
+    expect([...plans].sort()).toEqual(['Gold', 'Off-Peak Gym Pass', 'Silver']);
+  });
+
+  test('a property name’s hint applies only where the schema allows it: a maxLength 3 first name is never longer', () => {
+    const tiny = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['first_name'],
+      properties: { first_name: { type: 'string', minLength: 1, maxLength: 3 } },
+    };
+    const generator = createBodyGenerator(2);
+    const names = Array.from(
+      { length: 200 },
+      (_, i) => (generator.generate(tiny, `k${i}`) as any).first_name as string,
+    );
+    for (const name of names) expect([...name].length).toBeLessThanOrEqual(3);
+    // Short names that fit are used ("Amy", "Ian"); the others fall back to json-schema-faker's draw.
+    expect(names.filter((name) => /^[A-Z][a-z]{1,2}$/.test(name)).length).toBeGreaterThan(5);
+    for (const body of draws(2)) expect(body.first_name).toMatch(/^[A-Z][a-z'-]+$/);
+  });
+
+  test('an email is made from the names beside it', () => {
+    for (const body of draws(3, 50)) {
+      const local = body.email.split('@')[0].toLowerCase();
+      expect(local).toContain(
+        body.first_name
+          .toLowerCase()
+          .replace(/[^a-z]/g, '')
+          .slice(0, 3),
+      );
+    }
+  });
+
+  test('a label that names a kind goes only with that kind; a nullable hinted value is null about a quarter of the time', () => {
+    const bodies = draws(4);
+    for (const body of bodies) {
+      if (body.label === null) continue;
+      expect(body.label.toLowerCase()).toContain(body.kind);
+    }
+    const nulls = bodies.filter((body) => body.label === null).length;
+    expect(nulls).toBeGreaterThan(20);
+    expect(nulls).toBeLessThan(80);
+  });
+
+  test('the same seed and key give the same body with hints, whatever another generator drew in between', () => {
+    const a = createBodyGenerator(5);
+    const first = a.generate(member, 'k');
+    createBodyGenerator(6).generate(member, 'k');
+    a.generate(member, 'other');
+    expect(a.generate(member, 'k')).toEqual(first);
+    expect(createBodyGenerator(5).generate(member, 'k')).toEqual(first);
+    expect(createBodyGenerator(6).generate(member, 'k')).not.toEqual(first);
+  });
+});

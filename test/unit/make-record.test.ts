@@ -7,6 +7,7 @@ import type { JsonObject } from '../../mock/spec/schema-facts.js';
 import { echoPathParams, makeCreated, makePlaceholder } from '../../mock/state/make-record.js';
 
 const ANCHOR = new Date('2025-06-01T12:00:00Z');
+const DAY = 86_400_000;
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 
 /** A generator that answers `draw(schema)` and remembers what it was asked. */
@@ -179,12 +180,26 @@ describe('makePlaceholder', () => {
     expect(generate).toHaveBeenCalledWith(PASS, 'placeholder|/members/m1/passes|1');
   });
 
-  test('its timestamps come before the anchor, 41 hours apart per index, oldest first', () => {
+  test('a collection’s placeholders were made before the anchor, oldest first, days apart, in the daytime', () => {
     const { generator: g } = generator(() => ({ created_at: 'drawn' }));
-    const at = (index: number) => makePlaceholder(g, collection(), { ...slot, index }).created_at as string;
-    expect(at(2)).toBe('2025-05-30T19:00:00Z');
-    expect(Date.parse(at(1)) - Date.parse(at(2))).toBe(-41 * 3_600_000);
-    expect(Date.parse(at(0))).toBeLessThan(Date.parse(at(1)));
+    const at = (index: number) => Date.parse(makePlaceholder(g, collection(), { ...slot, index }).created_at as string);
+    const times = [0, 1, 2].map(at);
+    expect(times[2]).toBeLessThan(ANCHOR.getTime());
+    expect(times[0]).toBeGreaterThan(ANCHOR.getTime() - 2 * 365 * DAY);
+    expect(times[1]! - times[0]!).toBeGreaterThan(DAY);
+    expect(times[2]! - times[1]!).toBeGreaterThan(DAY);
+    for (const time of times) expect(new Date(time).getUTCHours()).toBeGreaterThanOrEqual(8);
+    for (const time of times) expect(new Date(time).getUTCHours()).toBeLessThan(20);
+  });
+
+  test('many placeholders are made closer together, still oldest first and before the anchor', () => {
+    const { generator: g } = generator(() => ({ created_at: 'drawn' }));
+    const times = Array.from({ length: 1000 }, (_, index) =>
+      Date.parse(makePlaceholder(g, collection(), { ...slot, index, count: 1000 }).created_at as string),
+    );
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(new Set(times).size).toBe(1000);
+    expect(times.at(-1)).toBeLessThan(ANCHOR.getTime());
   });
 
   test('a nullable timestamp that is set falls after the record’s instant, and null stays null', () => {
@@ -195,10 +210,20 @@ describe('makePlaceholder', () => {
     expect(makePlaceholder(unset, collection(), slot).valid_until).toBeNull();
   });
 
-  test('an unreadable nullable timestamp becomes an hour after the instant', () => {
+  test('an end drawn unreadable becomes a term of a month to a year after the start', () => {
     const { generator: g } = generator(() => ({ created_at: 'x', valid_until: 'soon' }));
     const record = makePlaceholder(g, collection(), slot);
-    expect(Date.parse(record.valid_until as string) - Date.parse(record.created_at as string)).toBe(3_600_000);
+    const term = (Date.parse(record.valid_until as string) - Date.parse(record.created_at as string)) / DAY;
+    expect([30, 90, 180, 365]).toContain(term);
+  });
+
+  test('an expired placeholder ends before the anchor even when the draw left its end null', () => {
+    const schema = { ...PASS, properties: { ...(PASS.properties as JsonObject), status: { enum: ['expired'] } } };
+    const { generator: g } = generator(() => ({ status: 'expired', created_at: 'x', valid_until: null }));
+    const record = makePlaceholder(g, collection(schema), slot);
+    expect(record.status).toBe('expired');
+    expect(Date.parse(record.valid_until as string)).toBeLessThan(ANCHOR.getTime());
+    expect(Date.parse(record.valid_until as string)).toBeGreaterThan(Date.parse(record.created_at as string));
   });
 
   test('a timestamp the draw left out stays out', () => {
@@ -215,7 +240,10 @@ describe('makePlaceholder', () => {
   test('depends only on the seed, the collection and the index: not on what was drawn before, nor on the clock', () => {
     const named = collection({
       ...PASS,
-      properties: { ...(PASS.properties as JsonObject), name: { type: 'string', 'x-faker': 'commerce.productName' } },
+      properties: {
+        ...(PASS.properties as JsonObject),
+        name: { type: 'string', examples: ['Gold', 'Silver', 'Swim'] },
+      },
     });
     const used = createBodyGenerator(7);
     const first = makePlaceholder(used, named, slot);

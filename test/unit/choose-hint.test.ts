@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { chooseHint, examplesOf, type Hint } from '../../mock/generate/choose-hint.js';
+import { nameHint, snakeCase } from '../../mock/generate/name-hints.js';
+import { createSeededFaker } from '../../mock/generate/seeded-faker.js';
+
+const faker = createSeededFaker(new Date('2025-06-01T12:00:00Z'));
+const drawOf = (hint: Hint | undefined, seed = 1): unknown => {
+  if (!hint || 'pick' in hint) throw new Error(`not a draw: ${JSON.stringify(hint)}`);
+  faker.seed(seed);
+  return hint.draw(faker);
+};
+const at = (name: string, siblings: string[] = [], owner?: string) => ({ name, siblings, owner });
+
+describe('nameHint', () => {
+  test.each([
+    ['first_name', /^[A-Z][a-z'-]+$/],
+    ['lastName', /^[A-Z][A-Za-z' -]+$/],
+    ['email', /^[^@\s]+@[^@\s]+\.[a-z]+$/],
+    ['contact_email', /^[^@\s]+@[^@\s]+\.[a-z]+$/],
+    ['phone', /^\+\d{8,15}$/],
+    ['mobile_number', /^\+\d{8,15}$/],
+    ['city', /^[A-Z]/],
+    ['postal_code', /^[0-9A-Z -]{3,10}$/],
+    ['website', /^https?:\/\//],
+    ['avatar_url', /^https:\/\//],
+    ['image_url', /^https:\/\//],
+    ['currency', /^[A-Z]{3}$/],
+    ['country_code', /^[A-Z]{2}$/],
+    ['initials', /^[A-Z]{2}$/],
+  ])('%s draws a value that looks like one', (name, shape) => {
+    for (let seed = 0; seed < 20; seed++) {
+      faker.seed(seed);
+      expect(nameHint(at(name))!.draw(faker)).toMatch(shape);
+    }
+  });
+
+  test.each(['label', 'kind', 'id', 'status_note', 'state'])('%s gives no hint on its own', (name) => {
+    expect(nameHint(at(name))).toBeUndefined();
+  });
+
+  test('name is a person’s beside person fields or under a person, a company’s under a company, else a guess', () => {
+    expect(nameHint(at('name', ['email']))).toMatchObject({ weak: false, role: 'full' });
+    expect(nameHint(at('name', [], 'author'))).toMatchObject({ weak: false });
+    expect(nameHint(at('name'))).toMatchObject({ weak: true });
+    faker.seed(3);
+    expect(nameHint(at('name', [], 'publisher'))!.draw(faker)).toMatch(/[A-Z]/);
+    expect(nameHint(at('name', [], 'publisher'))).toMatchObject({ weak: false });
+  });
+
+  test('title is a job title for a person, else a weak guess; description a weak guess', () => {
+    expect(nameHint(at('title', ['first_name']))).toMatchObject({ weak: false });
+    expect(nameHint(at('title'))).toMatchObject({ weak: true });
+    expect(nameHint(at('description'))).toMatchObject({ weak: true });
+  });
+
+  test('state is a state only beside an address', () => {
+    expect(nameHint(at('state', ['city', 'postal_code']))).toMatchObject({ weak: false });
+  });
+
+  test.each([
+    ['firstName', 'first_name'],
+    ['avatarURL', 'avatar_url'],
+    ['Postal-Code', 'postal_code'],
+    ['e.mail', 'e_mail'],
+  ])('reads %s as %s', (name, snake) => {
+    expect(snakeCase(name)).toBe(snake);
+  });
+});
+
+describe('chooseHint', () => {
+  test('an examples list of two or more that fit is picked from, those that do not fit dropped', () => {
+    const hint = chooseHint({ type: 'string', maxLength: 6, examples: ['Gold', 'Silver', 'Platinum'] }, at('name'));
+    expect(hint).toEqual({ pick: ['Gold', 'Silver'] });
+  });
+
+  test('x-examples (OpenAPI 3.0) win over examples (where Prism puts the one example)', () => {
+    const node = { type: 'string', examples: ['Gold membership'], 'x-examples': ['A', 'B'] };
+    expect(examplesOf(node)).toEqual(['A', 'B']);
+    expect(chooseHint(node, at('name'))).toEqual({ pick: ['A', 'B'] });
+  });
+
+  test('numbers and booleans take examples lists too, within their bounds', () => {
+    expect(chooseHint({ type: 'integer', minimum: 1, examples: [0, 1, 2, 2.5] })).toEqual({ pick: [1, 2] });
+  });
+
+  test.each([
+    ['x-faker', { type: 'string', 'x-faker': 'person.firstName', examples: ['a', 'b'] }, 'first_name'],
+    ['an enum', { type: 'string', enum: ['a', 'b'], examples: ['a', 'b'] }, 'kind'],
+    ['a const', { const: 'a', examples: ['a', 'b'] }, 'kind'],
+    ['an id', { type: 'string', examples: ['a', 'b'] }, 'member_id'],
+    ['a pattern', { type: 'string', pattern: '^[a-z]$', examples: ['a', 'b'] }, 'code'],
+    ['an object', { type: 'object', properties: {}, examples: [{}, {}] }, 'owner'],
+    ['a plain string named like nothing', { type: 'string' }, 'label'],
+  ])('%s gets no hint', (_, node, name) => {
+    expect(chooseHint(node, at(name))).toBeUndefined();
+  });
+
+  test('a format faker draws better is drawn by faker, whatever the name', () => {
+    expect(drawOf(chooseHint({ type: 'string', format: 'email' }, at('contact')))).toMatch(/@/);
+    expect(drawOf(chooseHint({ type: 'string', format: 'uri' }, at('homepage')))).toMatch(/^https?:\/\//);
+    expect(drawOf(chooseHint({ type: 'string', format: 'uri' }, at('photo')))).toMatch(
+      /^https:\/\/(picsum\.photos|loremflickr\.com)\//,
+    );
+  });
+
+  test('a birth date is 18 to 80 years before the anchor, as a date', () => {
+    const born = drawOf(chooseHint({ type: 'string', format: 'date' }, at('birth_date'))) as string;
+    expect(born).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const years = 2025 - Number(born.slice(0, 4));
+    expect(years).toBeGreaterThanOrEqual(18);
+    expect(years).toBeLessThanOrEqual(81);
+  });
+
+  test('other formats are json-schema-faker’s (dates from the seed’s anchor, uuids)', () => {
+    expect(chooseHint({ type: 'string', format: 'date-time' }, at('created_at'))).toBeUndefined();
+    expect(chooseHint({ type: 'string', format: 'uuid' }, at('token'))).toBeUndefined();
+  });
+
+  test('a name that is sure wins over the one example; the example wins over a guess', () => {
+    expect(chooseHint({ type: 'string', examples: ['x@y.io'] }, at('email'))).toHaveProperty('draw');
+    expect(chooseHint({ type: 'string', examples: ['Not found'] }, at('title'))).toEqual({ pick: ['Not found'] });
+    expect(chooseHint({ type: 'string' }, at('title'))).toHaveProperty('draw');
+  });
+
+  test('the one example of a plain string is used: it reads better than random letters', () => {
+    expect(chooseHint({ type: 'string', maxLength: 100, examples: ['Front desk PIN'] }, at('label'))).toEqual({
+      pick: ['Front desk PIN'],
+    });
+  });
+
+  test('a draw fits the schema’s lengths, or it is not used', () => {
+    const hint = chooseHint({ type: 'string', maxLength: 3 }, at('first_name'));
+    if (!hint || 'pick' in hint) throw new Error('expected a draw');
+    expect(hint.fits('Amy')).toBe(true);
+    expect(hint.fits('Christopher')).toBe(false);
+    const admin = chooseHint({ type: 'string', format: 'email', pattern: '^admin@' }, at('contact'));
+    if (!admin || 'pick' in admin) throw new Error('expected a draw');
+    expect(admin.fits('sam@example.com')).toBe(false);
+    expect(admin.fits('admin@example.com')).toBe(true);
+  });
+});
