@@ -96,6 +96,8 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     const ours = isOurs(db, shown);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${settings.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    // 32 MiB of pages kept (SQLite's default is 2 MiB): a large state's b-tree is walked without reading again.
+    db.pragma('cache_size = -32768');
     if (ours) {
       // Written to once now, so a file that cannot be written is refused at the start, not at the first change.
       db.exec(`BEGIN IMMEDIATE; PRAGMA user_version = ${LAYOUT}; COMMIT;`);
@@ -126,7 +128,6 @@ const TABLES = `
     collection TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (collection, id)
   ) WITHOUT ROWID;
-  CREATE INDEX records_in_order ON records (collection, seq);
 `;
 
 /** Creates the tables of a state file in a new database (within the caller's transaction, if any). */

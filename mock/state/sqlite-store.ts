@@ -12,7 +12,7 @@ import {
 } from './store.js';
 
 /** Records kept parsed in memory, by whole collections, least recently used dropped first. */
-const CACHE_RECORDS = 5000;
+const CACHE_RECORDS = 20_000;
 /** Places placeholders may hold in memory: they are never written, and come back the same when dropped. */
 const PLACEHOLDER_PLACES = 1500;
 
@@ -55,7 +55,7 @@ export class SqliteStore implements Store {
   #placeholderPlaces = 0;
   /** Database collections read lately, least recently used first, and how many records they hold. */
   #cache = new Map<string, Map<string, StoredRecord>>();
-  #cached = 0;
+  #cachedRecords = 0;
   #versions = new Map<string, number>();
   #changes = 0;
   #seq: number;
@@ -83,24 +83,30 @@ export class SqliteStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const seeded = this.#placeholders.get(collection);
-    const durable = seeded ? undefined : this.#loaded(collection);
-    const records = seeded ?? durable;
-    if (!records?.has(id)) {
-      if ((records?.size ?? 0) >= this.limits.collection) return 'collection-full';
-      const places = records?.size === 0 ? 0 : 1;
+    const cached = seeded ? undefined : this.#cacheHit(collection);
+    const size = seeded ? seeded.size : this.#sizes.get(collection);
+    const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
+    if (!exists) {
+      if ((size ?? 0) >= this.limits.collection) return 'collection-full';
+      const places = size === 0 ? 0 : 1;
       if (places > 0 && !this.#makeRoom(places, collection)) return 'state-full';
     }
     const frozen = deepFreeze(record);
     this.#write(() => {
       if (seeded) this.#insertCollection(collection, seeded);
-      else if (!durable) this.#sql.addCollection.run(collection, ++this.#seq);
+      else if (size === undefined) this.#sql.addCollection.run(collection, ++this.#seq);
       this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(frozen));
     });
     // Committed: only now does memory follow.
-    const next = records ?? new Map<string, StoredRecord>();
-    if (seeded) this.#dropPlaceholders(collection);
-    next.set(id, frozen);
-    this.#settle(collection, next);
+    if (seeded) {
+      this.#dropPlaceholders(collection);
+      seeded.set(id, frozen);
+      this.#cacheAdd(collection, seeded);
+    } else if (cached) {
+      cached.set(id, frozen);
+      if (!exists) this.#cachedRecords++;
+    }
+    this.#settle(collection, (size ?? 0) + (exists ? 0 : 1));
     return 'stored';
   }
 
@@ -118,15 +124,23 @@ export class SqliteStore implements Store {
 
   delete(collection: string, id: string): boolean {
     const seeded = this.#placeholders.get(collection);
-    const records = seeded ?? this.#loaded(collection);
-    if (!records?.has(id)) return false;
+    const cached = seeded ? undefined : this.#cacheHit(collection);
+    const size = seeded ? seeded.size : this.#sizes.get(collection);
+    const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
+    if (!exists) return false;
     this.#write(() => {
       if (seeded) this.#insertCollection(collection, seeded, id);
       else this.#sql.remove.run(collection, id);
     });
-    if (seeded) this.#dropPlaceholders(collection);
-    records.delete(id);
-    this.#settle(collection, records);
+    if (seeded) {
+      this.#dropPlaceholders(collection);
+      seeded.delete(id);
+      this.#cacheAdd(collection, seeded);
+    } else if (cached) {
+      cached.delete(id);
+      this.#cachedRecords--;
+    }
+    this.#settle(collection, size! - 1);
     return true;
   }
 
@@ -168,7 +182,7 @@ export class SqliteStore implements Store {
     this.#placeholders = new Map();
     this.#placeholderPlaces = 0;
     this.#cache = new Map();
-    this.#cached = 0;
+    this.#cachedRecords = 0;
     this.#versions = new Map(collections.map(([name]) => [name, ++this.#changes]));
   }
 
@@ -197,37 +211,46 @@ export class SqliteStore implements Store {
 
   /** A database collection's records, from the cache or read whole (and cached); `undefined` when it has none. */
   #loaded(collection: string): Map<string, StoredRecord> | undefined {
+    const hit = this.#cacheHit(collection);
+    if (hit || !this.#sizes.has(collection)) return hit;
+    const records = new Map<string, StoredRecord>();
+    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
+      records.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
+    this.#cacheAdd(collection, records);
+    return records;
+  }
+
+  /** A collection's records if they are in the cache (then the most recently used); never reads the database. */
+  #cacheHit(collection: string): Map<string, StoredRecord> | undefined {
     const hit = this.#cache.get(collection);
     if (hit) {
       this.#cache.delete(collection);
       this.#cache.set(collection, hit);
-      return hit;
     }
-    if (!this.#sizes.has(collection)) return undefined;
-    const records = new Map<string, StoredRecord>();
-    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
-      records.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
-    this.#cacheSet(collection, records);
-    return records;
+    return hit;
   }
 
-  #cacheSet(collection: string, records: Map<string, StoredRecord>): void {
-    this.#cached += records.size - (this.#cache.get(collection)?.size ?? 0);
-    this.#cache.delete(collection);
+  /** Keeps a collection's records in the cache, letting the least recently used others go past its size. */
+  #cacheAdd(collection: string, records: Map<string, StoredRecord>): void {
     this.#cache.set(collection, records);
+    this.#cachedRecords += records.size;
     for (const [name, held] of this.#cache) {
-      if (this.#cached <= CACHE_RECORDS || name === collection) break;
+      if (this.#cachedRecords <= CACHE_RECORDS || name === collection) break;
       this.#cache.delete(name);
-      this.#cached -= held.size;
+      this.#cachedRecords -= held.size;
     }
   }
 
-  /** After a committed change: the collection's records, size, places and version. */
-  #settle(collection: string, records: Map<string, StoredRecord>): void {
-    this.#durablePlaces +=
-      placesOf(records.size) - (this.#sizes.has(collection) ? placesOf(this.#sizes.get(collection)!) : 0);
-    this.#sizes.set(collection, records.size);
-    this.#cacheSet(collection, records);
+  /** Whether a database collection holds the id, asked of the database (the collection is not in the cache). */
+  #has(collection: string, id: string): boolean {
+    return this.#sql.exists.get(collection, id) !== undefined;
+  }
+
+  /** After a committed change: the collection's size, places and version. */
+  #settle(collection: string, size: number): void {
+    const before = this.#sizes.get(collection);
+    this.#durablePlaces += placesOf(size) - (before === undefined ? 0 : placesOf(before));
+    this.#sizes.set(collection, size);
     this.#versions.set(collection, ++this.#changes);
   }
 
@@ -304,6 +327,7 @@ function prepare(db: Database) {
         'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body',
     ),
     remove: statement('DELETE FROM records WHERE collection = ? AND id = ?'),
+    exists: statement('SELECT 1 FROM records WHERE collection = ? AND id = ?'),
     begin: statement('BEGIN IMMEDIATE'),
     commit: statement('COMMIT'),
     rollback: statement('ROLLBACK'),

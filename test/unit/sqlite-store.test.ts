@@ -108,19 +108,23 @@ describe('SqliteStore', () => {
     expect(db.prepare('SELECT count(*) FROM records').pluck().get()).toBe(0);
   });
 
-  test('collections read back after the cache let them go are the same records', () => {
+  test('collections read back after the cache let them go are the same records, writes included', () => {
     const { store } = inMemory();
-    // 8 collections of 1000: more than the 5000 records kept parsed, so the first ones are read again.
-    for (let c = 0; c < 8; c++)
-      store.restore(
-        {
-          ...store.snapshot(),
-          [`/members/m${c}/passes`]: Array.from({ length: 1000 }, (_, i) => ({ id: `p${i}`, n: i })),
-        },
-        (_, record) => String(record.id),
-      );
-    for (let c = 0; c < 8; c++) expect(store.list(`/members/m${c}/passes`)).toHaveLength(1000);
+    // 25 collections of 1000: more than the 20,000 records kept parsed, so the first ones are read again.
+    const state = Object.fromEntries(
+      Array.from({ length: 25 }, (_, c) => [
+        `/members/m${c}/passes`,
+        Array.from({ length: 1000 }, (_, i) => ({ id: `p${i}`, n: i })),
+      ]),
+    );
+    store.restore(state, (_, record) => String(record.id));
+    for (let c = 0; c < 25; c++) store.put(`/members/m${c}/passes`, `new${c}`, { id: `new${c}` });
+    for (let c = 0; c < 25; c++) store.delete(`/members/m${c}/passes`, 'p0');
+    for (let c = 0; c < 25; c++) expect(store.list(`/members/m${c}/passes`)).toHaveLength(1000);
     expect(store.get('/members/m0/passes', 'p999')).toEqual({ id: 'p999', n: 999 });
+    expect(store.get('/members/m0/passes', 'new0')).toEqual({ id: 'new0' });
+    expect(store.get('/members/m0/passes', 'p0')).toBeUndefined();
+    expect(store.count()).toBe(25_000);
     expect(Object.isFrozen(store.get('/members/m0/passes', 'p1'))).toBe(true);
   });
 
