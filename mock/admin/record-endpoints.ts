@@ -2,7 +2,7 @@
 // collection (/__mock/state/members/m1/passes), or of one of its records (…/passes/pas_…), validated as fixtures are.
 import { compilePathParams } from '../contract/path-params.js';
 import { countOf } from '../instance/session.js';
-import { stateChanged, type MockContext } from '../instance/mock-context.js';
+import { stateChanged, stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import { recordMakerOf } from '../instance/replace-state.js';
 import { compileKey } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
@@ -47,13 +47,7 @@ export function recordEndpoints(context: MockContext): AdminEndpoint {
       const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
       return problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow });
     }
-    const tools = {
-      store: session.store,
-      pages: session.pages,
-      generator: context.generator,
-      placeholders: context.options.placeholders,
-      now: () => session.now(),
-    };
+    const tools = stateToolsOf(context, session);
     const opened = openCollection(tools, target.collection, target.key, target.pathParams);
     const reply = action({ context, request, target, opened });
     if (opened.seeded || (method !== 'GET' && reply.status < 300)) stateChanged(context, session);

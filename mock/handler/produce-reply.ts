@@ -1,6 +1,6 @@
 // Carries out an answer's body source: the mock's own problem, the contract (example, generated or an
 // override's body), or state, which may change the store.
-import type { MockContext } from '../instance/mock-context.js';
+import { stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import type { Reply } from '../reply/reply.js';
 import { renderResponse, type RenderRequest } from '../respond/render-response.js';
@@ -31,13 +31,7 @@ export function produceReply(
     return answer.headers ? { ...reply, headers: { ...reply.headers, ...answer.headers } } : reply;
   };
   if (source.from === 'contract') return { reply: render(source.body), changed: false };
-  const tools = {
-    store: session.store,
-    pages: session.pages,
-    generator: context.generator,
-    placeholders: context.options.placeholders,
-    now: () => session.now(),
-  };
+  const tools = stateToolsOf(context, session);
   const stateRequest = { ...request, operationId: rendering.operationId, key: rendering.key };
   const result = answerFromState(source.collection, tools, stateRequest, render);
   const { role } = source.collection;

@@ -4,6 +4,7 @@ import { JournalBudget } from '../journal/journal-budget.js';
 import type { ResolvedMockOptions } from '../options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
+import type { StateTools } from '../state/answer-from-state.js';
 import { recordId } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
@@ -117,4 +118,15 @@ export function resetSession(context: MockContext, session: Session): void {
   session.recordTexts.clear();
   session.overrides.length = 0;
   restoreState(context, session, context.initialState);
+}
+
+/** What a session's state is kept in and made with, for answers from state (the contract's or the admin API's). */
+export function stateToolsOf(context: MockContext, session: Session): StateTools {
+  return {
+    store: session.store,
+    pages: session.pages,
+    generator: context.generator,
+    placeholders: context.options.placeholders,
+    now: () => session.now(),
+  };
 }

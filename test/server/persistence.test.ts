@@ -148,20 +148,15 @@ describe('--state-file', () => {
 
   test('a JSON state file of earlier versions is imported once, said on the log, and kept beside', async () => {
     const file = await tempFile('state.json');
-    const passes = [
-      {
-        id: 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M',
-        member_id: 'm1',
-        name: 'Gold membership',
-        status: 'active',
-        valid_from: '2026-01-05T09:30:00Z',
-        valid_until: '2027-01-05T09:30:00Z',
-        created_at: '2026-01-05T09:30:00Z',
-      },
-    ];
+    // Records that fit the contract: the demo fixtures' passes.
+    const passes = JSON.parse(await readFile(DATA, 'utf8'))['/members/mbr_demo/passes'] as { id: string }[];
     await writeFile(
       file,
-      JSON.stringify({ format: 'membership-mock-state', version: 1, collections: { '/members/m1/passes': passes } }),
+      JSON.stringify({
+        format: 'membership-mock-state',
+        version: 1,
+        collections: { '/members/mbr_demo/passes': passes },
+      }),
     );
     const cli = await CliProcess.start(['--port', '0', '--state-file', file], { contract: DEFAULT_CONTRACT });
     started.push(cli);
@@ -171,7 +166,7 @@ describe('--state-file', () => {
       `membership-mock: imported 1 record from the JSON state file ${file} into SQLite ` +
         `(the JSON file is kept as ${file}.imported.json).\n`,
     );
-    expect(JSON.parse(await readFile(`${file}.imported.json`, 'utf8')).collections['/members/m1/passes']).toEqual(
+    expect(JSON.parse(await readFile(`${file}.imported.json`, 'utf8')).collections['/members/mbr_demo/passes']).toEqual(
       passes,
     );
     expect((await readFile(file)).subarray(0, 15).toString()).toBe('SQLite format 3');
