@@ -188,7 +188,8 @@ export class SqliteStore implements Store {
 
   info(): StoreInfo {
     const { name: file } = this.#db;
-    return { kind: 'sqlite', file, failing: this.#failing, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
+    const lastError = this.#lastError ? { lastError: this.#lastError } : {};
+    return { kind: 'sqlite', file, failing: this.#failing, cached: this.#cachedRecords, ...lastError };
   }
 
   close(): void {

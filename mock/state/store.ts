@@ -19,6 +19,8 @@ export interface StoreInfo {
   lastError?: { message: string; at: string };
   /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */
   failing?: boolean;
+  /** Records of the file kept parsed in memory (at most 20,000): what the state costs the heap. */
+  cached?: number;
 }
 
 /** What became of a write: stored, or refused (nothing changed) because a collection or the store is full. */

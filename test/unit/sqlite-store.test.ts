@@ -128,8 +128,33 @@ describe('SqliteStore', () => {
     expect(Object.isFrozen(store.get('/members/m0/passes', 'p1'))).toBe(true);
   });
 
+  test('keeps at most 20,000 records parsed, counting what writes add and take away', () => {
+    const { store } = inMemory();
+    const collection = (c: number) => `/members/m${c}/passes`;
+    const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}` }));
+    store.restore(
+      Object.fromEntries(Array.from({ length: 21 }, (_, c) => [collection(c), records(1000)])),
+      (_, record) => String(record.id),
+    );
+    expect(store.info().cached).toBe(0);
+    store.list(collection(0));
+    store.put(collection(0), 'new', { id: 'new' });
+    store.put(collection(0), 'new', { id: 'new', again: true });
+    expect(store.info().cached).toBe(1001);
+    store.delete(collection(0), 'p0');
+    store.delete(collection(0), 'p1');
+    expect(store.info().cached).toBe(999);
+    for (let c = 1; c < 21; c++) store.list(collection(c));
+    // 999 + 20 × 1000 is past the bound: the least recently used collection (m0) went.
+    expect(store.info().cached).toBe(20_000);
+    store.put(collection(5), 'x', { id: 'x' });
+    expect(store.info().cached).toBe(20_001);
+    store.list(collection(0));
+    expect(store.info().cached).toBeLessThanOrEqual(20_000);
+  });
+
   test('reports its kind and file for health', async () => {
     const file = await tempFile();
-    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false });
+    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false, cached: 0 });
   });
 });
