@@ -1,6 +1,7 @@
 // Everything one mock instance owns, built once from the contract and the options.
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
+import { useRecent } from '../memo/use-recent.js';
 import type { ResolvedMockOptions } from '../options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
@@ -56,14 +57,8 @@ export function createMockContext(
  * names cannot grow memory without end.
  */
 export function sessionOf(context: MockContext, name: string): Session {
-  let session = context.sessions.get(name);
-  if (session) {
-    if (name !== '') {
-      context.sessions.delete(name);
-      context.sessions.set(name, session);
-    }
-    return session;
-  }
+  let session = name === '' ? context.sessions.get(name) : useRecent(context.sessions, name);
+  if (session) return session;
   if (name !== '' && context.sessions.size > context.options.sessionLimit) {
     for (const key of context.sessions.keys()) {
       if (key === '') continue;

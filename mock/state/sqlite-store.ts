@@ -1,6 +1,7 @@
 // The state store kept in a SQLite database: every change is committed before it returns, so a change a
 // client was told about survives the process being killed.
 import type { Database, Statement } from 'better-sqlite3';
+import { useRecent } from '../memo/use-recent.js';
 import {
   deepFreeze,
   type Store,
@@ -40,8 +41,8 @@ export class StateWriteError extends Error {
  * in memory, evictable, until a change to their collection writes them all (with the change) in one
  * transaction. Limits count both, as the memory store does.
  * @example
- * const store = new SqliteStore(openDatabase('state.db'), { collection: 1000, state: 1_000_000 });
- * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // committed when it returns
+ * const { store } = await openStateFile('state.db', { limits: { state: 1_000_000 }, initial: {}, accept, idOf });
+ * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // 'stored', committed when it returns
  */
 export class SqliteStore implements Store {
   readonly limits: Readonly<StoreLimits>;
@@ -83,7 +84,7 @@ export class SqliteStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const seeded = this.#placeholders.get(collection);
-    const cached = seeded ? undefined : this.#cacheHit(collection);
+    const cached = seeded ? undefined : useRecent(this.#cache, collection);
     const size = seeded ? seeded.size : this.#sizes.get(collection);
     const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
     if (!exists) {
@@ -124,7 +125,7 @@ export class SqliteStore implements Store {
 
   delete(collection: string, id: string): boolean {
     const seeded = this.#placeholders.get(collection);
-    const cached = seeded ? undefined : this.#cacheHit(collection);
+    const cached = seeded ? undefined : useRecent(this.#cache, collection);
     const size = seeded ? seeded.size : this.#sizes.get(collection);
     const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
     if (!exists) return false;
@@ -145,7 +146,7 @@ export class SqliteStore implements Store {
   }
 
   has(collection: string): boolean {
-    return this.#touchPlaceholders(collection) !== undefined || this.#sizes.has(collection);
+    return useRecent(this.#placeholders, collection) !== undefined || this.#sizes.has(collection);
   }
 
   count(collection?: string): number {
@@ -198,37 +199,18 @@ export class SqliteStore implements Store {
 
   /** A collection's records: placeholders, or the database's (loaded into the cache when not there). */
   #records(collection: string): Map<string, StoredRecord> | undefined {
-    return this.#touchPlaceholders(collection) ?? this.#loaded(collection);
-  }
-
-  #touchPlaceholders(collection: string): Map<string, StoredRecord> | undefined {
-    const records = this.#placeholders.get(collection);
-    if (records) {
-      this.#placeholders.delete(collection);
-      this.#placeholders.set(collection, records);
-    }
-    return records;
+    return useRecent(this.#placeholders, collection) ?? this.#loaded(collection);
   }
 
   /** A database collection's records, from the cache or read whole (and cached); `undefined` when it has none. */
   #loaded(collection: string): Map<string, StoredRecord> | undefined {
-    const hit = this.#cacheHit(collection);
+    const hit = useRecent(this.#cache, collection);
     if (hit || !this.#sizes.has(collection)) return hit;
     const records = new Map<string, StoredRecord>();
     for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
       records.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
     this.#cacheAdd(collection, records);
     return records;
-  }
-
-  /** A collection's records if they are in the cache (then the most recently used); never reads the database. */
-  #cacheHit(collection: string): Map<string, StoredRecord> | undefined {
-    const hit = this.#cache.get(collection);
-    if (hit) {
-      this.#cache.delete(collection);
-      this.#cache.set(collection, hit);
-    }
-    return hit;
   }
 
   /** Keeps a collection's records in the cache, letting the least recently used others go past its size. */

@@ -1,4 +1,5 @@
 // The state store: records by collection and id, within limits, behind an interface so other backends can follow.
+import { useRecent } from '../memo/use-recent.js';
 
 /** A stored record: a JSON object. */
 export type StoredRecord = Record<string, unknown>;
@@ -206,8 +207,7 @@ export class MemoryStore implements Store {
 
   /** Moves an evictable collection to the most recently used end. */
   #use(collection: string): void {
-    if (!this.#evictable.delete(collection)) return;
-    this.#evictable.set(collection, true);
+    useRecent(this.#evictable, collection);
   }
 
   /** The collection is about to change: it can no longer be made again from the seed, so it is kept. */
