@@ -1,6 +1,6 @@
 // The admin API's state one collection or record at a time, below /__mock/state: the concrete path of a
 // collection (/__mock/state/members/m1/passes), or of one of its records (…/passes/pas_…), validated as fixtures are.
-import { compilePathParams } from '../contract/path-params.js';
+import { decode } from '../contract/path-params.js';
 import { countOf } from '../instance/session.js';
 import { stateChanged, stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import { recordMakerOf } from '../instance/replace-state.js';
@@ -10,7 +10,7 @@ import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { isObject, propertiesOf } from '../spec/schema-facts.js';
 import { openCollection, storageFull, type Opened } from '../state/answer-from-state.js';
-import { checkRecord, collectionOf, StateError } from '../state/check-snapshot.js';
+import { checkRecord, collectionOf, pathParamsOf, StateError } from '../state/check-snapshot.js';
 import { completeRecord } from '../state/complete-record.js';
 import type { StoredRecord } from '../state/store.js';
 import { json, noContent, type AdminEndpoint, type AdminRequest } from './admin-endpoint.js';
@@ -184,12 +184,12 @@ function targetOf(collections: CollectionMap, rest: string): Target | undefined 
   const cut = path.lastIndexOf('/');
   const parent = cut > 0 ? collectionOf(collections, path.slice(0, cut)) : undefined;
   if (!parent || cut === path.length - 1) return undefined;
-  return { ...target(parent, path.slice(0, cut)), id: decoded(path.slice(cut + 1)) };
+  return { ...target(parent, path.slice(0, cut)), id: decode(path.slice(cut + 1)) };
 }
 
 /** A collection's target, keyed as its operations key it (values percent-encoded one way: `m%201`). */
 function target(collection: Collection, path: string): Target {
-  const pathParams = compilePathParams(collection.path)(path);
+  const pathParams = pathParamsOf(collection, path);
   return { collection, pathParams, key: compileKey(collection.path)(pathParams) };
 }
 
@@ -210,12 +210,4 @@ function noRecord(target: Target, instance: string): Reply {
 function full({ request, target }: Act, outcome: 'collection-full' | 'state-full'): Reply {
   const operationId = `${request.ex.method} ${request.ex.path}`;
   return storageFull(outcome, request.session.store, target.key, { operationId, path: request.instance });
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -36,7 +36,8 @@ export function compilePathParams(template: string): PathParamReader {
   };
 }
 
-function decode(value: string): string {
+/** A path segment percent-decoded, or as it is when malformed. */
+export function decode(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {

@@ -2,7 +2,7 @@
 import type { Served } from '../plan/serve.js';
 import { checkSnapshot, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
 import { completeSnapshot, recordMaker, type RecordMaker } from '../state/complete-record.js';
-import type { StoreLimits, StoreSnapshot } from '../state/store.js';
+import { placesOf, type StoreLimits, type StoreSnapshot } from '../state/store.js';
 import { isObject } from '../spec/schema-facts.js';
 import { restoreState, stateChanged, type MockContext } from './mock-context.js';
 import type { Session } from './session.js';
@@ -60,7 +60,7 @@ function beyondLimits(map: unknown, limits: Readonly<StoreLimits>, source: strin
           `(collectionLimit, --collection-limit). ${nothing}`,
         { collection: path },
       );
-    places += Math.max(size, 1);
+    places += placesOf(size);
   }
   if (places <= limits.state) return undefined;
   return new StateError(

@@ -1,4 +1,5 @@
 // Checks state that comes from outside (fixtures, a state file, the admin API) against the contract, record by record.
+import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { isObject } from '../spec/schema-facts.js';
@@ -28,9 +29,31 @@ export class StateError extends Error {
   }
 }
 
+/** What a collection's path template is compiled into, once per collection (collections belong to one mock). */
+interface CompiledPath {
+  pattern: RegExp;
+  params: PathParamReader;
+}
+const compiledPaths = new WeakMap<Collection, CompiledPath>();
+
+function compiledPath(collection: Collection): CompiledPath {
+  let compiled = compiledPaths.get(collection);
+  if (!compiled) {
+    const escaped = collection.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`^${escaped.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    compiledPaths.set(collection, (compiled = { pattern, params: compilePathParams(collection.path) }));
+  }
+  return compiled;
+}
+
 /** The collection a concrete path belongs to (`/members/m1/passes` → `/members/{member_id}/passes`). */
 export function collectionOf(collections: CollectionMap, path: string): Collection | undefined {
-  return collections.collections.find((c) => templatePattern(c.path).test(path));
+  return collections.collections.find((c) => compiledPath(c).pattern.test(path));
+}
+
+/** The path parameters a concrete path of the collection gives, percent-decoded (`{ member_id: 'm1' }`). */
+export function pathParamsOf(collection: Collection, path: string): Record<string, string> {
+  return compiledPath(collection).params(path);
 }
 
 /** A record's id, by its collection's id field. */
@@ -112,7 +135,7 @@ export function checkRecord(
     throw refusal(place, idPointer, `${where} has no "${collection.idField}".`);
   if (seen?.has(String(id))) throw refusal(place, idPointer, `${where} repeats the id "${id}".`);
   seen?.add(String(id));
-  const owner = wrongOwner(collection.path, path, record);
+  const owner = wrongOwner(collection, path, record);
   if (owner) throw refusal(place, `/${owner.field}`, `${where} (id "${id}") ${owner.message}.`);
   const problems = checkResponseBody(collection.create.spec, record);
   if (problems.length) {
@@ -146,31 +169,13 @@ function pointerOf(problem: string): string {
 
 /** How a record names another owner than its path does (`member_id` "m2" under `/members/m1/...`), or nothing. */
 function wrongOwner(
-  template: string,
+  collection: Collection,
   path: string,
   record: Record<string, unknown>,
 ): { field: string; message: string } | undefined {
-  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  const values = templatePattern(template, true).exec(path)?.slice(1) ?? [];
-  for (const [i, name] of names.entries()) {
-    if (!Object.hasOwn(record, name)) continue;
-    const given = String(record[name]);
-    const raw = values[i]!;
-    if (given !== raw && given !== decoded(raw))
-      return { field: name, message: `has ${name} "${given}", but its collection path says "${decoded(raw)}"` };
+  for (const [name, value] of Object.entries(pathParamsOf(collection, path))) {
+    if (!Object.hasOwn(record, name) || String(record[name]) === value) continue;
+    return { field: name, message: `has ${name} "${String(record[name])}", but its collection path says "${value}"` };
   }
   return undefined;
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function templatePattern(template: string, capture = false): RegExp {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\{[^}]+\}/g, capture ? '([^/]+)' : '[^/]+')}$`);
 }

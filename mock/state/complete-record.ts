@@ -1,10 +1,9 @@
 // Completes records given with fields missing (fixtures, setState, the admin API) the way a create makes a record.
-import { compilePathParams } from '../contract/path-params.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { planCollection, type CreatePlan } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { isObject, propertiesOf } from '../spec/schema-facts.js';
-import { collectionOf, unwrapSnapshot } from './check-snapshot.js';
+import { collectionOf, pathParamsOf, unwrapSnapshot } from './check-snapshot.js';
 import { makeCreated } from './make-record.js';
 
 /** What completing records needs: the contract's collections, the mock's generator, and each collection's create plan. */
@@ -51,7 +50,7 @@ export function completeRecord(
   key: string,
 ): unknown {
   if (!isObject(given)) return given;
-  const pathParams = compilePathParams(collection.path)(collectionKey);
+  const pathParams = pathParamsOf(collection, collectionKey);
   const properties = propertiesOf(collection.schema);
   const owners = Object.keys(pathParams).filter((name) => Object.hasOwn(properties, name));
   const needed = [collection.idField, ...requiredOf(collection), ...owners];

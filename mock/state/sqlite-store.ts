@@ -4,6 +4,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { useRecent } from '../memo/use-recent.js';
 import {
   deepFreeze,
+  placesOf,
   type Store,
   type StoreInfo,
   type StoreLimits,
@@ -317,9 +318,4 @@ function prepare(db: Database) {
     clearRecords: statement('DELETE FROM records'),
     clearCollections: statement('DELETE FROM collections'),
   };
-}
-
-/** The places a collection of `size` records holds: its records, or one when it is empty. */
-function placesOf(size: number): number {
-  return Math.max(size, 1);
 }

@@ -242,7 +242,7 @@ export class MemoryStore implements Store {
 }
 
 /** The places a collection of `size` records holds: its records, or one when it is empty. */
-function placesOf(size: number): number {
+export function placesOf(size: number): number {
   return Math.max(size, 1);
 }
 
