@@ -1,6 +1,7 @@
 // The one reply layer: an answer as data, the problem answer, and the only code that writes one to Node.
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import type { Problem, Violation } from '../problems/problems.js';
+import { toXml } from './to-xml.js';
 
 /** What to send: status, headers, and a body when the response has one. */
 export interface Reply {
@@ -30,9 +31,9 @@ export function problemReply(
 
 /**
  * Writes a reply with Node's own calls, in one `writeHead`: `first` (name, value, name, value...) are the
- * answer's own headers (a request id, `Vary`), then the reply's, its media type and length. JSON media types
- * are serialised (unless `text` already is), anything else is sent as text; Node leaves the body out of an
- * answer to HEAD by itself.
+ * answer's own headers (a request id, `Vary`), then the reply's, its media type and length. The body is
+ * serialised for its media type (see {@link bodyText}) unless `text` already is; Node leaves the body out of
+ * an answer to HEAD by itself.
  */
 export function writeReply(res: ServerResponse, reply: Reply, first: readonly string[] = []): void {
   const headers = isEmpty(reply.headers) ? [...first] : withoutNames(first, reply.headers);
@@ -43,7 +44,7 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
     return;
   }
   const type = reply.contentType ?? 'application/json';
-  const text = reply.text ?? jsonText(reply) ?? String(reply.body);
+  const text = reply.text ?? bodyText(reply) ?? '';
   headers.push('Content-Type', CHARSET.test(type) ? type : `${type}; charset=utf-8`);
   headers.push('Content-Length', String(Buffer.byteLength(text)));
   res.writeHead(reply.status, headers);
@@ -55,7 +56,21 @@ export function jsonText({ body, contentType = 'application/json' }: Reply): str
   return body === undefined || !JSON_TYPE.test(contentType) ? undefined : JSON.stringify(body);
 }
 
+/**
+ * A reply's body as the text it is sent as: JSON for JSON media types, XML for XML ones (see toXml), a
+ * string as it is; any other value as JSON, never `[object Object]`. `undefined` when it has no body.
+ */
+export function bodyText(reply: Reply): string | undefined {
+  const { body, contentType = 'application/json' } = reply;
+  if (body === undefined) return undefined;
+  if (JSON_TYPE.test(contentType)) return JSON.stringify(body);
+  if (XML_TYPE.test(contentType)) return toXml(body);
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
 const JSON_TYPE = /[/+]json\b/i;
+/** `application/xml`, `text/xml` and `+xml` suffixes (`application/atom+xml`). */
+export const XML_TYPE = /[/+]xml\b/i;
 const CHARSET = /;\s*charset=/i;
 
 /** `pairs` (name, value, ...) without the names `headers` sets (in any case): the reply's own value wins. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { problem } from '../../mock/problems/problems.js';
-import { problemReply, sendableHeaders, writeReply, type Reply } from '../../mock/reply/reply.js';
+import { bodyText, problemReply, sendableHeaders, writeReply, type Reply } from '../../mock/reply/reply.js';
 
 /** A stand-in for Node's response that keeps what was written. */
 function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string } } {
@@ -114,5 +114,29 @@ describe('sendableHeaders', () => {
   test('hands back the very same object when there is nothing to check', () => {
     const none = {};
     expect(sendableHeaders(none)).toBe(none);
+  });
+});
+
+describe('bodyText', () => {
+  const reply = (contentType: string, body: unknown): Reply => ({ status: 200, headers: {}, contentType, body });
+
+  test.each([
+    ['application/xml', { id: 0, name: 'doggie' }, '<xml><id>0</id><name>doggie</name></xml>'],
+    ['text/xml', { id: 1 }, '<xml><id>1</id></xml>'],
+    ['application/atom+xml', { id: 2 }, '<xml><id>2</id></xml>'],
+    ['application/json', { id: 3 }, '{"id":3}'],
+    ['application/vnd.api+json', 'text', '"text"'],
+    ['text/plain', 'hello', 'hello'],
+    ['text/plain', 0, '0'],
+    ['text/plain', { id: 4 }, '{"id":4}'],
+    ['application/octet-stream', [1], '[1]'],
+  ])('a %s body %j is sent as %s, never "[object Object]"', (contentType, body, text) => {
+    expect(bodyText(reply(contentType, body))).toBe(text);
+  });
+
+  test('writeReply sends an object under an XML media type as XML', () => {
+    const res = response();
+    writeReply(res, reply('application/xml', { id: 0 }));
+    expect(res.written.body).toBe('<xml><id>0</id></xml>');
   });
 });
