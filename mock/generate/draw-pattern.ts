@@ -6,7 +6,10 @@ export type PatternDraw = (random: () => number) => string;
 interface Part {
   chars: string;
   min: number;
+  /** The most repeats drawn before lengths are fitted. */
   max: number;
+  /** The most repeats the quantifier allows: `Infinity` for an open one (`+`, `*`, `{2,}`). */
+  limit: number;
 }
 
 const DIGITS = '0123456789';
@@ -25,8 +28,9 @@ const MAX_LENGTH = 4096;
  * each part draws from exactly the characters its atom matches, as many times as its quantifier allows.
  * It is not tested against the expression per draw: with open quantifiers side by side, a regular
  * expression engine can take seconds to confirm even a matching string.
- * With `lengths` (a schema's `minLength` and `maxLength`), it compiles only when every string the pattern
- * allows has a length within them, so a draw fits those too.
+ * With `lengths` (a schema's `minLength` and `maxLength`), repeat counts are fitted so a draw has a length
+ * within them too (`^[0-9a-f]+$` with both 40 gives 40 hex digits); it compiles only when the pattern can
+ * make such a string.
  * @example compilePattern('^pas_[0-9A-Z]{4}$')!(Math.random) // 'pas_7QX2'
  */
 export function compilePattern(
@@ -35,22 +39,46 @@ export function compilePattern(
 ): PatternDraw | undefined {
   const parts = parse(pattern);
   if (!parts) return undefined;
-  const longest = parts.reduce((sum, part) => sum + part.max, 0);
   const shortest = parts.reduce((sum, part) => sum + part.min, 0);
-  if (longest > MAX_LENGTH || longest > maxLength || shortest < minLength) return undefined;
+  const longest = parts.reduce((sum, part) => sum + part.limit, 0);
+  if (parts.reduce((sum, part) => sum + part.max, 0) > MAX_LENGTH) return undefined;
+  // The lengths the schema allows and the pattern can make must meet, within what is drawn here.
+  const low = Math.max(minLength, shortest);
+  if (low > Math.min(maxLength, longest) || low > MAX_LENGTH) return undefined;
+  const high = Math.min(maxLength, MAX_LENGTH);
   try {
     new RegExp(pattern, 'u');
   } catch {
     return undefined;
   }
   return (random) => {
+    const times = parts.map(({ min, max }) => min + Math.floor(random() * (max - min + 1)));
+    fitLength(parts, times, low, high);
     let text = '';
-    for (const { chars, min, max } of parts) {
-      const times = min + Math.floor(random() * (max - min + 1));
-      for (let i = 0; i < times; i++) text += chars[Math.floor(random() * chars.length)];
-    }
+    parts.forEach(({ chars }, p) => {
+      for (let i = 0; i < times[p]!; i++) text += chars[Math.floor(random() * chars.length)];
+    });
     return text;
   };
+}
+
+/**
+ * Brings drawn repeat counts within [low, high] characters: parts grow in turn up to what their quantifier
+ * allows (an open one without end), or shrink in turn down to their minimum. compilePattern has checked
+ * that such counts exist.
+ */
+function fitLength(parts: Part[], times: number[], low: number, high: number): void {
+  let total = times.reduce((sum, n) => sum + n, 0);
+  for (let p = 0; p < parts.length && total < low; p++) {
+    const more = Math.min(low - total, parts[p]!.limit - times[p]!);
+    times[p]! += more;
+    total += more;
+  }
+  for (let p = parts.length - 1; p >= 0 && total > high; p--) {
+    const less = Math.min(total - high, times[p]! - parts[p]!.min);
+    times[p]! -= less;
+    total -= less;
+  }
 }
 
 function parse(pattern: string): Part[] | undefined {
@@ -64,7 +92,7 @@ function parse(pattern: string): Part[] | undefined {
     const quantifier = readQuantifier(source, i);
     if (!quantifier) return undefined;
     i = quantifier.end;
-    parts.push({ chars: atom.chars, min: quantifier.min, max: quantifier.max });
+    parts.push({ chars: atom.chars, ...quantifier });
   }
   return parts;
 }
@@ -116,19 +144,26 @@ function readEscape(c: string | undefined): string | undefined {
   return c !== undefined && /[^A-Za-z0-9]/.test(c) ? c : undefined;
 }
 
-function readQuantifier(source: string, i: number): { min: number; max: number; end: number } | undefined {
+function readQuantifier(
+  source: string,
+  i: number,
+): { min: number; max: number; limit: number; end: number } | undefined {
   const c = source[i];
   const lazy = (end: number) => source[end] === '?' || source[end] === '+';
   if (c === '?' || c === '*' || c === '+') {
     if (lazy(i + 1)) return undefined;
-    return { min: c === '+' ? 1 : 0, max: c === '?' ? 1 : (c === '+' ? 1 : 0) + OPEN_EXTRA, end: i + 1 };
+    const min = c === '+' ? 1 : 0;
+    return c === '?'
+      ? { min, max: 1, limit: 1, end: i + 1 }
+      : { min, max: min + OPEN_EXTRA, limit: Infinity, end: i + 1 };
   }
-  if (c !== '{') return { min: 1, max: 1, end: i };
+  if (c !== '{') return { min: 1, max: 1, limit: 1, end: i };
   const found = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
   if (!found) return undefined;
   const min = Number(found[1]);
-  const max = found[2] === undefined ? min : found[3] === '' ? min + OPEN_EXTRA : Number(found[3]);
+  const open = found[3] === '';
+  const max = found[2] === undefined ? min : open ? min + OPEN_EXTRA : Number(found[3]);
   const end = i + found[0].length;
   if (max < min || max > 1000 || lazy(end)) return undefined;
-  return { min, max, end };
+  return { min, max, limit: open ? Infinity : max, end };
 }

@@ -51,3 +51,21 @@ export function mapSchema(schema: unknown, change: (node: JsonObject) => JsonObj
   }
   return change(out);
 }
+
+/**
+ * Hands every schema object of a JSON Schema to `visit`, once each, keyword by keyword as mapSchema reads
+ * them (a property named `items` is a property); `visit` may change the object it is handed.
+ * @example eachSchemaNode(schema, (node) => delete node.description)
+ */
+export function eachSchemaNode(schema: unknown, visit: (node: JsonObject) => void, seen = new Set<object>()): void {
+  if (!isObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.has(key) && isObject(value))
+      for (const child of Object.values(value)) eachSchemaNode(child, visit, seen);
+    else if ((SCHEMA_LISTS.has(key) || SCHEMAS.has(key)) && Array.isArray(value))
+      for (const child of value) eachSchemaNode(child, visit, seen);
+    else if (SCHEMAS.has(key)) eachSchemaNode(value, visit, seen);
+  }
+  visit(schema);
+}

@@ -84,6 +84,50 @@ describe('compilePattern', () => {
     expect(compiled).toBeGreaterThan(300);
   });
 
+  test('fits an open pattern to the lengths beside it: 40 hex digits for a commit sha', () => {
+    const draw = compilePattern('^[0-9a-fA-F]+$', { minLength: 40, maxLength: 40 })!;
+    for (let seed = 1; seed < 20; seed++) expect(draw(sequence(seed))).toMatch(/^[0-9a-fA-F]{40}$/);
+  });
+
+  test('gives undefined when no string of the pattern has a length the schema allows', () => {
+    expect(compilePattern('^a{2,4}$', { minLength: 5 })).toBeUndefined();
+    expect(compilePattern('^a{5}b+$', { maxLength: 5 })).toBeUndefined();
+  });
+
+  // Replay a failure with the seed and run count printed by fast-check.
+  test('every draw of a pattern compiled with lengths matches the pattern and the lengths (fast-check, seed 20261123, 300 runs)', () => {
+    const part = fc.tuple(
+      fc.constantFrom('a', '[0-9a-f]', '\\d', '-'),
+      fc.constantFrom('', '?', '*', '+', '{2}', '{1,3}', '{2,}'),
+    );
+    const lengths = fc
+      .tuple(fc.nat(12), fc.nat(12))
+      .map(([min, extra]) => ({ minLength: min, maxLength: min + extra }));
+    let compiled = 0;
+    fc.assert(
+      fc.property(
+        fc.array(part, { minLength: 1, maxLength: 4 }),
+        lengths,
+        fc.integer({ min: 1, max: 2 ** 31 - 2 }),
+        (parts, bounds, seed) => {
+          const source = `^${parts.map(([a, q]) => a + q).join('')}$`;
+          const draw = compilePattern(source, bounds);
+          if (!draw) return;
+          compiled++;
+          const random = sequence(seed);
+          for (let i = 0; i < 10; i++) {
+            const text = draw(random);
+            expect(text).toMatch(new RegExp(source, 'u'));
+            expect(text.length).toBeGreaterThanOrEqual(bounds.minLength);
+            expect(text.length).toBeLessThanOrEqual(bounds.maxLength);
+          }
+        },
+      ),
+      { seed: 20261123, numRuns: 300 },
+    );
+    expect(compiled).toBeGreaterThan(100);
+  });
+
   test('the same numbers give the same string', () => {
     const draw = compilePattern('^pas_[0-9A-Z]{12}$')!;
     expect(draw(sequence(3))).toBe(draw(sequence(3)));
@@ -121,7 +165,7 @@ describe('planQuickDraw', () => {
     ['an open object', { type: 'object', required: ['id'], properties: { id } }],
     ['a format', { type: 'string', pattern: '^a+$', format: 'email' }],
     ['x-faker', { type: 'string', pattern: '^a+$', 'x-faker': 'person.firstName' }],
-    ['a length bound', { type: 'string', pattern: '^a+$', maxLength: 3 }],
+    ['a length the pattern cannot keep', { type: 'string', pattern: '^a{5}$', maxLength: 3 }],
     ['an enum', { type: 'string', pattern: '^a+$', enum: ['a'] }],
     ['nullable', { type: 'string', pattern: '^a+$', nullable: true }],
     [

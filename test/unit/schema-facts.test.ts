@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isNullable, isObject, propertiesOf } from '../../mock/spec/schema-facts.js';
+import { eachSchemaNode, isNullable, isObject, propertiesOf } from '../../mock/spec/schema-facts.js';
 
 describe('isObject', () => {
   test.each([
@@ -42,4 +42,27 @@ describe('propertiesOf', () => {
       expect(propertiesOf(schema)).toEqual({});
     },
   );
+});
+
+describe('eachSchemaNode', () => {
+  test('hands every schema object over once, a property named like a keyword included, and lets it be changed', () => {
+    const shared = { type: 'string', 'x-examples': ['a'] };
+    const schema = {
+      type: 'object',
+      properties: {
+        items: shared,
+        list: { type: 'array', items: shared },
+        pick: { anyOf: [shared, { type: 'null' }] },
+      },
+      example: { type: 'not a schema' },
+    };
+    const seen: unknown[] = [];
+    eachSchemaNode(schema, (node) => {
+      seen.push(node);
+      delete node['x-examples'];
+    });
+    expect(seen).toHaveLength(5);
+    expect(shared).toEqual({ type: 'string' });
+    expect(schema.example).toEqual({ type: 'not a schema' });
+  });
 });

@@ -1,0 +1,42 @@
+// Static bodies as Prism's static mode makes them: @stoplight/json-schema-sampler, the sampler Prism itself uses.
+import { createRequire } from 'node:module';
+
+interface Sampler {
+  sample(schema: unknown, options: { ticks: number }, spec: unknown): unknown;
+  SchemaSizeExceededError: new (...args: never[]) => Error;
+}
+
+// Prism's own copy of the sampler (a dependency of @stoplight/prism-http), so static bodies stay Prism's.
+const sampler = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'))(
+  '@stoplight/json-schema-sampler',
+) as Sampler;
+
+/** How much work a sample may take, as Prism allows it: past it, the schema is too complex to sample. */
+const TICKS = 2500;
+
+/** A schema the sampler gave up on (an array of 3000 items, say): answered as a 500 problem, as Prism does. */
+export class SchemaTooComplexError extends Error {
+  override name = 'SchemaTooComplexError';
+}
+
+/**
+ * The body Prism's static mode answers for a schema: a property's `example`, `default`, first of `examples`
+ * or `const` when it has one, else "string", 0, false, `[]`-free arrays of one item and every property,
+ * optional ones too. `bundle` is the operation's `__bundled__` (where Prism's loader keeps the recursive
+ * parts of its schemas, reached by `$ref: '#/__bundled__/…'`).
+ * @throws SchemaTooComplexError when the sample would be too large
+ * @example sampleStatic({ type: 'object', properties: { name: { type: 'string' } } }) // { name: 'string' }
+ */
+export function sampleStatic(schema: unknown, bundle?: unknown): unknown {
+  try {
+    // A copy: the sampler hands back the contract's own example objects, and bodies are changed later.
+    return structuredClone(
+      sampler.sample(schema, { ticks: TICKS }, bundle === undefined ? {} : { __bundled__: bundle }),
+    );
+  } catch (error) {
+    if (error instanceof sampler.SchemaSizeExceededError) {
+      throw new SchemaTooComplexError('The schema is too complex to generate a body from.', { cause: error });
+    }
+    throw error;
+  }
+}
