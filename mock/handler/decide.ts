@@ -198,6 +198,7 @@ export function decide(
     choice,
     dynamic: wish.dynamic ?? settings.dynamic,
     key: generationKey(operation.id, choice, { path: request.routedPath, rawQuery: request.rawQuery }, occurrence),
+    bundle: (operation.spec as { __bundled__?: unknown }).__bundled__,
   };
   // State answers the collection operations, unless a particular response was asked for.
   const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;

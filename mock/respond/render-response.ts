@@ -1,7 +1,10 @@
 // Turns a chosen response into a reply: a named example, a contract example, or a generated body, with headers.
 import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
-import type { Reply } from '../reply/reply.js';
+import { sampleStatic, SchemaTooComplexError } from '../generate/sample-static.js';
+import { problem } from '../problems/problems.js';
+import { problemReply, XML_TYPE, type Reply } from '../reply/reply.js';
+import { toXml } from '../reply/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
 import { isObject } from '../spec/schema-facts.js';
 
@@ -13,6 +16,8 @@ export interface Rendering {
   dynamic: boolean;
   /** See {@link generationKey}. */
   key: string;
+  /** The operation's `__bundled__`: where Prism's loader keeps the recursive parts of its schemas. */
+  bundle?: unknown;
 }
 
 /** Facts about the request that make rendered bodies and headers consistent with it. */
@@ -23,8 +28,10 @@ export interface RenderRequest {
 
 /**
  * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
- * unless `dynamic` is off (then examples come first), and error bodies serve the contract's example when
- * it has one. Generated fields named like a path parameter take its value.
+ * unless `dynamic` is off (then examples come first, else the schema is sampled as Prism's static mode
+ * does), and error bodies serve the contract's example when it has one. Generated fields named like a path
+ * parameter take its value. A body that cannot be made (a schema too complex to sample) or sent (an object
+ * under a text media type) is a 500 problem, as Prism answers.
  * @example renderResponse(generator, { operationId: 'getPass', choice, dynamic: true, key }, { path, pathParams })
  */
 export function renderResponse(
@@ -33,21 +40,48 @@ export function renderResponse(
   request: RenderRequest,
   stored?: unknown,
 ): Reply {
-  const { choice, dynamic, key, operationId } = rendering;
+  const { choice, dynamic, key, bundle } = rendering;
   const { status, content } = choice;
-  // Static bodies depend only on the operation and status; error bodies prefer the contract's example.
-  const source = dynamic
-    ? { key, preferExample: status >= 400 }
-    : { key: `static|${operationId}|${status}`, preferExample: true };
-  const body =
-    stored ??
-    (content ? echoPathParams(renderBody(generator, content, choice, source), request.pathParams) : undefined);
+  // Error bodies prefer the contract's example.
+  const source = { key, bundle, dynamic, preferExample: !dynamic || status >= 400 };
+  let body: unknown;
+  try {
+    body =
+      stored ??
+      (content ? echoPathParams(renderBody(generator, content, choice, source), request.pathParams) : undefined);
+  } catch (error) {
+    if (!(error instanceof SchemaTooComplexError)) throw error;
+    return failure(
+      'Schema too complex',
+      'Unable to generate body for response. The schema is too complex to generate.',
+    );
+  }
+  const mediaType = content?.mediaType ?? '';
+  if (typeof body === 'object' && body !== null && TEXT_TYPE.test(mediaType) && !XML_TYPE.test(mediaType)) {
+    return failure('Cannot serialise complex objects as text', `The ${mediaType} body is an object or a list.`);
+  }
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
     const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`);
     if (value !== undefined) headers[header.name] = value;
   }
-  return { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
+  const reply: Reply = { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
+  const root = xmlName(content?.schema);
+  if (root && body !== undefined && XML_TYPE.test(mediaType)) reply.text = toXml(body, root);
+  return reply;
+}
+
+/** `text/plain`, `text/html`, `text/csv`...: media types whose body is sent as it is, so it must be text. */
+const TEXT_TYPE = /^text\//i;
+
+function failure(title: string, detail: string): Reply {
+  return problemReply(problem('internal', detail, { title }));
+}
+
+/** The root element an XML body is named by, when its schema names one (`xml: { name: Pet }`). */
+function xmlName(schema: unknown): string | undefined {
+  const xml = isObject(schema) ? schema.xml : undefined;
+  return isObject(xml) && typeof xml.name === 'string' && xml.name !== '' ? xml.name : undefined;
 }
 
 /**
@@ -68,7 +102,7 @@ function renderBody(
   generator: BodyGenerator,
   content: IMediaTypeContent,
   choice: ResponseChoice,
-  { key, preferExample }: { key: string; preferExample: boolean },
+  { key, bundle, dynamic, preferExample }: { key: string; bundle: unknown; dynamic: boolean; preferExample: boolean },
 ): unknown {
   const examples = content.examples ?? [];
   const named = examples.find((e) => e.key === choice.exampleKey);
@@ -76,7 +110,7 @@ function renderBody(
   const example = examples.find((e) => e.key === 'default') ?? examples[0];
   if (preferExample && example && 'value' in example) return structuredClone(example.value);
   if (content.schema === undefined) return example && 'value' in example ? structuredClone(example.value) : undefined;
-  const body = generator.generate(content.schema, key);
+  const body = dynamic ? generator.generate(content.schema, key, bundle) : sampleStatic(content.schema, bundle);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isObject(body) && typeof body.status === 'number') body.status = choice.status;
   return body;

@@ -37,7 +37,7 @@ describe('renderResponse', () => {
       contentType: 'application/json',
       body: { id: 'gen' },
     });
-    expect(g.generate).toHaveBeenCalledWith({ type: 'object' }, 'key');
+    expect(g.generate).toHaveBeenCalledWith({ type: 'object' }, 'key', undefined);
   });
 
   test('without dynamic bodies serves the default example, else the first, the same for every request', () => {
@@ -51,10 +51,22 @@ describe('renderResponse', () => {
     });
   });
 
-  test('without dynamic bodies or examples draws with a key of the operation and status only', () => {
+  test('without dynamic bodies or examples samples the schema as Prism’s static mode does, drawing nothing', () => {
     const g = generator();
-    render(g, choice(201, content()), { dynamic: false });
-    expect(g.generate).toHaveBeenCalledWith({ type: 'object' }, 'static|listPasses|201');
+    const schema = {
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: { type: 'string' },
+        count: { type: 'integer' },
+        plan: { type: 'string', example: 'Gold' },
+        tier: { type: 'string', default: 'basic' },
+        cursor: { type: ['string', 'null'], default: null },
+      },
+    };
+    const body = render(g, choice(201, content([], schema)), { dynamic: false }).body;
+    expect(body).toEqual({ id: 'string', count: 0, plan: 'Gold', tier: 'basic', cursor: null });
+    expect(g.generate).not.toHaveBeenCalled();
   });
 
   test('serves a named example whatever else is asked, as a copy', () => {
@@ -198,5 +210,58 @@ describe('generationKey', () => {
       'listPasses|200|application/json|/members/m1/passes?limit=2|#3',
     );
     expect(generationKey('deletePass', choice(204), { path: '/p', rawQuery: '' }, 0)).toBe('deletePass|204||/p?|#0');
+  });
+});
+
+describe('renderResponse without dynamic bodies, as Prism’s static mode', () => {
+  const typed = (mediaType: string, schema: unknown, examples: { key: string; value: unknown }[] = []) =>
+    ({ id: 'c', mediaType, examples, schema }) as IMediaTypeContent;
+  const renderStatic = (body: IMediaTypeContent, bundle?: unknown, status = 200) =>
+    renderResponse(
+      generator(),
+      { operationId: 'op', choice: choice(status, body), dynamic: false, key: 'key', bundle },
+      REQUEST,
+    );
+
+  test('samples a recursive schema through the operation’s bundle', () => {
+    const node = {
+      type: 'object',
+      properties: { text: { type: 'string' }, children: { type: 'array', items: { $ref: '#/__bundled__/node' } } },
+    };
+    const schema = { type: 'object', properties: { prop: { $ref: '#/__bundled__/node' } } };
+    const body = renderStatic(typed('application/json', schema), { node }).body as { prop: { text: string } };
+    expect(body.prop.text).toBe('string');
+  });
+
+  test('two properties of one schema are both sampled', () => {
+    const shared = { type: 'object', properties: { output: { type: ['string', 'null'] } } };
+    const schema = { type: 'object', properties: { first: shared, second: shared } };
+    expect(renderStatic(typed('application/json', schema)).body).toEqual({
+      first: { output: 'string' },
+      second: { output: 'string' },
+    });
+  });
+
+  test('a schema too complex to sample is a 500 problem, not a broken body', () => {
+    const reply = renderStatic(typed('application/json', { type: 'array', items: { type: 'string' }, minItems: 3000 }));
+    expect(reply.status).toBe(500);
+    expect(reply.contentType).toBe('application/problem+json');
+    expect(reply.body).toMatchObject({ status: 500, title: 'Schema too complex' });
+  });
+
+  test.each(['text/plain', 'text/html'])('an object under %s is a 500 problem, never "[object Object]"', (type) => {
+    const schema = { type: 'object', properties: { name: { type: 'string', example: 'Clark' } } };
+    const reply = renderStatic(typed(type, schema));
+    expect(reply.status).toBe(500);
+    expect(reply.body).toMatchObject({ status: 500, title: 'Cannot serialise complex objects as text' });
+  });
+
+  test('a string under text/plain is its body', () => {
+    expect(renderStatic(typed('text/plain', { type: 'string', example: 'hello' })).body).toBe('hello');
+  });
+
+  test('an XML body is named after its schema’s xml.name', () => {
+    const schema = { type: 'object', xml: { name: 'Pet' }, properties: { id: { type: 'integer' } } };
+    expect(renderStatic(typed('application/xml', schema)).text).toBe('<Pet><id>0</id></Pet>');
   });
 });
