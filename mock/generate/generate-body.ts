@@ -137,6 +137,8 @@ const KEYWORDS = new Set([
   ...['else', 'faker', 'default', 'examples', 'description', 'title', 'readOnly', 'writeOnly', 'deprecated'],
 ]);
 
+const SAFE = Number.MAX_SAFE_INTEGER;
+
 /** Extension keywords hints are read from: `x-faker` is json-schema-faker's, `x-examples` is dropped once read. */
 const HINT_KEYWORDS = new Set(['x-faker', 'x-examples']);
 
@@ -153,13 +155,9 @@ function dropExamples(schema: unknown): void {
 function patternFormats(schema: unknown): Formats | undefined {
   let formats: Formats | undefined;
   eachSchemaNode(schema, (node) => {
-    if (
-      node.type !== 'string' ||
-      typeof node.pattern !== 'string' ||
-      node.enum !== undefined ||
-      node.const !== undefined
-    )
-      return;
+    // A format says more than a pattern beside it (Prism's loader adds one to `format: byte`).
+    const kept = [node.format, node.enum, node.const].some((keyword) => keyword !== undefined);
+    if (node.type !== 'string' || typeof node.pattern !== 'string' || kept) return;
     const { minLength, maxLength } = node;
     const lengths = {
       ...(typeof minLength === 'number' ? { minLength } : {}),
@@ -170,7 +168,7 @@ function patternFormats(schema: unknown): Formats | undefined {
     formats ??= {};
     const name = `mock-pattern-${Object.keys(formats).length}`;
     formats[name] = (random) => draw(() => random.next());
-    for (const key of ['pattern', 'minLength', 'maxLength', 'format']) delete node[key];
+    for (const key of ['pattern', 'minLength', 'maxLength']) delete node[key];
     node.format = name;
   });
   return formats;
@@ -205,6 +203,13 @@ function cleanBundle(bundle: Record<string, unknown>): Record<string, unknown> {
 function cleanSchema(schema: unknown): unknown {
   return mapSchema(schema, (node) => {
     for (const name of Object.keys(node)) if (!KEYWORDS.has(name) && !HINT_KEYWORDS.has(name)) delete node[name];
+    // Prism's loader bounds `format: double` by ±1.8e308: json-schema-faker's draw in that range overflows
+    // to Infinity (sent as null). Bounds past 2^53 are brought in, which keeps values within the schema's.
+    const { minimum, maximum } = node;
+    const low = typeof minimum === 'number' ? minimum : -Infinity;
+    const high = typeof maximum === 'number' ? maximum : Infinity;
+    if (typeof maximum === 'number' && maximum > SAFE && low <= SAFE) node.maximum = SAFE;
+    if (typeof minimum === 'number' && minimum < -SAFE && high >= -SAFE) node.minimum = -SAFE;
     const min = typeof node.minItems === 'number' ? node.minItems : 0;
     if (node.items !== undefined && (typeof node.maxItems !== 'number' || node.maxItems > min + MAX_EXTRA_ITEMS)) {
       node.maxItems = min + MAX_EXTRA_ITEMS;

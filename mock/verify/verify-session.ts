@@ -93,7 +93,7 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
       }
       try {
         return {
-          body: json.schema ? generator.generate(json.schema, `verify body ${operation.id}`) : {},
+          body: json.schema ? generator.generate(json.schema, `verify body ${operation.id}`, bundleOf(operation)) : {},
           mediaType: json.mediaType,
         };
       } catch (error) {
@@ -122,4 +122,9 @@ function mergeHeaders(...sets: Record<string, string>[]): Record<string, string>
   const merged: Record<string, string> = {};
   for (const set of sets) for (const [name, value] of Object.entries(set)) merged[name.toLowerCase()] = value;
   return merged;
+}
+
+/** Where Prism's loader keeps the recursive parts of an operation's schemas (`$ref: '#/__bundled__/…'`). */
+function bundleOf(operation: Operation): unknown {
+  return (operation.spec as { __bundled__?: unknown }).__bundled__;
 }

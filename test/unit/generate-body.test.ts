@@ -262,6 +262,22 @@ describe('createBodyGenerator in the hard cases of real contracts', () => {
     expect(errorsOf(schema)).toEqual([]);
   });
 
+  test('a byte string is base64 even with the pattern Prism’s loader adds beside the format', () => {
+    const raw = { type: 'string', format: 'byte', pattern: '^[\\w\\d+\\/=]*$' };
+    expect(errorsOf({ type: 'object', required: ['Raw'], properties: { Raw: raw } })).toEqual([]);
+  });
+
+  test('a double bounded by ±1.8e308 (as Prism’s loader bounds format double) is a finite number', () => {
+    const max = { type: 'number', format: 'double', minimum: -1.7976931348623157e308, maximum: 1.7976931348623157e308 };
+    const generator = createBodyGenerator(5);
+    for (let i = 0; i < 20; i++) {
+      const body = generator.generate({ type: 'object', required: ['max'], properties: { max } }, `k${i}`) as {
+        max: number;
+      };
+      expect(Number.isFinite(body.max)).toBe(true);
+    }
+  });
+
   test.each(['byte', 'binary', 'uuid', 'uri', 'email', 'date-time', 'date', 'ipv4', 'ipv6', 'hostname', 'duration'])(
     'a %s string is valid for ajv-formats',
     (format) => {
