@@ -56,7 +56,7 @@ export function createHandler(
       if (refusal) return isAdmin ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
       if (isAdmin) return admin(ex);
 
-      const routed = matchRoute(context.served, ex.method, ex.path);
+      const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
       if (!isMatch(routed)) return sendReply(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known
