@@ -33,7 +33,7 @@ export interface OperationPlan {
 export interface RouteHit {
   readonly plan: OperationPlan;
   readonly pathParams: Readonly<Record<string, string>>;
-  /** The request path as routed: a trailing slash is dropped, as most servers do. */
+  /** The request path as routed: without a server path prefix, and a trailing slash the contract does not declare. */
   readonly path: string;
 }
 
