@@ -8,6 +8,8 @@ import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import { parseLatency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
+import type { Contract } from './contract/load-contract.js';
+import { serverPaths } from './plan/server-paths.js';
 
 const HELP = `Usage: membership-mock [options]
        membership-mock verify --base-url URL [options]   (check a real server; see verify --help)
@@ -322,7 +324,7 @@ async function main(): Promise<void> {
   const { contract: served } = running.mock;
   process.stdout.write(
     `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
-      `at ${running.url} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
+      `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
   const warning = exposureWarning(options, running.port);
   if (warning) process.stderr.write(`${warning}\n`);
@@ -355,3 +357,9 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/** Where else the operations are served: under the path of each of the contract's servers (`/v1`). */
+function underServers(contract: Contract): string {
+  const paths = [...new Set(contract.operations.flatMap((op) => serverPaths(op.spec.servers)))];
+  return paths.length ? ` and under ${paths.join(', ')}` : '';
+}

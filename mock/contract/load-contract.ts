@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { IHttpOperation } from '@stoplight/types';
 import { parse as parseYaml } from 'yaml';
 import { readOperations } from '../prism/prism-adapter.js';
+import { withBasePath } from '../plan/server-paths.js';
 
 /** One operation of the contract. */
 export interface Operation {
@@ -55,7 +56,7 @@ async function parseContract(location: string): Promise<Contract> {
   try {
     // A document read from a URL is handed over already fetched: Prism's own download passes a polyfilled
     // AbortSignal that Node 24's fetch refuses. (Relative $refs to other remote files are not followed then.)
-    specs = await readOperations(/^https?:\/\//i.test(location) ? document : location);
+    specs = withBasePath(await readOperations(/^https?:\/\//i.test(location) ? document : location), document);
   } catch (error) {
     throw new ContractError(`The contract ${location} cannot be served: ${(error as Error).message}`);
   }

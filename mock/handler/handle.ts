@@ -16,6 +16,7 @@ import { hostGuard } from './host-guard.js';
 import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from './match-route.js';
 import type { BodyReader } from './parse-body.js';
+import { sendsUndeclaredBody } from './request-body.js';
 import { produceReply } from './produce-reply.js';
 import { refuseSessionName } from './select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
@@ -56,13 +57,14 @@ export function createHandler(
       if (refusal) return isAdmin ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
       if (isAdmin) return admin(ex);
 
-      const routed = matchRoute(context.served, ex.method, ex.path);
+      const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
       if (!isMatch(routed)) return sendReply(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known
       // before the body is read, so a body the mock refuses is recorded in the session it names too.
       if (!context.sessions.has(ex.sessionName) && hasCredentials(context, ex)) ex.authenticate();
-      if (!routed.plan.takesBody) return answer(context, ex);
+      // A body sent to an operation that takes none is read too (to refuse it, 415, and journal what came).
+      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req)) return answer(context, ex);
       readBody(ex, (error) => {
         try {
           if (error) return handleError(context, ex, error);

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Exchange } from './exchange.js';
-import { requestBody } from './request-body.js';
+import { requestBody, withFormText } from './request-body.js';
 import { TOO_DEEP, textNestsTooDeep } from './body-depth.js';
 
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
@@ -16,9 +16,16 @@ export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void
 const RECEIVED = Symbol('bytes received');
 /** Where the JSON parser leaves the body's bytes. */
 const JSON_BYTES = Symbol('JSON bytes');
+/** Where the form parser leaves the body's text. */
+const FORM_TEXT = Symbol('form text');
 const UTF8 = /^utf-?8$/i;
 
-type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number; [JSON_BYTES]?: Buffer };
+type ParsedRequest = IncomingMessage & {
+  body?: unknown;
+  [RECEIVED]?: number;
+  [JSON_BYTES]?: Buffer;
+  [FORM_TEXT]?: string;
+};
 
 /**
  * The body reader: JSON, forms, text and raw bytes, in turn, each within `limit` bytes and checked for UTF-8.
@@ -27,7 +34,7 @@ type ParsedRequest = IncomingMessage & { body?: unknown; [RECEIVED]?: number; [J
 export function createBodyReader(limit: number): BodyReader {
   const parsers = [
     express.json({ limit, strict: false, type: ['application/json', 'application/*+json'], verify: readJson }),
-    express.urlencoded({ limit, extended: false, verify: readText }),
+    express.urlencoded({ limit, extended: false, verify: readForm }),
     express.text({ limit, type: 'text/*', verify: readText }),
     express.raw({ limit, type: () => true, verify: countBytes }),
   ] as unknown as Parser[];
@@ -36,9 +43,12 @@ export function createBodyReader(limit: number): BodyReader {
     const run = (i: number): void => {
       // A body already parsed (by the app this mock is mounted in) is taken as it is.
       if (i === parsers.length || req.body !== undefined) {
-        ex.body = requestBody(req.body);
+        const form = req[FORM_TEXT];
+        // An empty JSON body is no body (the JSON parser makes it `{}`): a required body is missing, not empty.
+        const empty = req[JSON_BYTES]?.length === 0 || form === '';
+        ex.body = empty ? undefined : form === undefined ? requestBody(req.body) : withFormText(req.body, form);
         ex.bodyBytes = req[RECEIVED];
-        ex.bodyJson = req[JSON_BYTES];
+        ex.bodyJson = empty ? undefined : req[JSON_BYTES];
         return done();
       }
       parsers[i]!(req, ex.res, (error?: unknown) => (error ? done(error) : run(i + 1)));
@@ -89,6 +99,12 @@ function refuseDeep(_req: unknown, _res: unknown, buffer: Buffer, encoding: stri
   if (textNestsTooDeep(buffer)) {
     throw Object.assign(new Error(TOO_DEEP), { status: 400, type: 'entity.too.deep' });
   }
+}
+
+/** Forms are text; their text is kept for Prism, which validates a form from it (see request-body.ts). */
+function readForm(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: string): void {
+  readText(req, res, buffer, encoding);
+  req[FORM_TEXT] = buffer.toString();
 }
 
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */

@@ -1,5 +1,7 @@
 // Picks the documented response to send: status code, media type and, if asked, a named example.
+import type { IncomingMessage } from 'node:http';
 import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
+import accepts from 'accepts';
 import { statusOf, type ResponseTable } from '../spec/response-table.js';
 
 /** The response the mock will send. `content` is absent when the response has no body. */
@@ -44,7 +46,14 @@ export function chooseResponse(operation: Choosing, wish: ResponseWish, accept: 
   }
   const status = statusOf(response.code, wish.code);
   // 204 and 304 never carry a body, whatever a `default` response documents.
-  const contents = status === 204 || status === 304 ? [] : (response.contents ?? []).filter((c) => c.mediaType);
+  const documented = status === 204 || status === 304 ? [] : (response.contents ?? []);
+  const contents = documented.filter((c) => c.mediaType);
+  // A body of no known media type (Swagger 2 without `produces`) is sent as none: a client that names the
+  // types it reads would take that empty answer for one of them, so it gets 406, as from Prism.
+  if (contents.length === 0 && documented.length > 0 && status < 400 && !acceptsAnything(accept)) {
+    const message = `The ${status} response of ${operationId} has a body of no documented media type; ask for */*.`;
+    return { ok: false, reason: 'not-acceptable', message };
+  }
   if (contents.length === 0) {
     if (wish.example === undefined) return { ok: true, choice: { status, response } };
     const message = `Prefer example=${wish.example}: the ${status} response of ${operationId} has no body.`;
@@ -66,4 +75,36 @@ export function chooseResponse(operation: Choosing, wish: ResponseWish, accept: 
     return { ok: false, reason: 'prefer', message };
   }
   return { ok: true, choice: { status, response, content, exampleKey: wish.example } };
+}
+
+/**
+ * The best of `types` for an Accept header (`false`: none), as Express's `req.accepts` chooses, and as
+ * Prism does, again without the parameters (other than `q`) of the ranges that have some when nothing fits:
+ * `application/vnd.x+json; version=1` reads a contract's `application/vnd.x+json`.
+ * @example negotiateMediaType('application/vnd.x+json; version=1', ['application/vnd.x+json']) // 'application/vnd.x+json'
+ */
+export function negotiateMediaType(accept: string | undefined, types: readonly string[]): string | false {
+  const best = bestOf(accept, types);
+  if (best !== false || accept === undefined || !accept.includes(';')) return best;
+  const bare = accept
+    .split(',')
+    .map((range) => range.split(';').map((part) => part.trim()))
+    .filter(([, ...params]) => params.some((param) => !/^q=/i.test(param)))
+    .map(([type, ...params]) => [type, ...params.filter((param) => /^q=/i.test(param))].join(';'));
+  return bare.length ? bestOf(bare.join(', '), types) : false;
+}
+
+function bestOf(accept: string | undefined, types: readonly string[]): string | false {
+  // Parsing Accept is a cost on every request: `accepts` does it as Express's req.accepts would.
+  const best = accepts({ headers: { accept } } as IncomingMessage).types([...types]);
+  return typeof best === 'string' ? best : false;
+}
+
+/** No Accept, or one with a `*\/*` range a client does not refuse (`q=0`). */
+function acceptsAnything(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((part) => part.trim());
+    return type === '*/*' && !params.some((param) => /^q=0(\.0*)?$/i.test(param));
+  });
 }

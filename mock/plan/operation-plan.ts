@@ -1,12 +1,10 @@
 // One operation of the contract compiled for serving: how to read its path, validate its requests, find its
 // responses and negotiate their media types, and its part in a collection.
-import type { IncomingMessage } from 'node:http';
-import accepts from 'accepts';
 import type { Operation } from '../contract/load-contract.js';
 import { compilePathParams } from '../contract/path-params.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
-import { chooseResponse, type ChoiceResult, type ResponseWish } from './choose-response.js';
+import { chooseResponse, negotiateMediaType, type ChoiceResult, type ResponseWish } from './choose-response.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
 import { compileResponses, type ResponseTable } from '../spec/response-table.js';
@@ -35,7 +33,7 @@ export interface OperationPlan {
 export interface RouteHit {
   readonly plan: OperationPlan;
   readonly pathParams: Readonly<Record<string, string>>;
-  /** The request path as routed: a trailing slash is dropped, as most servers do. */
+  /** The request path as routed: without a server path prefix, and a trailing slash the contract does not declare. */
   readonly path: string;
 }
 
@@ -73,9 +71,7 @@ export function compileOperation(
       const key = `${accept ?? ''}\u0000${types.join(',')}`;
       const known = negotiated.get(key);
       if (known !== undefined) return known;
-      // Parsing Accept is a cost on every request: `accepts` does it as Express's req.accepts would.
-      const best = accepts({ headers: { accept } } as IncomingMessage).types([...types]);
-      return negotiated.set(key, typeof best === 'string' ? best : false);
+      return negotiated.set(key, negotiateMediaType(accept, types));
     },
     choose(wish, accept) {
       const key = `${wish.code ?? ''}\u0000${wish.example ?? ''}\u0000${accept ?? ''}`;

@@ -3,6 +3,7 @@ import type { Contract } from '../contract/load-contract.js';
 import { inferCollections, type CollectionMap } from './infer-collections.js';
 import { compileOperation, type OperationPlan } from './operation-plan.js';
 import { RouteTable } from './route-table.js';
+import { serverBases, type ServerBase } from './server-paths.js';
 import { HEADER_NAME } from '../reply/reply.js';
 import { secretNames, type SecretNames } from '../journal/redact.js';
 
@@ -13,6 +14,8 @@ export interface Served {
   plans: OperationPlan[];
   /** Routes a method and path to its plan, as Prism's router would. */
   routes: RouteTable<OperationPlan>;
+  /** The path prefixes of the contract's servers (`/v1`), longest first: operations are served under them too. */
+  bases: ServerBase<OperationPlan>[];
   collections: CollectionMap;
   /** The response headers the contract documents (those Node can send), for `Access-Control-Expose-Headers`. */
   exposedHeaders: string;
@@ -39,6 +42,7 @@ export function serve(contract: Contract): Served {
       plans.map((plan) => ({ method: plan.operation.method, path: plan.operation.path, value: plan })),
       { remember: ROUTES_REMEMBERED },
     ),
+    bases: serverBases(plans),
     collections,
     exposedHeaders: [
       ...new Set(['X-Request-Id', ...headers.map((h) => h.name).filter((name) => HEADER_NAME.test(name))]),

@@ -2,6 +2,7 @@
 // results become plain values here.
 import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
+import { formText } from '../handler/request-body.js';
 import { createJsonBodyCheck } from './json-body-check.js';
 import { loader, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
@@ -31,9 +32,25 @@ export function toPrismRequest(facts: RequestFacts): PrismRequest {
     method: facts.method === 'HEAD' ? 'get' : facts.method.toLowerCase(),
     url: { path: facts.path, query: { ...facts.query } },
     headers,
-    body: facts.body,
+    body: formText(facts.body) ?? asForm(facts.body, headers['content-type']) ?? facts.body,
   };
 }
+
+/**
+ * Prism validates a form from its text: fields parsed by someone else (the app the mock is mounted in)
+ * are encoded again for it.
+ */
+function asForm(body: unknown, contentType: string | undefined): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !FORM.test(contentType ?? ''))
+    return undefined;
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(body)) {
+    for (const each of Array.isArray(value) ? value : [value]) form.append(name, String(each));
+  }
+  return form.toString();
+}
+
+const FORM = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /** Which problem a refused request gets. */
 export type RefusalKind = 'unauthorized' | 'unsupportedMediaType' | 'missingBody' | 'invalidBody' | 'invalidRequest';
@@ -118,7 +135,8 @@ export function splitValidation(
       if (declaresContentType && type !== undefined) headers['content-type'] = type;
       return findings(withoutBody, { ...element, headers, body: undefined });
     },
-    body: (element) => (request ? (jsonBody(element) ?? findings(bodyOnly, element)) : []),
+    // An operation without a request body refuses one (415), as Prism does (handle.ts reads none for GET).
+    body: (element) => jsonBody(element) ?? findings(bodyOnly, element),
   };
 }
 

@@ -8,7 +8,7 @@ import { AUTH, newMock } from '../support/harness.js';
 const ORIGIN = 'http://localhost:5173';
 
 describe('CORS', () => {
-  test('answers a preflight with 204, the contract methods of the path and the asked headers', async () => {
+  test('answers a preflight with 204, the asked method and the asked headers', async () => {
     const mock = await newMock();
     const res = await request(mock.app)
       .options('/members/m1/passes')
@@ -17,7 +17,7 @@ describe('CORS', () => {
       .set('Access-Control-Request-Headers', 'authorization, content-type')
       .expect(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
+    expect(res.headers['access-control-allow-methods']).toBe('POST');
     expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers.vary).toContain('Origin');
@@ -70,15 +70,38 @@ describe('CORS', () => {
     expect(simple.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  test('with CORS off, a preflight is an ordinary OPTIONS', async () => {
-    const mock = await newMock({ cors: false });
+  test('allows a method the path lacks, so the request itself gets a 405 problem a script can read', async () => {
+    const mock = await newMock();
+    const preflight = await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'PATCH')
+      .expect(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('PATCH');
+    const res = await request(mock.app).patch('/members/m1/passes').set('Origin', ORIGIN).expect(405);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.body.detail).toContain('PATCH is not defined');
+  });
+
+  test('allows any header in a preflight that asks for none', async () => {
+    const mock = await newMock();
     const res = await request(mock.app)
       .options('/members/m1/passes')
       .set('Origin', ORIGIN)
       .set('Access-Control-Request-Method', 'GET')
       .expect(204);
+    expect(res.headers['access-control-allow-headers']).toBe('*');
+  });
+
+  test('with CORS off, a preflight is an ordinary OPTIONS: 405 where the contract has none', async () => {
+    const mock = await newMock({ cors: false });
+    const res = await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(405);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    expect(res.headers.allow).toBe('GET, POST, HEAD, OPTIONS');
+    expect(res.headers.allow).toBe('GET, POST, HEAD');
   });
 
   test('the admin API answers only origins listed by name, so no web page can read the journal', async () => {

@@ -5,6 +5,7 @@ import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
 import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
+import { inlineContract } from '../support/inline-contract.js';
 
 const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
 const started: CliProcess[] = [];
@@ -67,6 +68,19 @@ describe('the CLI as a real process', () => {
     expect(
       (await fetch(`${cli.url}/shops/corner/books?genre=poetry`, { headers: { 'X-Tenant': 'acme' } })).status,
     ).toBe(200);
+  });
+
+  test('names the server paths the operations are also served under in the banner', async () => {
+    const contract = await inlineContract(`openapi: 3.0.3
+info: { title: Pets, version: '1' }
+servers: [{ url: 'https://api.example.com/v1' }]
+paths:
+  /pets:
+    get: { operationId: listPets, responses: { '204': { description: none } } }
+`);
+    const cli = await start(['--port', '0', '--contract', contract], { contract });
+    expect(cli.banner).toMatch(/at http:\/\/127\.0\.0\.1:\d+ and under \/v1 \(seed/);
+    expect((await fetch(`${cli.url}/v1/pets`)).status).toBe(204);
   });
 
   test('--seed makes bodies repeat across restarts', async () => {

@@ -1,7 +1,7 @@
 import type { IHttpOperationResponse } from '@stoplight/types';
 import { describe, expect, test } from 'vitest';
 import type { Contract, Operation } from '../../mock/contract/load-contract.js';
-import { chooseResponse, type Choosing } from '../../mock/plan/choose-response.js';
+import { chooseResponse, negotiateMediaType, type Choosing } from '../../mock/plan/choose-response.js';
 import { inferCollections } from '../../mock/plan/infer-collections.js';
 import { compileOperation } from '../../mock/plan/operation-plan.js';
 import { serve } from '../../mock/plan/serve.js';
@@ -56,6 +56,23 @@ describe('chooseResponse', () => {
       choice: { content: { mediaType: 'application/json' } },
     });
   });
+
+  test.each([['application/json'], ['text/plain, application/json'], ['application/json, */*;q=0']])(
+    'refuses a success with a body of no media type when Accept is %s',
+    (accept) => {
+      const untyped = choosing([response('200', [{ mediaType: '' }])]);
+      expect(chooseResponse(untyped, {}, accept)).toMatchObject({ ok: false, reason: 'not-acceptable' });
+    },
+  );
+
+  test.each([[undefined], ['*/*'], ['application/json, */*;q=0.1']])(
+    'answers a success with a body of no media type, without a body, when Accept is %s',
+    (accept) => {
+      const untyped = choosing([response('200', [{ mediaType: '' }])]);
+      expect(chooseResponse(untyped, {}, accept)).toMatchObject({ ok: true, choice: { status: 200 } });
+      expect(chooseResponse(untyped, {}, accept)).not.toHaveProperty('choice.content');
+    },
+  );
 
   test('answers a documented class with the status asked for', () => {
     expect(chooseResponse(passes, { code: 409 }, undefined)).toMatchObject({
@@ -123,14 +140,6 @@ describe('chooseResponse', () => {
     });
     expect(chooseResponse(passes, { code: 400, example: 'gold' }, undefined)).toMatchObject({
       message: expect.stringMatching(/response of getPass; examples: none\.$/),
-    });
-  });
-
-  test('leaves out documented contents without a media type', () => {
-    const odd = choosing([response('200', [{ mediaType: '' }])]);
-    expect(chooseResponse(odd, {}, 'text/csv')).toEqual({
-      ok: true,
-      choice: { status: 200, response: odd.responses.success },
     });
   });
 });
@@ -223,5 +232,26 @@ describe('serve', () => {
       operation('b', [response('200', [], ['Bad Name', 'X-Ω'])], { path: '/other' }),
     ];
     expect(serve(contract(ops)).exposedHeaders).toBe('X-Request-Id, ETag, X-Rate-Limit, Retry-After');
+  });
+});
+
+describe('negotiateMediaType', () => {
+  test('reads a vendor type whose Accept range has parameters the contract does not list', () => {
+    const types = ['application/vnd.archa.api+json'];
+    expect(negotiateMediaType('application/vnd.archa.api+json; version=1', types)).toBe(types[0]);
+  });
+
+  test('keeps the q-value of a range whose other parameters it drops', () => {
+    const types = ['application/vnd.a+json', 'text/csv'];
+    expect(negotiateMediaType('application/vnd.a+json; v=2; q=0.1, text/csv; q=0.5', types)).toBe('text/csv');
+  });
+
+  test('prefers the type whose parameters match exactly', () => {
+    const types = ['application/vnd.a+json; version=1', 'application/vnd.a+json; version=2'];
+    expect(negotiateMediaType('application/vnd.a+json; version=2', types)).toBe(types[1]);
+  });
+
+  test('still refuses a type the contract does not have, parameters or not', () => {
+    expect(negotiateMediaType('application/xml; charset=utf-8', ['application/json'])).toBe(false);
   });
 });

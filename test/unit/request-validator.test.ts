@@ -257,6 +257,33 @@ describe('createRequestValidator', () => {
     expect(createRequestValidator(operation('createCredential').spec)(facts, true)).toMatchObject({ ok: false, kind });
   });
 
+  test('validates a form parsed by someone else (the app the mock is mounted in) from its fields', () => {
+    const validate = createRequestValidator(operation('putThing', () => media).spec);
+    const form = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '8' };
+    const facts = (body: unknown): RequestFacts => ({
+      method: 'PUT',
+      path: '/things/a1',
+      query: {},
+      headers: form,
+      body,
+    });
+    expect(validate(facts({ kind: 'pin' }), true)).toEqual({ ok: true });
+  });
+
+  test('refuses a body sent to an operation that declares none with 415', () => {
+    const facts: RequestFacts = {
+      method: 'POST',
+      path: '/things/a1',
+      query: {},
+      headers: { 'content-type': 'text/plain', 'content-length': '5' },
+      body: 'empty',
+    };
+    expect(createRequestValidator(operation('getThing', () => media).spec)(facts, true)).toMatchObject({
+      ok: false,
+      kind: 'unsupportedMediaType',
+    });
+  });
+
   test('skips the security check when asked to', () => {
     const facts = createCredential(
       { kind: 'pin' },
