@@ -53,6 +53,9 @@ Options:
                          room past it answers 507, once untouched placeholders are dropped (default: 1500;
                          1000000 for the default session with --state-file)
   --no-security-check    do not require the contract's credentials (no 401)
+  --errors               answer a body the contract gives (an example, or generated) that breaks its own
+                         schema with a 500 problem listing the violations, as Prism does (default: send it
+                         with an sl-violations header and log it once)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer
@@ -90,6 +93,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       'collection-limit': { type: 'string' },
       'state-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
+      errors: { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
       clock: { type: 'string' },
@@ -146,6 +150,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
     stateLimit:
       values['state-limit'] === undefined ? undefined : integer('--state-limit', values['state-limit'], 1, 100_000_000),
     checkSecurity: !values['no-security-check'],
+    errors: values.errors,
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
     placeholders:
