@@ -33,7 +33,8 @@ export interface RefusalRequest {
  * The documented statuses a problem of a kind may be answered with, in order. A request that breaks the
  * contract answers the status the operation documents for it: a body that breaks its schema a 422 (else 400),
  * anything else a 400 (else 422), a media type the operation does not take 415 (else 422, 400, as Prism does).
- * Every other problem answers its own status only. A class (`4XX`) stands for each, then `default` for the first.
+ * Every other problem answers its own status only. Then the class of the problem's own status (`4XX`), then
+ * `default`, answer that status (422 for a request that breaks the contract, as Prism answers).
  */
 const STATUSES: Partial<Record<ProblemKind, readonly number[]>> = {
   invalidBody: [422, 400],
@@ -57,7 +58,7 @@ export function shapeRefusal(
   const own = reply.body as Problem;
   const kind = kindOf(own);
   if (kind === undefined) return { reply };
-  const found = findDocumented(request.operation.responses, STATUSES[kind] ?? [reply.status]);
+  const found = findDocumented(request.operation.responses, STATUSES[kind] ?? [reply.status], reply.status);
   if (!found) return { reply, refusal: { status: reply.status, documented: false } };
   const { response, status } = found;
   const content = contentOf(response);
@@ -93,21 +94,21 @@ export function shapeRefusal(
 }
 
 /**
- * The documented response for the first of `statuses` the operation has, as Prism looks: each status exactly,
- * then its class (`4XX`), then `default` (for the first status).
+ * The documented response for the first of `statuses` the operation documents exactly; else its class of
+ * `status` (`4XX`), else `default`, answered with `status` (a request that breaks the contract: 422, Prism's).
  */
 function findDocumented(
   responses: readonly IHttpOperationResponse[],
   statuses: readonly number[],
+  status: number,
 ): { response: IHttpOperationResponse; status: number } | undefined {
-  for (const status of statuses) {
-    const exact = responses.find((r) => r.code === String(status));
-    if (exact) return { response: exact, status };
-    const range = responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`);
-    if (range) return { response: range, status };
+  for (const code of statuses) {
+    const exact = responses.find((r) => r.code === String(code));
+    if (exact) return { response: exact, status: code };
   }
-  const fallback = responses.find((r) => r.code.toLowerCase() === 'default');
-  return fallback && { response: fallback, status: statuses[0]! };
+  const range = responses.find((r) => r.code.toUpperCase() === `${String(status)[0]}XX`);
+  const fallback = range ?? responses.find((r) => r.code.toLowerCase() === 'default');
+  return fallback && { response: fallback, status };
 }
 
 /** The content a refusal is sent with, as Prism picks it: the first with examples, else with a schema, else the first. */
