@@ -303,10 +303,11 @@ async function main(): Promise<void> {
   if (options.version) return void process.stdout.write(`${version()}\n`);
 
   // Loaded only now, so that --help and flag errors answer at once.
-  const [{ startMock }, { ContractError }, { StateError }] = await Promise.all([
+  const [{ startMock }, { ContractError }, { StateError }, { reportBrokenExamples }] = await Promise.all([
     import('./server.js'),
     import('./contract/load-contract.js'),
     import('./state/check-snapshot.js'),
+    import('./problems/report-examples.js'),
   ]);
   let running: RunningMock;
   try {
@@ -331,6 +332,8 @@ async function main(): Promise<void> {
   );
   const warning = exposureWarning(options, running.port);
   if (warning) process.stderr.write(`${warning}\n`);
+  // After listening: the first answers never wait for it.
+  void reportBrokenExamples(served.operations, (line) => process.stderr.write(`${line}\n`));
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,5 +1,5 @@
 // Checks responses and records against an operation's documented responses, with Prism's validator.
-import type { IHttpOperation } from '@stoplight/types';
+import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { compileResponses } from '../spec/response-table.js';
 import { mapSchema } from '../spec/schema-facts.js';
 import { bodyParts, validators, type Diagnostic } from './prism-modules.js';
@@ -94,7 +94,19 @@ export function findBodyViolations(
   const contents = table.lookup(status)?.contents ?? [];
   const content =
     (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
-  if (!content?.schema || FORM.test(content.mediaType)) return [];
+  return content ? findContentViolations(spec, content, body) : [];
+}
+
+/**
+ * Checks a body against one documented content of an operation's responses (see {@link findBodyViolations}).
+ * @example findContentViolations(spec, spec.responses[0].contents[0], example.value)
+ */
+export function findContentViolations(
+  spec: IHttpOperation,
+  content: IMediaTypeContent,
+  body: unknown,
+): BodyViolation[] {
+  if (!content.schema || FORM.test(content.mediaType)) return [];
   const schema = preparedOutput(content.schema);
   if (!schema) return [];
   const bundle = (spec as { __bundled__?: unknown }).__bundled__;
