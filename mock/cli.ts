@@ -55,6 +55,9 @@ Options:
                          room past it answers 507, once untouched placeholders are dropped (default: 1500;
                          1000000 for the default session with --state-file)
   --no-security-check    do not require the contract's credentials (no 401)
+  --errors               answer a body the contract gives (an example, or generated) that breaks its own
+                         schema with a 500 problem listing the violations, as Prism does (default: send it
+                         with an sl-violations header and log it once)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer
@@ -92,6 +95,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       'collection-limit': { type: 'string' },
       'state-limit': { type: 'string' },
       'no-security-check': { type: 'boolean' },
+      errors: { type: 'boolean' },
       stateless: { type: 'boolean' },
       placeholders: { type: 'string' },
       clock: { type: 'string' },
@@ -148,6 +152,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
     stateLimit:
       values['state-limit'] === undefined ? undefined : integer('--state-limit', values['state-limit'], 1, 100_000_000),
     checkSecurity: !values['no-security-check'],
+    errors: values.errors,
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
     placeholders:
@@ -300,10 +305,11 @@ async function main(): Promise<void> {
   if (options.version) return void process.stdout.write(`${version()}\n`);
 
   // Loaded only now, so that --help and flag errors answer at once.
-  const [{ startMock }, { ContractError }, { StateError }] = await Promise.all([
+  const [{ startMock }, { ContractError }, { StateError }, { reportBrokenExamples }] = await Promise.all([
     import('./server.js'),
     import('./contract/load-contract.js'),
     import('./state/check-snapshot.js'),
+    import('./problems/report-examples.js'),
   ]);
   let running: RunningMock;
   try {
@@ -328,6 +334,8 @@ async function main(): Promise<void> {
   );
   const warning = exposureWarning(options, running.port);
   if (warning) process.stderr.write(`${warning}\n`);
+  // After listening: the first answers never wait for it.
+  void reportBrokenExamples(served.operations, (line) => process.stderr.write(`${line}\n`));
 
   let stopping = false;
   const stop = (signal: string) => {

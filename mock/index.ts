@@ -6,6 +6,8 @@ export { redactSecret } from './journal/redact.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
 export { DEFAULT_CONTRACT, type MockOptions, type ServerOptions } from './options.js';
 export type { Problem, Violation } from './problems/problems.js';
+export type { Refusal } from './problems/shape-refusal.js';
+export type { BodyViolation } from './prism/check-response.js';
 export type { CallMatch } from './journal/call-match.js';
 export type { Faults } from './respond/faults.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';

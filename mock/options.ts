@@ -32,6 +32,13 @@ export interface MockOptions {
    */
   checkSecurity?: boolean;
   /**
+   * Answer a body the contract gives (an example, or one generated) that breaks its documented schema with a
+   * 500 problem listing the violations, as Prism's `--errors` does. Off, the body is sent with an
+   * `sl-violations` header; either way the call's journal entry lists them and one log line says so.
+   * @default false
+   */
+  errors?: boolean;
+  /**
    * How many calls the journal keeps; the oldest are dropped first, and `/__mock/calls` says how many.
    * @default 10000
    */
@@ -201,6 +208,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     bodyLimit = 65536,
     dynamic = true,
     checkSecurity = true,
+    errors = false,
     journalLimit = 10000,
     journalSecrets = false,
     journalBytes = 67108864,
@@ -226,6 +234,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     bodyLimit,
     dynamic,
     checkSecurity,
+    errors,
     journalLimit,
     journalSecrets,
     journalBytes,

@@ -95,6 +95,9 @@ export type Decision = Refuse | Drop | Answer;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
+/** The refusals of a request that breaks the contract's path, query, headers or body schema. */
+const BREAKS_CONTRACT = new Set<ProblemKind>(['invalidRequest', 'invalidBody', 'missingBody']);
+
 /**
  * Decides the answer to a request, strongest first: a refusal when the request breaks the contract; then
  * what the request asks (`Prefer`), an override, a fault, and last what the contract documents. Pure: the
@@ -114,7 +117,13 @@ export function decide(
     violations: Violation[],
     extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
   ): Refuse => {
-    const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
+    const found = problem(kind, extra.detail ?? describeViolations(violations), {
+      instance: request.path,
+      violations,
+      // Where the operation documents no 400 or 422 for it (see shape-refusal.ts), a request that breaks the
+      // contract answers 422, as Prism does.
+      ...(BREAKS_CONTRACT.has(kind) ? { status: 422 } : {}),
+    });
     const reply = problemReply(found, extra.headers ?? {}, violations);
     if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
     return { kind: 'refuse', reply };
@@ -140,8 +149,9 @@ export function decide(
     settings.checkSecurity,
   );
   if (!check.ok) {
+    // Every scheme the client may use, those it must send together too, as Prism lists them.
     const challenge: Record<string, string> =
-      check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes[0] ?? 'Bearer' } : {};
+      check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
     return refuse(check.kind, check.violations, { headers: challenge, violationCount: check.violationCount });
   }
   const prefer = parsePrefer(headers.prefer, request.query);
@@ -185,10 +195,11 @@ export function decide(
   const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
   const chosen = plan.choose({ code, example: wish.example }, headers.accept);
   if (!chosen.ok) {
+    // A response the contract does not have is not found (404), as Prism answers it.
     const [kind, pointer] =
       chosen.reason === 'not-acceptable'
         ? (['notAcceptable', '/accept'] as const)
-        : (['invalidPrefer', '/prefer'] as const);
+        : (['notDocumented', '/prefer'] as const);
     return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
   }
   const { choice } = chosen;

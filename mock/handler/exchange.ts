@@ -5,6 +5,7 @@ import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { RequestLogger } from './log-requests.js';
 import type { Redactor } from '../journal/redact.js';
+import type { SettleAnswer } from '../problems/settle-answer.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import { newRequestId } from './request-id.js';
@@ -56,6 +57,8 @@ export interface Exchange {
   log?: RequestLogger;
   /** Takes the secrets out of what the journal records (see journal/redact.ts); absent with `journalSecrets`. */
   redact?: Redactor;
+  /** Makes a refusal the documented answer and checks the contract's bodies (see problems/settle-answer.ts). */
+  settle?: SettleAnswer;
 }
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);

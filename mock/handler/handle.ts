@@ -9,6 +9,7 @@ import { problemReply, writeReply } from '../reply/reply.js';
 import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './cors.js';
 import { createRedactor } from '../journal/redact.js';
+import { createSettleAnswer } from '../problems/settle-answer.js';
 import { decide, type Effects } from './decide.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
@@ -38,6 +39,11 @@ export function createHandler(
   const logRequest = createRequestLogger(context.options);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   const refuseHost = hostGuard(context.options);
+  const settle = createSettleAnswer({
+    generator: context.generator,
+    errors: context.options.errors,
+    warn: (line) => console.error(line),
+  });
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -51,6 +57,7 @@ export function createHandler(
     try {
       ex.log = logRequest;
       ex.redact = redact;
+      ex.settle = settle;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal = refuseHost(ex) ?? refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract.

@@ -8,7 +8,10 @@ import type { Exchange } from './exchange.js';
  * Records the call, then sends it. Recording comes first so that a client that has its answer always finds
  * its call in the journal.
  */
-export function sendReply(ex: Exchange, reply: Reply): void {
+export function sendReply(ex: Exchange, given: Reply): void {
+  const { reply, refusal, responseViolations } = ex.settle
+    ? ex.settle({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, given)
+    : { reply: given };
   const headers = sendableHeaders(reply.headers);
   // Serialised once, for the wire and for the journal (which keeps bodies as text).
   const text = reply.text ?? jsonText(reply);
@@ -19,7 +22,7 @@ export function sendReply(ex: Exchange, reply: Reply): void {
     body: ex.method === 'HEAD' ? undefined : reply.body,
     text,
   };
-  recordCall(ex, reply.violations ?? NONE, response, reply.violationCount);
+  recordCall(ex, reply.violations ?? NONE, response, reply.violationCount, { refusal, responseViolations });
   writeAnswer(ex, headers === reply.headers && text === reply.text ? reply : { ...reply, headers, text });
 }
 
@@ -49,6 +52,7 @@ function recordCall(
   violations: Violation[],
   response: NewCall['response'],
   violationCount?: number,
+  verdict: Pick<NewCall, 'refusal' | 'responseViolations'> = {},
 ): void {
   const sent = { headers: ex.req.headers as Record<string, string | string[]>, query: ex.query };
   // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
@@ -70,6 +74,8 @@ function recordCall(
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
     violationCount,
+    ...(verdict.refusal ? { refusal: verdict.refusal } : {}),
+    ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
   });
 }
 

@@ -1,5 +1,7 @@
 // The call journal: every request that reached a session, kept in a bounded ring, recorded before the reply.
+import type { BodyViolation } from '../prism/check-response.js';
 import type { Violation } from '../problems/problems.js';
+import type { Refusal } from '../problems/shape-refusal.js';
 import { JournalBudget, type BudgetHolder } from './journal-budget.js';
 import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
 
@@ -32,6 +34,17 @@ export interface CallRecord {
   violations: Violation[];
   /** Set only when the request broke the contract in more than the 100 ways kept: how many there were. */
   violationCount?: number;
+  /**
+   * Set only when the mock refused the request (or could not give what it asked): the status answered, and
+   * whether that answer is the operation's documented response (`true`) or the mock's own problem+json,
+   * sent because the contract documents nothing fitting (`false`).
+   */
+  refusal?: Refusal;
+  /**
+   * Set only when the body the contract gives (an example, or one generated from the schema) breaks the
+   * documented schema: each way it does. With `errors` on, the answer was a 500 problem listing them instead.
+   */
+  responseViolations?: BodyViolation[];
 }
 
 /** Which calls to return; every field that is set must match. */

@@ -11,7 +11,10 @@ interface KeptBody {
 }
 
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
-export interface Kept extends Pick<CallRecord, 'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers'> {
+export interface Kept extends Pick<
+  CallRecord,
+  'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'refusal' | 'responseViolations'
+> {
   number: number;
   at: number;
   /** What it is charged against the journal's byte budget. */
@@ -56,6 +59,8 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     // A valid call's empty list is shared; a hostile request's thousands are cut to what an answer shows.
     violations: violations.length === 0 ? violations : capViolations(violations),
     violationCount: Math.max(call.violationCount ?? 0, violations.length),
+    refusal: call.refusal,
+    responseViolations: call.responseViolations,
   };
   kept.cost = costOf(kept);
   return kept;
@@ -71,6 +76,8 @@ export function copyOf(kept: Kept): CallRecord {
     responseHeaders: { ...kept.responseHeaders },
     responseBody: readBody(kept.responseBody),
     violations: kept.violations.map((v) => ({ ...v })),
+    refusal: kept.refusal && { ...kept.refusal },
+    responseViolations: kept.responseViolations?.map((v) => ({ ...v })),
   });
 }
 
@@ -79,15 +86,26 @@ export function copyOf(kept: Kept): CallRecord {
  * parsed only if they are read (a matcher that looks at the path never pays for the body).
  */
 export function viewOf(kept: Kept): CallRecord {
-  const { pathParams, query, headers, responseHeaders, violations } = kept;
-  const record = recordOf(kept, { pathParams, query, headers, responseHeaders, violations });
+  const { pathParams, query, headers, responseHeaders, violations, refusal, responseViolations } = kept;
+  const record = recordOf(kept, {
+    pathParams,
+    query,
+    headers,
+    responseHeaders,
+    violations,
+    refusal,
+    responseViolations,
+  });
   lazily(record, 'body', () => readBody(kept.body));
   lazily(record.response, 'body', () => readBody(kept.responseBody));
   return record;
 }
 
 /** What a record holds that is an object or a body, shared with the journal or copied. */
-type Parts = Pick<Kept, 'pathParams' | 'query' | 'headers' | 'responseHeaders' | 'violations'> & {
+type Parts = Pick<
+  Kept,
+  'pathParams' | 'query' | 'headers' | 'responseHeaders' | 'violations' | 'refusal' | 'responseViolations'
+> & {
   body?: unknown;
   responseBody?: unknown;
 };
@@ -113,6 +131,8 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     },
     violations: parts.violations,
     ...(kept.violationCount > MAX_VIOLATIONS ? { violationCount: kept.violationCount } : {}),
+    ...(parts.refusal ? { refusal: parts.refusal } : {}),
+    ...(parts.responseViolations ? { responseViolations: parts.responseViolations } : {}),
   };
 }
 
@@ -180,6 +200,7 @@ function costOf(kept: Kept): number {
   cost += entriesCost(kept.pathParams) + entriesCost(kept.query) + entriesCost(kept.headers);
   cost += entriesCost(kept.responseHeaders);
   for (const v of kept.violations) cost += 3 * ENTRY_COST + v.pointer.length + v.message.length;
+  for (const v of kept.responseViolations ?? []) cost += 3 * ENTRY_COST + v.pointer.length + v.message.length;
   return cost;
 }
 

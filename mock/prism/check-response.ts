@@ -1,7 +1,8 @@
 // Checks responses and records against an operation's documented responses, with Prism's validator.
-import type { IHttpOperation } from '@stoplight/types';
+import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { compileResponses } from '../spec/response-table.js';
-import { validators, type Diagnostic } from './prism-modules.js';
+import { mapSchema } from '../spec/schema-facts.js';
+import { bodyParts, validators, type Diagnostic } from './prism-modules.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
 export interface ReceivedResponse {
@@ -62,4 +63,79 @@ export function checkResponseBody(spec: IHttpOperation, body: unknown, status?: 
   if (!mediaType) return body === undefined ? [] : [`the ${response.code} response has no JSON body in the contract`];
   const received = { status: status ?? table.successStatus, headers: { 'content-type': mediaType }, body };
   return checkResponse(spec, received).map((m) => m.replace(/^body /, ''));
+}
+
+/** One way a response body breaks its documented schema. */
+export interface BodyViolation {
+  /** JSON pointer in the body; `''` for the body itself. */
+  pointer: string;
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`...). */
+  code: string;
+  /** What is wrong, without where: `must be object`. */
+  message: string;
+}
+
+/**
+ * Checks a body against the schema documented for an operation's `status` and `mediaType` (its content for
+ * that media type, else its first), as Prism checks its own answers: its ajv functions, write-only properties
+ * left out. Headers and the status itself are not checked here. A few µs: schemas are made ready once.
+ * @returns the body's violations, empty when it fits (or nothing is documented to check it against)
+ * @example findBodyViolations(spec, 200, 'application/json', 123) // [{ pointer: '', code: 'type', message: 'must be object' }]
+ */
+export function findBodyViolations(
+  spec: IHttpOperation,
+  status: number,
+  mediaType: string | undefined,
+  body: unknown,
+): BodyViolation[] {
+  if (body === undefined) return [];
+  let table = TABLES.get(spec.responses);
+  if (!table) TABLES.set(spec.responses, (table = compileResponses(spec.responses)));
+  const contents = table.lookup(status)?.contents ?? [];
+  const content =
+    (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
+  return content ? findContentViolations(spec, content, body) : [];
+}
+
+/**
+ * Checks a body against one documented content of an operation's responses (see {@link findBodyViolations}).
+ * @example findContentViolations(spec, spec.responses[0].contents[0], example.value)
+ */
+export function findContentViolations(
+  spec: IHttpOperation,
+  content: IMediaTypeContent,
+  body: unknown,
+): BodyViolation[] {
+  if (!content.schema || FORM.test(content.mediaType)) return [];
+  const schema = preparedOutput(content.schema);
+  if (!schema) return [];
+  const bundle = (spec as { __bundled__?: unknown }).__bundled__;
+  const found = bodyParts.validateAgainstSchema(body, schema, false, OUTPUT, 'body', bundle);
+  return found._tag === 'Some' ? found.value.filter((d) => d.severity === 0).map(toBodyViolation) : [];
+}
+
+const OUTPUT = 1;
+const TABLES = new WeakMap<object, ReturnType<typeof compileResponses>>();
+const FORM = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+const PREPARED = new WeakMap<object, object | undefined>();
+
+/** The schema as Prism checks an answer against it, made once per schema object (the contract's own). */
+function preparedOutput(schema: object): object | undefined {
+  if (PREPARED.has(schema)) return PREPARED.get(schema);
+  const stripped = bodyParts.stripWriteOnlyProperties(schema);
+  // Without `$id`: Prism compiles into one ajv for the process, where a second copy of a contract would clash.
+  const ready =
+    stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+  PREPARED.set(schema, ready);
+  return ready;
+}
+
+function toBodyViolation(d: Diagnostic): BodyViolation {
+  const segments = (d.path ?? []).slice(1);
+  const message = d.message.replace(/^Response body (?:property \S+ )?/, '');
+  const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
+  const pointer = [...segments, ...(missing ? [missing] : [])]
+    .map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
+  return { pointer, code: String(d.code ?? ''), message };
 }

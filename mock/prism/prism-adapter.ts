@@ -124,7 +124,7 @@ export function splitValidation(
         ok: false,
         kind: 'unauthorized',
         schemes,
-        violations: [{ location: 'header', pointer: '/authorization', message }],
+        violations: [{ location: 'header', pointer: '/authorization', message, code: 401 }],
       };
     },
     parameters(element) {
@@ -192,12 +192,13 @@ function toViolation(d: Diagnostic): Violation {
   const [first = 'body', ...rest] = d.path ?? [];
   const location = locationOf(d);
   const segments = LOCATIONS[first] ? rest : (d.path ?? []);
-  if (isMissingBody(d)) return { location: 'body', pointer: '', message: 'A request body is required.' };
+  if (isMissingBody(d))
+    return { location: 'body', pointer: '', message: 'A request body is required.', code: 'required' };
   // Prism prefixes "Request body property a.b " to ajv's message; the location and pointer already say that.
   const message = d.message.replace(/^Request \w+ (?:(?:property|parameter) \S+ )?/, '');
   const missing = /^must have required property '(.+)'$/.exec(message)?.[1];
   const pointer = [...segments, ...(missing ? [missing] : [])]
     .map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`)
     .join('');
-  return { location, pointer, message };
+  return { location, pointer, message, ...(d.code === undefined ? {} : { code: d.code }) };
 }

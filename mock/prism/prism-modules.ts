@@ -82,6 +82,12 @@ export const bodyParts = {
       stripReadOnlyProperties(schema: object): Option<object>;
     }
   ).stripReadOnlyProperties,
+  /** Output bodies are checked without write-only properties, as Prism checks its answers. */
+  stripWriteOnlyProperties: (
+    require('@stoplight/prism-http/dist/utils/filterRequiredProperties.js') as {
+      stripWriteOnlyProperties(schema: object): Option<object>;
+    }
+  ).stripWriteOnlyProperties,
   // Prism's own dependency, loaded from where Prism finds it.
   mergeAllOf: createRequire(require.resolve('@stoplight/prism-http/package.json'))(
     '@stoplight/json-schema-merge-allof',

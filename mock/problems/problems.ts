@@ -9,6 +9,11 @@ export interface Violation {
   /** JSON pointer inside that location: `/kind` in the body, `/limit` for a query parameter. */
   pointer: string;
   message: string;
+  /**
+   * What failed, as Prism names it (the JSON Schema keyword, `401` for missing credentials): for the
+   * `sl-violations` header only. Problem bodies and the journal leave it out.
+   */
+  code?: string | number;
 }
 
 /**
@@ -46,6 +51,11 @@ export const PROBLEMS = {
     status: 403,
   },
   notFound: { type: `${BASE}not-found`, title: 'Not found', status: 404 },
+  notDocumented: {
+    type: `${BASE}not-documented`,
+    title: 'The contract does not document the response asked for',
+    status: 404,
+  },
   routeNotFound: {
     type: `${BASE}route-not-found`,
     title: 'No operation of the contract matches this path',
@@ -73,6 +83,11 @@ export const PROBLEMS = {
   invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+  invalidResponse: {
+    type: `${BASE}invalid-response`,
+    title: "The contract's response breaks its own schema",
+    status: 500,
+  },
   storageFull: { type: `${BASE}storage-full`, title: 'The state is full', status: 507 },
   stateNotSaved: { type: `${BASE}state-not-saved`, title: 'The change could not be saved', status: 500 },
 } as const satisfies Record<string, { type: string; title: string; status: number }>;
@@ -89,13 +104,27 @@ export const MAX_VIOLATIONS = 100;
  */
 export function problem(kind: ProblemKind, detail: string, extra: Partial<Problem> = {}): Problem {
   const { violations, instance, ...rest } = extra;
-  return {
+  const made: Problem = {
     ...PROBLEMS[kind],
     detail: cap(detail),
     ...(instance === undefined ? {} : { instance: cap(instance) }),
     ...(violations === undefined ? {} : { violations: capViolations(violations) }),
     ...rest,
   };
+  KINDS.set(made, kind);
+  return made;
+}
+
+// The kind of each problem built here: the answer to a routed request tells the mock's own problems (which
+// the contract's documented responses replace, see shape-refusal.ts) from a contract's body by it.
+const KINDS = new WeakMap<object, ProblemKind>();
+
+/**
+ * The kind of a problem {@link problem} built, or `undefined` for any other value (a contract's body).
+ * @example kindOf(problem('notFound', 'No pass pas_1.')) // 'notFound'
+ */
+export function kindOf(body: unknown): ProblemKind | undefined {
+  return typeof body === 'object' && body !== null ? KINDS.get(body) : undefined;
 }
 
 /** One line a person can read for each violation, joined: `body /kind: must be one of ...`. */

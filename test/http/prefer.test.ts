@@ -73,20 +73,21 @@ describe('Prefer picks a documented response', () => {
     expect(generated.body.id).not.toBe(example.body.id);
   });
 
-  test('an undocumented code answers 400 listing the codes that exist', async () => {
-    const res = await request(mock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'code=201').expect(400);
+  test('an undocumented code answers 404 listing the codes that exist, as Prism does', async () => {
+    const res = await request(mock.app).get('/members/m1/passes/pas_1').set(AUTH).set('Prefer', 'code=201').expect(404);
+    expect(res.body.type).toBe('https://example.com/problems/not-documented');
     expect(res.body.detail).toBe(
       'Prefer code=201 is not documented for getPass; documented: 200, 400, 401, 403, 404, 406, 429, 500.',
     );
     expect(res.body.violations[0]).toMatchObject({ location: 'header', pointer: '/prefer' });
   });
 
-  test('an unknown example answers 400 listing the examples that exist', async () => {
+  test('an unknown example answers 404 listing the examples that exist, as Prism does', async () => {
     const res = await request(mock.app)
       .get('/members/m1/credentials')
       .set(AUTH)
       .set('Prefer', 'example=nope')
-      .expect(400);
+      .expect(404);
     expect(res.body.detail).toContain('examples: mixed, empty');
   });
 

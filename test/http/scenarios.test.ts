@@ -17,7 +17,7 @@ describe('per-request scenarios', () => {
 
   test('__code= in the query acts as Prefer where headers cannot be set, and is not a contract parameter', async () => {
     const res = await request(mock.app).get('/members/m1/passes?__code=503').set(AUTH);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body.detail).toBe(
       'Prefer code=503 is not documented for listPasses; documented: 200, 400, 401, 403, 404, 406, 429, 500.',
     );

@@ -1,4 +1,7 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
@@ -134,6 +137,7 @@ paths:
       '--admin-token',
       '--no-admin',
       '--no-security-check',
+      '--errors',
       'PORT',
       'verify',
     ])
@@ -244,6 +248,36 @@ paths:
     });
     await cli.stop();
     expect(cli.stderr).toBe('');
+  });
+
+  test('reports at start each example that breaks its schema; with --errors such an answer is a 500', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'broken-example-')), 'broken.yaml');
+    await writeFile(
+      file,
+      `openapi: 3.0.3
+info: { title: broken, version: '1' }
+paths:
+  /path:
+    get:
+      operationId: getPath
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { type: object }, examples: { one: { value: 123 } } } }
+`,
+    );
+    const cli = await start(['--contract', file, '--port', '0', '--log', 'off', '--static', '--errors'], {
+      contract: file,
+    });
+    const res = await fetch(`${cli.url}/path`);
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { violations: unknown[] }).violations).toEqual([
+      { location: 'body', pointer: '', message: 'must be object' },
+    ]);
+    await cli.stop();
+    expect(cli.stderr).toContain(
+      'membership-mock: the example "one" of getPath 200 application/json breaks its schema ((root): must be object).\n',
+    );
   });
 
   test('--allowed-hosts answers the names listed, and refuses others with 403', async () => {

@@ -134,7 +134,8 @@ describe('decide: what to answer, strongest first (Prefer > override > fault > c
 
 describe('decide: refusals come first, in the order a request is read', () => {
   test.each([
-    ['a malformed percent-encoding in the path', getPass({ path: '/members/m1/passes/%E0%A4%A' }), 400],
+    // The mock's own problem answers 422; the contract's documented 400 replaces it when sent (shape-refusal.ts).
+    ['a malformed percent-encoding in the path', getPass({ path: '/members/m1/passes/%E0%A4%A' }), 422],
     [
       'a body with a media type the operation does not take',
       createCredential({ headers: { authorization: 'Bearer t', 'content-type': 'text/plain' } }),
@@ -146,7 +147,7 @@ describe('decide: refusals come first, in the order a request is read', () => {
     [
       'a Prefer code the operation does not document',
       getPass({ headers: { authorization: 'Bearer t', prefer: 'code=201' } }),
-      400,
+      404,
     ],
     [
       'an Accept header the answer cannot satisfy',
@@ -192,7 +193,7 @@ describe('decide: refusals come first, in the order a request is read', () => {
     const decision = decide(plan('createCredential'), createCredential({ body }), session(), settings());
     expect(decision).toMatchObject({
       kind: 'refuse',
-      reply: { status: 400 },
+      reply: { status: 422 },
       unrecordableBody: expect.stringMatching(/deeper than 64/),
     });
   });

@@ -1,0 +1,184 @@
+// The last look at an answer to a contract request before it is recorded and sent: a refusal becomes the
+// documented response (shape-refusal.ts), and a body the contract gives that breaks its own schema is
+// reported (a log line once, the journal, an `sl-violations` header), or with `errors` answered as a 500.
+import type { BodyGenerator } from '../generate/generate-body.js';
+import type { RouteHit } from '../plan/operation-plan.js';
+import { findBodyViolations, type BodyViolation } from '../prism/check-response.js';
+import type { Reply } from '../reply/reply.js';
+import { kindOf, MAX_VIOLATIONS, problem, type Violation } from './problems.js';
+import { shapeRefusal, type Refusal } from './shape-refusal.js';
+
+/** An answer as it is sent, and what the journal says of it. */
+export interface Settled {
+  reply: Reply;
+  refusal?: Refusal;
+  responseViolations?: BodyViolation[];
+}
+
+/** The request an answer is settled for: its operation, when it was routed to one. */
+export interface SettleRequest {
+  hit: RouteHit | undefined;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string | string[]>;
+}
+
+export type SettleAnswer = (request: SettleRequest, reply: Reply) => Settled;
+
+/** How answers are settled. */
+export interface SettleSettings {
+  generator: BodyGenerator;
+  /** Answer a body that breaks its schema with a 500 problem listing the violations (Prism's `--errors`). */
+  errors: boolean;
+  /** Where the one line about each body that breaks its schema goes. */
+  warn: (line: string) => void;
+}
+
+/** Distinct broken bodies logged; past it, no more lines (a generator that breaks every body says so once). */
+const MAX_LOGGED = 1000;
+
+/**
+ * Makes the settler of one mock instance. Anything failing while a refusal is shaped leaves the mock's own
+ * problem in place: a refusal always gets an answer.
+ * @example createSettleAnswer({ generator, errors: false, warn: console.error })({ hit, path, headers, query }, reply)
+ */
+export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
+  const logged = new Set<string>();
+  // State answers are frozen and served again and again: each is checked once.
+  const checked = new WeakMap<object, BodyViolation[]>();
+  return (request, given) => {
+    const { hit } = request;
+    const own = kindOf(given.body) !== undefined;
+    if (!hit) return own ? { reply: given, refusal: { status: given.status, documented: false } } : { reply: given };
+    let settled: Settled = { reply: given };
+    if (own) {
+      try {
+        settled = shapeRefusal(settings.generator, given, {
+          operation: hit.plan.operation.spec,
+          operationId: hit.plan.operation.id,
+          path: request.path,
+          pathParams: hit.pathParams,
+          headers: request.headers,
+          query: request.query,
+        });
+      } catch (error) {
+        settings.warn(`membership-mock: could not shape a refusal as documented: ${(error as Error).message}`);
+        settled = { reply: given, refusal: { status: given.status, documented: false } };
+      }
+    }
+    const { reply } = settled;
+    // The mock's own problems fit no schema of the contract's: only a contract's body is checked.
+    const broken =
+      kindOf(reply.body) === undefined && reply.body !== undefined ? violationsOf(hit, reply, checked) : [];
+    const requestViolations = (reply.violations ?? []).map(fromRequest);
+    if (broken.length === 0 && requestViolations.length === 0) return settled;
+    if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
+    const answer = broken.length > 0 && settings.errors ? invalidResponse(request.path, reply, broken) : reply;
+    // Prism's header: the response's violations, then the request's.
+    const header = headerText([...broken.map(fromResponse), ...requestViolations]);
+    return {
+      ...settled,
+      reply: { ...answer, headers: { ...answer.headers, 'sl-violations': header } },
+      ...(broken.length > 0 ? { responseViolations: broken } : {}),
+    };
+  };
+
+  function report(operationId: string, reply: Reply, broken: BodyViolation[]): void {
+    const listed = broken.map((v) => `${v.pointer || '(root)'}: ${v.message}`).join('; ');
+    const key = `${operationId} ${reply.status} ${reply.contentType ?? ''} ${listed}`;
+    if (logged.has(key) || logged.size >= MAX_LOGGED) return;
+    logged.add(key);
+    settings.warn(
+      `membership-mock: ${operationId} answers ${reply.status} with a body that breaks its schema ` +
+        `(${listed})${settings.errors ? '; answered as a 500 (--errors)' : ''}. Reported once.`,
+    );
+  }
+}
+
+function violationsOf(hit: RouteHit, reply: Reply, checked: WeakMap<object, BodyViolation[]>): BodyViolation[] {
+  const { body } = reply;
+  const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const known = frozen ? checked.get(body) : undefined;
+  if (known) return known;
+  const found = findBodyViolations(hit.plan.operation.spec, reply.status, reply.contentType, body).slice(
+    0,
+    MAX_VIOLATIONS,
+  );
+  if (frozen) checked.set(body, found);
+  return found;
+}
+
+/** The 500 of `--errors`: what the contract would have answered, and how its body breaks the schema. */
+function invalidResponse(path: string, broken: Reply, violations: BodyViolation[]): Reply {
+  const detail =
+    `The ${broken.status} response the contract gives breaks its own schema: ` +
+    violations.map((v) => `body ${v.pointer || '(root)'}: ${v.message}`).join('; ');
+  const found = problem('invalidResponse', detail, {
+    instance: path,
+    violations: violations.map((v) => ({ location: 'body', pointer: v.pointer, message: v.message })),
+  });
+  // The request was fine: its own violations (if any) are what the journal keeps, not the response's.
+  return {
+    status: 500,
+    headers: {},
+    contentType: 'application/problem+json',
+    body: found,
+    violations: broken.violations,
+    ...(broken.violationCount === undefined ? {} : { violationCount: broken.violationCount }),
+  };
+}
+
+/** One entry of Prism's `sl-violations` header. */
+interface PrismViolation {
+  location: string[];
+  severity: 'Error';
+  code: string | number;
+  message: string;
+}
+
+function fromResponse(v: BodyViolation): PrismViolation {
+  return {
+    location: ['response', 'body', ...segmentsOf(v.pointer, v.code)],
+    severity: 'Error',
+    code: v.code,
+    message: v.message,
+  };
+}
+
+function fromRequest(v: Violation): PrismViolation {
+  const code = v.code ?? '';
+  // Missing credentials are the request's as a whole, as Prism places them.
+  const location = code === 401 ? ['request'] : ['request', v.location, ...segmentsOf(v.pointer, code)];
+  return { location, severity: 'Error', code, message: v.message };
+}
+
+function segmentsOf(pointer: string, code: string | number): string[] {
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // Prism places a missing property at the object that lacks it.
+  if (code === 'required') segments.pop();
+  return segments;
+}
+
+/** The most characters the header takes: a Node client refuses answers whose headers pass 16 KiB. */
+const MAX_HEADER = 4096;
+
+/**
+ * The header's value: as many violations as fit in {@link MAX_HEADER} characters (the journal has them all),
+ * escaped to ASCII, since a header cannot carry other characters (Node would refuse the whole answer).
+ */
+function headerText(violations: PrismViolation[]): string {
+  const ascii = (text: string) =>
+    text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const parts: string[] = [];
+  let length = 2;
+  for (const v of violations) {
+    const part = ascii(JSON.stringify(v));
+    if (parts.length > 0 && length + part.length + 1 > MAX_HEADER) break;
+    parts.push(part);
+    length += part.length + 1;
+  }
+  return `[${parts.join(',')}]`;
+}

@@ -1,0 +1,47 @@
+import type { IHttpOperation } from '@stoplight/types';
+import { expect, test } from 'vitest';
+import type { Operation } from '../../mock/contract/load-contract.js';
+import { reportBrokenExamples } from '../../mock/problems/report-examples.js';
+
+/** An operation whose 200 documents an object and gives `values` as its examples. */
+function operation(id: string, values: unknown[]): Operation {
+  const examples = values.map((value, i) => ({ key: `e${i}`, value }));
+  const spec = {
+    id,
+    method: 'get',
+    path: `/${id}`,
+    request: {},
+    responses: [
+      {
+        id: 'r',
+        code: '200',
+        contents: [{ id: 'c', mediaType: 'application/json', schema: { type: 'object' }, examples }],
+      },
+    ],
+  } as unknown as IHttpOperation;
+  return { id, method: 'get', path: `/${id}`, spec };
+}
+
+test('reports one line per broken example, then how many more past the limit', async () => {
+  const lines: string[] = [];
+  await reportBrokenExamples([operation('a', [1, {}, 2]), operation('b', [3, 4])], (l) => lines.push(l), { lines: 2 });
+  expect(lines).toEqual([
+    'membership-mock: the example "e0" of a 200 application/json breaks its schema ((root): must be object).',
+    'membership-mock: the example "e2" of a 200 application/json breaks its schema ((root): must be object).',
+    'membership-mock: 2 more examples break their schema.',
+  ]);
+});
+
+test('says nothing when every example fits', async () => {
+  const lines: string[] = [];
+  await reportBrokenExamples([operation('a', [{}, { x: 1 }])], (l) => lines.push(l));
+  expect(lines).toEqual([]);
+});
+
+test('stops once its time budget is spent, and says so', async () => {
+  const lines: string[] = [];
+  const many = Array.from({ length: 3 }, (_, i) => operation(`op${i}`, [{}]));
+  await reportBrokenExamples(many, (l) => lines.push(l), { budget: 0, slice: 0 });
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^membership-mock: stopped checking the contract's examples after \d+ ms\.$/);
+});
