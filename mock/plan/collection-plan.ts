@@ -2,6 +2,8 @@
 import type { Operation } from '../contract/load-contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
+import { mergedSchema, valueFits } from '../prism/schema-check.js';
+import { sameSchema } from './record-fit.js';
 import {
   listArray,
   successSchema,
@@ -20,6 +22,12 @@ export interface CollectionPlan {
   readonly list?: ListPlan;
   /** For the create operation. */
   readonly create?: CreatePlan;
+  /**
+   * For read and remove: whether a record that is not there answers the mock's 404 (the operation documents a
+   * 404, `4XX` or `default` response), or, when the operation documents none of them, a generated success as
+   * stateless mode answers: the mock never answers a status the contract does not have.
+   */
+  readonly missingIsNotFound?: boolean;
 }
 
 /** How a list answer is laid out and paged. */
@@ -46,6 +54,12 @@ export interface CreatePlan {
   readonly requestSchema?: JsonObject;
   /** The record schema without the properties already decided (made once per set of names). */
   openPart(decided: string[]): JsonObject;
+  /**
+   * Whether a value sent for a field (or the request schema's default) may be kept in the record: the
+   * request and the response declare the field alike, or the value fits the response's declaration.
+   * Omitted: every value is kept.
+   */
+  keeps?(name: string, value: unknown): boolean;
 }
 
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
@@ -62,7 +76,7 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const keyOf = compileKey(collection.path);
   if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
   if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
-  return { collection, role, keyOf };
+  return { collection, role, keyOf, missingIsNotFound: documentsNotFound(operation) };
 }
 
 /**
@@ -81,6 +95,10 @@ export function compileKey(template: string): (pathParams: Readonly<Record<strin
     }
     return key;
   };
+}
+
+function documentsNotFound(operation: Operation): boolean {
+  return operation.spec.responses.some(({ code }) => /^(404|4xx|default)$/i.test(code));
 }
 
 function planList(operation: Operation, collection: Collection): ListPlan {
@@ -103,10 +121,17 @@ function planList(operation: Operation, collection: Collection): ListPlan {
 
 function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
   const contents = operation.spec.request?.body?.contents ?? [];
-  const requestSchema = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const requestSchema = isObject(found) ? mergedSchema(found) : undefined;
   const parts = new BoundedMemo<JsonObject>(OPEN_PARTS);
+  const requested = propertiesOf(requestSchema);
+  const answered = propertiesOf(schema);
+  // Fields whose request and response declarations differ (an id sent, an object answered): values are checked.
+  const differ = new Set(Object.keys(answered).filter((name) => !sameSchema(requested[name], answered[name])));
+  const bundle = (operation.spec as { __bundled__?: unknown }).__bundled__;
   return {
-    requestSchema: isObject(requestSchema) ? requestSchema : undefined,
+    requestSchema,
+    keeps: (name, value) => !differ.has(name) || valueFits(value, answered[name]!, bundle),
     openPart(decided) {
       const key = decided.join('\u0000');
       const known = parts.get(key);

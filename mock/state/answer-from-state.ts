@@ -67,19 +67,20 @@ export function answerFromState(
   }
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
   if (id === undefined) return { reply: render(), changed: seeded };
+  const missing = () => (plan.missingIsNotFound ? notFound(collection, id, request) : render());
   if (role === 'read') {
     const record = store.get(collectionKey, id);
-    return { reply: record ? render(record) : notFound(collection, id, request), changed: seeded };
+    return { reply: record ? render(record) : missing(), changed: seeded };
   }
   if (!kept) {
     // Deleting one of the placeholders would store the rest, and there is no room for them.
     const reply = store.get(collectionKey, id)
       ? storageFull('state-full', tools.store, collectionKey, request)
-      : notFound(collection, id, request);
+      : missing();
     return { reply, changed: false };
   }
   const removed = store.delete(collectionKey, id);
-  return { reply: removed ? render() : notFound(collection, id, request), changed: seeded || removed };
+  return { reply: removed ? render() : missing(), changed: seeded || removed };
 }
 
 /** Where a request finds its collection, whether this request seeded it, and whether the store keeps it. */

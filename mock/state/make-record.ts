@@ -54,7 +54,8 @@ export interface CreateRequest {
 }
 
 /**
- * A record made by a create. Fields the client sent are kept; fields it left out take the request
+ * A record made by a create. Fields the client sent are kept where they fit the record schema (see
+ * {@link CreatePlan.keeps}: the record follows the response, not the request); fields it left out take the request
  * schema's `default`; a new record's non-nullable timestamps are the time of creation, its nullable
  * fields are `null`, and its enums take their first value (the initial state); then its times and status
  * are made to agree with what was sent (see settleCreated: a pass sent with an end in the past is expired).
@@ -74,9 +75,10 @@ export function makeCreated(
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
+    const keeps = (value: unknown) => plan.keeps?.(name, value) ?? true;
     if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
-    else if (Object.hasOwn(body, name)) fixed[name] = copyOf(body[name]);
-    else if (isObject(requested[name]) && requested[name].default !== undefined)
+    else if (Object.hasOwn(body, name) && keeps(body[name])) fixed[name] = copyOf(body[name]);
+    else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
       fixed[name] = copyOf(requested[name].default);
     if (Object.hasOwn(fixed, name)) decided.add(name);
     else if (isNullable(schema)) fixed[name] = null;
