@@ -40,6 +40,11 @@ export interface ListPlan {
   readonly defaultLimit: number;
   /** The query parameter that takes a cursor (`cursor`), if the operation has one. */
   readonly cursorParam?: string;
+  /**
+   * Whether a cursor that is neither the mock's nor a record's id answers 400 (the operation documents a 400,
+   * `4XX` or `default` response); otherwise the list starts from its first page.
+   */
+  readonly refusesBadCursor: boolean;
   /** The envelope field that gives the next cursor (`next_cursor`), if the response has one. */
   readonly nextField?: string;
   /** Whether that field may be `null` (on the last page), rather than left out. */
@@ -63,7 +68,7 @@ export interface CreatePlan {
 }
 
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
-const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after'];
+const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
 const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
 /** Sets of sent fields remembered per create: optional fields make many, so the memo is bounded. */
 const OPEN_PARTS = 256;
@@ -76,7 +81,7 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const keyOf = compileKey(collection.path);
   if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
   if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
-  return { collection, role, keyOf, missingIsNotFound: documentsNotFound(operation) };
+  return { collection, role, keyOf, missingIsNotFound: documents(operation, /^(404|4xx|default)$/i) };
 }
 
 /**
@@ -97,8 +102,9 @@ export function compileKey(template: string): (pathParams: Readonly<Record<strin
   };
 }
 
-function documentsNotFound(operation: Operation): boolean {
-  return operation.spec.responses.some(({ code }) => /^(404|4xx|default)$/i.test(code));
+/** Whether the operation documents a response whose code matches (`404`, `4XX`, `default`). */
+function documents(operation: Operation, codes: RegExp): boolean {
+  return operation.spec.responses.some(({ code }) => codes.test(code));
 }
 
 function planList(operation: Operation, collection: Collection): ListPlan {
@@ -114,6 +120,7 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     limitParam,
     defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,
     cursorParam: CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)),
+    refusesBadCursor: documents(operation, /^(400|4xx|default)$/i),
     nextField,
     nextNullable: nextField !== undefined && isNullable(properties[nextField]),
   };

@@ -2,8 +2,19 @@
 // made from its create response, and its list and read answer them as they are.
 import { isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 
-/** Keywords that say nothing about which values fit. */
-const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', 'deprecated', '$comment']);
+/** Keywords that say nothing about which values fit (`default` and `readOnly` do not refuse any). */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'example',
+  'examples',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'externalDocs',
+  'deprecated',
+  '$comment',
+]);
 
 const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 

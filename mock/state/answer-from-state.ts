@@ -62,7 +62,7 @@ export function answerFromState(
   }
   if (plan.list) {
     const pages = kept ? tools.pages : new BoundedMemo<JsonObject>(1);
-    const list = listPage(plan.list, { ...tools, store, pages }, collectionKey, request, render);
+    const list = listPage(plan.list, collection.idField, { ...tools, store, pages }, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
@@ -141,19 +141,28 @@ function createRecord(
 /** A page of the list, made once per version of the collection and page, then shared (frozen). */
 function listPage(
   list: ListPlan,
+  idField: string,
   tools: StateTools,
   collectionKey: string,
   request: StateRequest,
   render: (body?: unknown) => Reply,
 ): { body: unknown } | { reply: Reply } {
-  const start = list.cursorParam ? decodeCursor(request.query[list.cursorParam]) : 0;
-  if (start === undefined) return { reply: badCursor(list.cursorParam!, request.path) };
+  const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
+  let start = decodeCursor(cursor);
+  // Not one of ours: a record's id (`after=obj_123`, as OpenAI and Stripe page), else refused where documented.
+  let records: StoredRecord[] | undefined;
+  if (start === undefined) {
+    records = tools.store.list(collectionKey).reverse();
+    start = afterRecord(records, idField, cursor);
+    if (start === undefined && list.refusesBadCursor) return { reply: badCursor(list.cursorParam!, request.path) };
+    start ??= 0;
+  }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
   const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
   const known = tools.pages.get(key);
   if (known) return { body: known };
-  const records = tools.store.list(collectionKey).reverse();
+  records ??= tools.store.list(collectionKey).reverse();
   const page = records.slice(start, start + limit);
   // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
   const weight = page.length + 1;
@@ -193,6 +202,17 @@ function decodeCursor(value: string | string[] | undefined): number | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** The offset just after the record whose id is `cursor`, newest first; `undefined` when there is none. */
+function afterRecord(
+  records: StoredRecord[],
+  idField: string,
+  cursor: string | string[] | undefined,
+): number | undefined {
+  if (typeof cursor !== 'string') return undefined;
+  const index = records.findIndex((record) => String(record[idField]) === cursor);
+  return index < 0 ? undefined : index + 1;
 }
 
 function badCursor(param: string, path: string): Reply {

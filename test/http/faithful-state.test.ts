@@ -30,6 +30,9 @@ paths:
   /things:
     get:
       operationId: listThings
+      parameters:
+        - { name: limit, in: query, schema: { type: integer } }
+        - { name: after, in: query, schema: { type: string } }
       responses:
         '200':
           description: ok
@@ -200,6 +203,20 @@ describe('stateful answers follow the contract of any shape', () => {
     const created = (await request(mock.app).post('/widgets').send({ label: 'w' }).expect(201)).body;
     expect(created).toMatchObject({ label: 'w', widget_id: expect.stringMatching(/^wdg_[0-9]{4}$/) });
     expect((await request(mock.app).get(`/widgets/${created.widget_id}`).expect(200)).body).toEqual(created);
+  });
+
+  test('a list pages after the record whose id is given as its cursor (`after=obj_123`)', async () => {
+    const mock = await newMock({ contract: file, seed: 3 });
+    const newest = (await request(mock.app).get('/things?limit=2').expect(200)).body.data;
+    const next = (await request(mock.app).get(`/things?limit=2&after=${newest[1].id}`).expect(200)).body.data;
+    const all = (await request(mock.app).get('/things').expect(200)).body.data;
+    expect(next).toEqual(all.slice(2, 4));
+  });
+
+  test('a cursor that names nothing answers the first page where the operation documents no 400', async () => {
+    const mock = await newMock({ contract: file, seed: 3 });
+    const first = (await request(mock.app).get('/things').expect(200)).body;
+    expect((await request(mock.app).get('/things?after=thg_nobody').expect(200)).body).toEqual(first);
   });
 
   test('a list whose items are not the created record is answered from the contract, not from state', async () => {

@@ -292,8 +292,22 @@ describe('planCollection', () => {
       expect(listed([{ name: 'q' }, { name }]).limitParam).toBe(name);
     });
 
-    test.each(['cursor', 'page_token', 'pageToken', 'after'])('reads the cursor from %s', (name) => {
+    test.each(['cursor', 'page_token', 'pageToken', 'after', 'starting_after'])('reads the cursor from %s', (name) => {
       expect(listed([{ name: 'q' }, { name }]).cursorParam).toBe(name);
+    });
+
+    test.each([
+      ['a 400', ['200', '400'], true],
+      ['a 4XX', ['200', '4XX'], true],
+      ['a default', ['200', 'default'], true],
+      ['no 400, 4XX or default', ['200', '404'], false],
+    ])('refuses a cursor it cannot read when the list documents %s', (_, codes, refuses) => {
+      const operations = collection('/passes');
+      operations[1] = op('get', '/passes', {
+        responses: codes.map((code) => answers(code, code === '200' ? LIST : undefined)),
+        query: [{ name: 'after' }],
+      });
+      expect(plans(operations)[1]!.list!).toMatchObject({ cursorParam: 'after', refusesBadCursor: refuses });
     });
 
     test('pages by the size parameter’s default', () => {
