@@ -49,8 +49,19 @@ export interface ListPlan {
   readonly nextField?: string;
   /** Whether that field may be `null` (on the last page), rather than left out. */
   readonly nextNullable: boolean;
+  /** The envelope's boolean that says whether more records follow (`has_more`), if it has one. */
+  readonly moreField?: string;
+  /** The envelope fields that name the page's first or last record's id (`first_id`, `last_id`). */
+  readonly edgeFields: readonly EdgeField[];
   /** The generated part of the envelope (its fields besides the records): made by `make` on first use, then kept. */
   envelope(make: () => JsonObject): JsonObject;
+}
+
+/** An envelope field holding the id of the page's first or last record. */
+export interface EdgeField {
+  readonly name: string;
+  readonly edge: 'first' | 'last';
+  readonly schema: JsonObject;
 }
 
 /** What a create needs besides the request. */
@@ -70,6 +81,8 @@ export interface CreatePlan {
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
 const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
 const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
+const MORE_FIELDS = ['has_more', 'hasMore'];
+const EDGE_FIELDS = { first_id: 'first', firstId: 'first', last_id: 'last', lastId: 'last' } as const;
 /** Sets of sent fields remembered per create: optional fields make many, so the memo is bounded. */
 const OPEN_PARTS = 256;
 
@@ -123,6 +136,10 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     refusesBadCursor: documents(operation, /^(400|4xx|default)$/i),
     nextField,
     nextNullable: nextField !== undefined && isNullable(properties[nextField]),
+    moreField: MORE_FIELDS.find((field) => properties[field]?.type === 'boolean'),
+    edgeFields: Object.entries(EDGE_FIELDS)
+      .filter(([name]) => isObject(properties[name]))
+      .map(([name, edge]) => ({ name, edge, schema: properties[name]! })),
   };
 }
 

@@ -1,13 +1,14 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
-import { isObject, type JsonObject } from '../spec/schema-facts.js';
+import type { JsonObject } from '../spec/schema-facts.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Collection } from '../plan/infer-collections.js';
-import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-plan.js';
+import type { CollectionPlan, CreatePlan } from '../plan/collection-plan.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
+import { listPage } from './list-page.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
-import { deepFreeze, MemoryStore, type Store, type StoreOutcome, type StoredRecord } from './store.js';
+import { MemoryStore, type Store, type StoreOutcome, type StoredRecord } from './store.js';
 
 /** What state is kept in and made with. */
 export interface StateTools {
@@ -136,94 +137,6 @@ function createRecord(
     // Generated ids are random within their pattern; a clash with a stored record gets another draw.
     if (attempt >= 20 || !tools.store.get(collectionKey, String(record[collection.idField]))) return record;
   }
-}
-
-/** A page of the list, made once per version of the collection and page, then shared (frozen). */
-function listPage(
-  list: ListPlan,
-  idField: string,
-  tools: StateTools,
-  collectionKey: string,
-  request: StateRequest,
-  render: (body?: unknown) => Reply,
-): { body: unknown } | { reply: Reply } {
-  const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
-  let start = decodeCursor(cursor);
-  // Not one of ours: a record's id (`after=obj_123`, as OpenAI and Stripe page), else refused where documented.
-  let records: StoredRecord[] | undefined;
-  if (start === undefined) {
-    records = tools.store.list(collectionKey).reverse();
-    start = afterRecord(records, idField, cursor);
-    if (start === undefined && list.refusesBadCursor) return { reply: badCursor(list.cursorParam!, request.path) };
-    start ??= 0;
-  }
-  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
-  const version = tools.store.version(collectionKey);
-  const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
-  const known = tools.pages.get(key);
-  if (known) return { body: known };
-  records ??= tools.store.list(collectionKey).reverse();
-  const page = records.slice(start, start + limit);
-  // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
-  const weight = page.length + 1;
-  if (list.where.length === 0)
-    return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject, weight) };
-  // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
-  const envelope = list.envelope(() => {
-    const generated = render().body;
-    return deepFreeze(isObject(generated) ? generated : {});
-  });
-  const body: JsonObject = { ...envelope };
-  body[list.where[0]!] = Object.freeze(page);
-  if (list.nextField) {
-    if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);
-    else if (list.nextNullable) body[list.nextField] = null;
-    else delete body[list.nextField];
-  }
-  return { body: tools.pages.set(key, Object.freeze(body), weight) };
-}
-
-function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {
-  const given = Number(Array.isArray(value) ? value[0] : value);
-  return Number.isInteger(given) && given > 0 ? given : defaultLimit;
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset })).toString('base64url');
-}
-
-/** The offset in a cursor this mock issued; `undefined` for one it did not issue. */
-function decodeCursor(value: string | string[] | undefined): number | undefined {
-  if (value === undefined) return 0;
-  if (typeof value !== 'string') return undefined;
-  try {
-    const { offset } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { offset?: unknown };
-    return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The offset just after the record whose id is `cursor`, newest first; `undefined` when there is none. */
-function afterRecord(
-  records: StoredRecord[],
-  idField: string,
-  cursor: string | string[] | undefined,
-): number | undefined {
-  if (typeof cursor !== 'string') return undefined;
-  const index = records.findIndex((record) => String(record[idField]) === cursor);
-  return index < 0 ? undefined : index + 1;
-}
-
-function badCursor(param: string, path: string): Reply {
-  const violation: Violation = {
-    location: 'query',
-    pointer: `/${param}`,
-    message: 'must be a next_cursor value from a previous page, unchanged',
-  };
-  // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
-  const detail = `query /${param}: ${violation.message}.`;
-  return problemReply(problem('invalidRequest', detail, { instance: path, violations: [violation] }), {}, []);
 }
 
 function notFound(collection: Collection, id: string, request: StateRequest): Reply {

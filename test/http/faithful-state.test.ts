@@ -44,6 +44,9 @@ paths:
                 properties:
                   object: { type: string, enum: [list] }
                   data: { type: array, items: { $ref: '#/components/schemas/Thing' } }
+                  has_more: { type: boolean }
+                  first_id: { type: string, nullable: true }
+                  last_id: { type: string, nullable: true }
     post:
       operationId: createThing
       requestBody:
@@ -211,6 +214,14 @@ describe('stateful answers follow the contract of any shape', () => {
     const next = (await request(mock.app).get(`/things?limit=2&after=${newest[1].id}`).expect(200)).body.data;
     const all = (await request(mock.app).get('/things').expect(200)).body.data;
     expect(next).toEqual(all.slice(2, 4));
+  });
+
+  test('a list’s has_more, first_id and last_id describe the page it answers', async () => {
+    const mock = await newMock({ contract: file, seed: 3 });
+    const page = (await request(mock.app).get('/things?limit=2').expect(200)).body;
+    const last = (await request(mock.app).get(`/things?limit=2&after=${page.data[1].id}`).expect(200)).body;
+    expect([page.has_more, page.first_id, page.last_id]).toEqual([true, page.data[0].id, page.data[1].id]);
+    expect([last.has_more, last.first_id, last.last_id]).toEqual([false, last.data[0].id, last.data[0].id]);
   });
 
   test('a cursor that names nothing answers the first page where the operation documents no 400', async () => {
