@@ -163,8 +163,10 @@ function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
       const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
       const required = Array.isArray(schema.required)
         ? schema.required.filter((name) => !decided.includes(name as string))
-        : undefined;
-      return parts.set(key, { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) });
+        : [];
+      const { required: _all, ...rest } = schema;
+      const part = { ...rest, properties: Object.fromEntries(keep) };
+      return parts.set(key, required.length > 0 ? { ...part, required } : part);
     },
   };
 }

@@ -16,7 +16,7 @@ export interface Collection {
   idParam?: string;
   /** The record property that holds the id (`id` unless the schema says otherwise). */
   idField: string;
-  /** The record's JSON Schema, from the create response (its `allOf` merged). */
+  /** The record's JSON Schema, from the create response (its `allOf` merged, its id field required). */
   schema: JsonObject;
   create: Operation;
   list: Operation;
@@ -62,7 +62,7 @@ export function inferCollections(operations: Operation[]): CollectionMap {
       itemPath,
       idParam,
       idField,
-      schema,
+      schema: withIdRequired(schema, idField),
       create,
       list,
       read,
@@ -116,6 +116,16 @@ function answersRecords(read: Operation, record: JsonObject): boolean {
 function recordSchema(create: Operation): JsonObject | undefined {
   const schema = successSchema(create);
   return schema && (schema.type === 'object' || isObject(schema.properties)) ? schema : undefined;
+}
+
+/**
+ * The record schema with its id field required, when the schema declares it optional: every record the mock
+ * makes has an id to be found by (a narrower schema, so its records still fit the contract's).
+ */
+function withIdRequired(schema: JsonObject, idField: string): JsonObject {
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  if (!isObject(schema.properties) || !(idField in schema.properties) || required.includes(idField)) return schema;
+  return { ...schema, required: [...required, idField] };
 }
 
 function isItemPath(collectionPath: string, path: string): boolean {

@@ -130,6 +130,14 @@ describe('inferCollections', () => {
     expect(Object.keys(found!.schema.properties as JsonObject)).toEqual(['name', 'widget_id']);
   });
 
+  test('records are made with their id field even where the schema declares it optional', () => {
+    const record = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+    expect(inferCollections(collection('/passes', record)).collections[0]!.schema).toEqual({
+      ...record,
+      required: ['id'],
+    });
+  });
+
   test('an item GET that answers another schema than the record is not read from state', () => {
     const operations = collection('/passes');
     operations[2] = op('get', '/passes/{pass_id}', {
