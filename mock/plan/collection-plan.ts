@@ -2,6 +2,8 @@
 import type { Operation } from '../contract/load-contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
+import { mergedSchema, valueFits } from '../prism/schema-check.js';
+import { sameSchema } from './record-fit.js';
 import {
   listArray,
   successSchema,
@@ -20,6 +22,12 @@ export interface CollectionPlan {
   readonly list?: ListPlan;
   /** For the create operation. */
   readonly create?: CreatePlan;
+  /**
+   * For read and remove: whether a record that is not there answers the mock's 404 (the operation documents a
+   * 404, `4XX` or `default` response), or, when the operation documents none of them, a generated success as
+   * stateless mode answers: the mock never answers a status the contract does not have.
+   */
+  readonly missingIsNotFound?: boolean;
 }
 
 /** How a list answer is laid out and paged. */
@@ -32,12 +40,28 @@ export interface ListPlan {
   readonly defaultLimit: number;
   /** The query parameter that takes a cursor (`cursor`), if the operation has one. */
   readonly cursorParam?: string;
+  /**
+   * Whether a cursor that is neither the mock's nor a record's id answers 400 (the operation documents a 400,
+   * `4XX` or `default` response); otherwise the list starts from its first page.
+   */
+  readonly refusesBadCursor: boolean;
   /** The envelope field that gives the next cursor (`next_cursor`), if the response has one. */
   readonly nextField?: string;
   /** Whether that field may be `null` (on the last page), rather than left out. */
   readonly nextNullable: boolean;
+  /** The envelope's boolean that says whether more records follow (`has_more`), if it has one. */
+  readonly moreField?: string;
+  /** The envelope fields that name the page's first or last record's id (`first_id`, `last_id`). */
+  readonly edgeFields: readonly EdgeField[];
   /** The generated part of the envelope (its fields besides the records): made by `make` on first use, then kept. */
   envelope(make: () => JsonObject): JsonObject;
+}
+
+/** An envelope field holding the id of the page's first or last record. */
+export interface EdgeField {
+  readonly name: string;
+  readonly edge: 'first' | 'last';
+  readonly schema: JsonObject;
 }
 
 /** What a create needs besides the request. */
@@ -46,11 +70,19 @@ export interface CreatePlan {
   readonly requestSchema?: JsonObject;
   /** The record schema without the properties already decided (made once per set of names). */
   openPart(decided: string[]): JsonObject;
+  /**
+   * Whether a value sent for a field (or the request schema's default) may be kept in the record: the
+   * request and the response declare the field alike, or the value fits the response's declaration.
+   * Omitted: every value is kept.
+   */
+  keeps?(name: string, value: unknown): boolean;
 }
 
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
-const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after'];
+const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
 const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
+const MORE_FIELDS = ['has_more', 'hasMore'];
+const EDGE_FIELDS = { first_id: 'first', firstId: 'first', last_id: 'last', lastId: 'last' } as const;
 /** Sets of sent fields remembered per create: optional fields make many, so the memo is bounded. */
 const OPEN_PARTS = 256;
 
@@ -62,7 +94,7 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const keyOf = compileKey(collection.path);
   if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
   if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
-  return { collection, role, keyOf };
+  return { collection, role, keyOf, missingIsNotFound: documents(operation, /^(404|4xx|default)$/i) };
 }
 
 /**
@@ -83,6 +115,11 @@ export function compileKey(template: string): (pathParams: Readonly<Record<strin
   };
 }
 
+/** Whether the operation documents a response whose code matches (`404`, `4XX`, `default`). */
+function documents(operation: Operation, codes: RegExp): boolean {
+  return operation.spec.responses.some(({ code }) => codes.test(code));
+}
+
 function planList(operation: Operation, collection: Collection): ListPlan {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
@@ -96,17 +133,29 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     limitParam,
     defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,
     cursorParam: CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)),
+    refusesBadCursor: documents(operation, /^(400|4xx|default)$/i),
     nextField,
     nextNullable: nextField !== undefined && isNullable(properties[nextField]),
+    moreField: MORE_FIELDS.find((field) => properties[field]?.type === 'boolean'),
+    edgeFields: Object.entries(EDGE_FIELDS)
+      .filter(([name]) => isObject(properties[name]))
+      .map(([name, edge]) => ({ name, edge, schema: properties[name]! })),
   };
 }
 
 function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
   const contents = operation.spec.request?.body?.contents ?? [];
-  const requestSchema = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const requestSchema = isObject(found) ? mergedSchema(found) : undefined;
   const parts = new BoundedMemo<JsonObject>(OPEN_PARTS);
+  const requested = propertiesOf(requestSchema);
+  const answered = propertiesOf(schema);
+  // Fields whose request and response declarations differ (an id sent, an object answered): values are checked.
+  const differ = new Set(Object.keys(answered).filter((name) => !sameSchema(requested[name], answered[name])));
+  const bundle = (operation.spec as { __bundled__?: unknown }).__bundled__;
   return {
-    requestSchema: isObject(requestSchema) ? requestSchema : undefined,
+    requestSchema,
+    keeps: (name, value) => !differ.has(name) || valueFits(value, answered[name]!, bundle),
     openPart(decided) {
       const key = decided.join('\u0000');
       const known = parts.get(key);
@@ -114,8 +163,10 @@ function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
       const keep = Object.entries(propertiesOf(schema)).filter(([name]) => !decided.includes(name));
       const required = Array.isArray(schema.required)
         ? schema.required.filter((name) => !decided.includes(name as string))
-        : undefined;
-      return parts.set(key, { ...schema, properties: Object.fromEntries(keep), ...(required ? { required } : {}) });
+        : [];
+      const { required: _all, ...rest } = schema;
+      const part = { ...rest, properties: Object.fromEntries(keep) };
+      return parts.set(key, required.length > 0 ? { ...part, required } : part);
     },
   };
 }

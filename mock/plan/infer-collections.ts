@@ -1,8 +1,10 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
 // path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
 import type { Operation } from '../contract/load-contract.js';
+import { mergedSchema } from '../prism/schema-check.js';
 import { isObject, type JsonObject } from '../spec/schema-facts.js';
 import { compileResponses } from '../spec/response-table.js';
+import { recordFits } from './record-fit.js';
 
 /** A collection of records the mock can keep state for. */
 export interface Collection {
@@ -14,7 +16,7 @@ export interface Collection {
   idParam?: string;
   /** The record property that holds the id (`id` unless the schema says otherwise). */
   idField: string;
-  /** The record's JSON Schema, from the create response. */
+  /** The record's JSON Schema, from the create response (its `allOf` merged, its id field required). */
   schema: JsonObject;
   create: Operation;
   list: Operation;
@@ -33,7 +35,9 @@ export interface CollectionMap {
 
 /**
  * Infers the collections. A path counts when its POST answers a 2xx JSON object (the record) and its GET
- * answers a 2xx JSON array or an object holding one array of records.
+ * answers a 2xx JSON array of such records or an object holding one (see {@link listArray}). A path that ends
+ * in a parameter is an item, never a collection: its POST updates the item (`POST /v1/customers/{id}`). The
+ * item's GET reads from state only when it answers records of the same schema.
  * @example inferCollections(contract.operations).collections.map((c) => c.path)
  */
 export function inferCollections(operations: Operation[]): CollectionMap {
@@ -41,13 +45,14 @@ export function inferCollections(operations: Operation[]): CollectionMap {
   const collections: Collection[] = [];
   const roles: CollectionMap['roles'] = new Map();
   for (const create of operations) {
-    if (create.method !== 'post') continue;
+    if (create.method !== 'post' || ITEM_PATH.test(create.path)) continue;
     const list = byKey.get(`get ${create.path}`);
     const schema = recordSchema(create);
     if (!list || !schema || !listArray(list, schema)) continue;
     const item = operations.find((op) => isItemPath(create.path, op.path));
     const itemPath = item?.path;
-    const read = itemPath ? byKey.get(`get ${itemPath}`) : undefined;
+    const readable = itemPath ? byKey.get(`get ${itemPath}`) : undefined;
+    const read = readable && answersRecords(readable, schema) ? readable : undefined;
     const remove = itemPath ? byKey.get(`delete ${itemPath}`) : undefined;
     const idParam = itemPath ? /\{([^}]+)\}$/.exec(itemPath)?.[1] : undefined;
     const scope = [...create.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -57,7 +62,7 @@ export function inferCollections(operations: Operation[]): CollectionMap {
       itemPath,
       idParam,
       idField,
-      schema,
+      schema: withIdRequired(schema, idField),
       create,
       list,
       read,
@@ -72,32 +77,55 @@ export function inferCollections(operations: Operation[]): CollectionMap {
   return { collections, roles };
 }
 
-/** The JSON schema of an operation's success response (see the response table), when that is a 2xx with JSON. */
+/** A path whose last segment is a parameter (`/things/{id}`). */
+const ITEM_PATH = /\/\{[^}/]+\}$/;
+
+/**
+ * The JSON schema of an operation's success response (see the response table), when that is a 2xx with JSON,
+ * its `allOf` merged.
+ */
 export function successSchema(operation: Operation): JsonObject | undefined {
   const { success } = compileResponses(operation.spec.responses);
   if (!success || !/^2/.test(success.code)) return undefined;
   const content = success.contents?.find((c) => /[/+]json\b/i.test(c.mediaType));
-  return isObject(content?.schema) ? content.schema : undefined;
+  return isObject(content?.schema) ? mergedSchema(content.schema) : undefined;
 }
 
 /**
- * Where the records sit in a list response: `[]` when the body is the array, or the name of the one
- * array property holding them (`data`). `undefined` when the list does not hold such records.
+ * Where the records sit in a list response: `[]` when the body is the array, or the name of the
+ * array property holding them (`data`). `undefined` when the list does not hold records that fit the
+ * record schema (another item schema, an array of strings): state would answer what the contract does not.
  */
 export function listArray(list: Operation, record: JsonObject): string[] | undefined {
   const schema = successSchema(list);
   if (!schema) return undefined;
-  if (schema.type === 'array' && isObject(schema.items)) return [];
+  const holds = (items: unknown) => isObject(items) && recordFits(mergedSchema(items), record);
+  if (schema.type === 'array') return holds(schema.items) ? [] : undefined;
   const properties = isObject(schema.properties) ? schema.properties : {};
-  const arrays = Object.entries(properties).filter(([, p]) => isObject(p) && p.type === 'array' && isObject(p.items));
-  const same = arrays.find(([, p]) => sameShape((p as JsonObject).items as JsonObject, record));
+  const arrays = Object.entries(properties).filter(([, p]) => isObject(p) && p.type === 'array' && holds(p.items));
+  const same = arrays.find(([, p]) => sameShape(mergedSchema((p as JsonObject).items as JsonObject), record));
   const chosen = same ?? (arrays.length === 1 ? arrays[0] : undefined);
   return chosen ? [chosen[0]] : undefined;
+}
+
+function answersRecords(read: Operation, record: JsonObject): boolean {
+  const schema = successSchema(read);
+  return schema !== undefined && recordFits(schema, record);
 }
 
 function recordSchema(create: Operation): JsonObject | undefined {
   const schema = successSchema(create);
   return schema && (schema.type === 'object' || isObject(schema.properties)) ? schema : undefined;
+}
+
+/**
+ * The record schema with its id field required, when the schema declares it optional: every record the mock
+ * makes has an id to be found by (a narrower schema, so its records still fit the contract's).
+ */
+function withIdRequired(schema: JsonObject, idField: string): JsonObject {
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  if (!isObject(schema.properties) || !(idField in schema.properties) || required.includes(idField)) return schema;
+  return { ...schema, required: [...required, idField] };
 }
 
 function isItemPath(collectionPath: string, path: string): boolean {

@@ -1,13 +1,14 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
-import { isObject, type JsonObject } from '../spec/schema-facts.js';
+import type { JsonObject } from '../spec/schema-facts.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Collection } from '../plan/infer-collections.js';
-import type { CollectionPlan, CreatePlan, ListPlan } from '../plan/collection-plan.js';
+import type { CollectionPlan, CreatePlan } from '../plan/collection-plan.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
+import { listPage } from './list-page.js';
 import { makeCreated, makePlaceholder } from './make-record.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
-import { deepFreeze, MemoryStore, type Store, type StoreOutcome, type StoredRecord } from './store.js';
+import { MemoryStore, type Store, type StoreOutcome, type StoredRecord } from './store.js';
 
 /** What state is kept in and made with. */
 export interface StateTools {
@@ -62,24 +63,25 @@ export function answerFromState(
   }
   if (plan.list) {
     const pages = kept ? tools.pages : new BoundedMemo<JsonObject>(1);
-    const list = listPage(plan.list, { ...tools, store, pages }, collectionKey, request, render);
+    const list = listPage(plan.list, collection.idField, { ...tools, store, pages }, collectionKey, request, render);
     return { reply: 'reply' in list ? list.reply : render(list.body), changed: seeded };
   }
   const id = collection.idParam ? request.pathParams[collection.idParam] : undefined;
   if (id === undefined) return { reply: render(), changed: seeded };
+  const missing = () => (plan.missingIsNotFound ? notFound(collection, id, request) : render());
   if (role === 'read') {
     const record = store.get(collectionKey, id);
-    return { reply: record ? render(record) : notFound(collection, id, request), changed: seeded };
+    return { reply: record ? render(record) : missing(), changed: seeded };
   }
   if (!kept) {
     // Deleting one of the placeholders would store the rest, and there is no room for them.
     const reply = store.get(collectionKey, id)
       ? storageFull('state-full', tools.store, collectionKey, request)
-      : notFound(collection, id, request);
+      : missing();
     return { reply, changed: false };
   }
   const removed = store.delete(collectionKey, id);
-  return { reply: removed ? render() : notFound(collection, id, request), changed: seeded || removed };
+  return { reply: removed ? render() : missing(), changed: seeded || removed };
 }
 
 /** Where a request finds its collection, whether this request seeded it, and whether the store keeps it. */
@@ -135,74 +137,6 @@ function createRecord(
     // Generated ids are random within their pattern; a clash with a stored record gets another draw.
     if (attempt >= 20 || !tools.store.get(collectionKey, String(record[collection.idField]))) return record;
   }
-}
-
-/** A page of the list, made once per version of the collection and page, then shared (frozen). */
-function listPage(
-  list: ListPlan,
-  tools: StateTools,
-  collectionKey: string,
-  request: StateRequest,
-  render: (body?: unknown) => Reply,
-): { body: unknown } | { reply: Reply } {
-  const start = list.cursorParam ? decodeCursor(request.query[list.cursorParam]) : 0;
-  if (start === undefined) return { reply: badCursor(list.cursorParam!, request.path) };
-  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
-  const version = tools.store.version(collectionKey);
-  const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
-  const known = tools.pages.get(key);
-  if (known) return { body: known };
-  const records = tools.store.list(collectionKey).reverse();
-  const page = records.slice(start, start + limit);
-  // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
-  const weight = page.length + 1;
-  if (list.where.length === 0)
-    return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject, weight) };
-  // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
-  const envelope = list.envelope(() => {
-    const generated = render().body;
-    return deepFreeze(isObject(generated) ? generated : {});
-  });
-  const body: JsonObject = { ...envelope };
-  body[list.where[0]!] = Object.freeze(page);
-  if (list.nextField) {
-    if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);
-    else if (list.nextNullable) body[list.nextField] = null;
-    else delete body[list.nextField];
-  }
-  return { body: tools.pages.set(key, Object.freeze(body), weight) };
-}
-
-function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {
-  const given = Number(Array.isArray(value) ? value[0] : value);
-  return Number.isInteger(given) && given > 0 ? given : defaultLimit;
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset })).toString('base64url');
-}
-
-/** The offset in a cursor this mock issued; `undefined` for one it did not issue. */
-function decodeCursor(value: string | string[] | undefined): number | undefined {
-  if (value === undefined) return 0;
-  if (typeof value !== 'string') return undefined;
-  try {
-    const { offset } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { offset?: unknown };
-    return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function badCursor(param: string, path: string): Reply {
-  const violation: Violation = {
-    location: 'query',
-    pointer: `/${param}`,
-    message: 'must be a next_cursor value from a previous page, unchanged',
-  };
-  // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
-  const detail = `query /${param}: ${violation.message}.`;
-  return problemReply(problem('invalidRequest', detail, { instance: path, violations: [violation] }), {}, []);
 }
 
 function notFound(collection: Collection, id: string, request: StateRequest): Reply {

@@ -5,6 +5,7 @@ import { hashSeed } from '../generate/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
+import { valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
@@ -31,8 +32,18 @@ export interface PlaceholderSlot {
  * @example makePlaceholder(generator, collection, { collectionKey: '/members/m1/passes', pathParams, index: 0, count: 3 })
  */
 export function makePlaceholder(generator: BodyGenerator, collection: Collection, slot: PlaceholderSlot): StoredRecord {
-  const { collectionKey, pathParams, index, count } = slot;
-  const key = `placeholder|${collectionKey}|${index}`;
+  const { collectionKey, index } = slot;
+  return drawFitting(collection, `placeholder|${collectionKey}|${index}`, (key) =>
+    drawPlaceholder(generator, collection, slot, key),
+  );
+}
+
+function drawPlaceholder(
+  generator: BodyGenerator,
+  collection: Collection,
+  { pathParams, index, count }: PlaceholderSlot,
+  key: string,
+): StoredRecord {
   const record = asRecord(generator.generate(collection.schema, key));
   // The record's own numbers: from its key and what was drawn for it (which follows the seed).
   const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
@@ -54,7 +65,8 @@ export interface CreateRequest {
 }
 
 /**
- * A record made by a create. Fields the client sent are kept; fields it left out take the request
+ * A record made by a create. Fields the client sent are kept where they fit the record schema (see
+ * {@link CreatePlan.keeps}: the record follows the response, not the request); fields it left out take the request
  * schema's `default`; a new record's non-nullable timestamps are the time of creation, its nullable
  * fields are `null`, and its enums take their first value (the initial state); then its times and status
  * are made to agree with what was sent (see settleCreated: a pass sent with an end in the past is expired).
@@ -74,32 +86,52 @@ export function makeCreated(
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
+    const keeps = (value: unknown) => plan.keeps?.(name, value) ?? true;
     if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
-    else if (Object.hasOwn(body, name)) fixed[name] = copyOf(body[name]);
-    else if (isObject(requested[name]) && requested[name].default !== undefined)
+    else if (Object.hasOwn(body, name) && keeps(body[name])) fixed[name] = copyOf(body[name]);
+    else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
       fixed[name] = copyOf(requested[name].default);
     if (Object.hasOwn(fixed, name)) decided.add(name);
     else if (isNullable(schema)) fixed[name] = null;
     else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = copyOf(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
   }
-  // A schema built with allOf/oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
+  // A schema built with oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
   const schema = collection.schema;
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
-    const whole = echoPathParams({ ...asRecord(generator.generate(schema, key)), ...fixed }, schema, pathParams);
-    settleCreated(whole, recordRoles(schema), times);
-    return whole;
+    return drawFitting(collection, key, (drawKey) => {
+      const whole = { ...asRecord(generator.generate(schema, drawKey)), ...fixed };
+      settleCreated(echoPathParams(whole, schema, pathParams), recordRoles(schema), times);
+      return whole;
+    });
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
-  const open = asRecord(generator.generate(plan.openPart(Object.keys(fixed)), key));
-  const record: StoredRecord = {};
-  for (const name of Object.keys(properties)) {
-    if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
-    else if (Object.hasOwn(open, name)) record[name] = open[name];
-  }
-  settleCreated(record, recordRoles(schema), times);
+  const part = plan.openPart(Object.keys(fixed));
+  return drawFitting(collection, key, (drawKey) => {
+    const open = asRecord(generator.generate(part, drawKey));
+    const record: StoredRecord = {};
+    for (const name of Object.keys(properties)) {
+      if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
+      else if (Object.hasOwn(open, name)) record[name] = open[name];
+    }
+    settleCreated(record, recordRoles(schema), times);
+    return record;
+  });
+}
+
+/** How many records are drawn at most for one: the generator misses now and then (a oneOf, a deep field). */
+const DRAWS = 4;
+
+/**
+ * The first record `draw` makes (under `key`, then `key|draw1`, …) that fits the record schema, or the last
+ * of {@link DRAWS}: state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
+ */
+function drawFitting(collection: Collection, key: string, draw: (key: string) => StoredRecord): StoredRecord {
+  const bundle = (collection.create.spec as { __bundled__?: unknown } | undefined)?.__bundled__;
+  let record = draw(key);
+  for (let n = 1; n < DRAWS && !valueFits(record, collection.schema, bundle); n++) record = draw(`${key}|draw${n}`);
   return record;
 }
 

@@ -304,16 +304,18 @@ describe('answerFromState: records', () => {
 
   test('a create whose generated id is taken draws again with a new key, twenty times at most', () => {
     const state = tools(0);
-    const generate = vi.fn((_schema: unknown, key: string) => ({ id: key.endsWith('retry2') ? 'free' : 'taken' }));
+    // Ids that fit the contract's pattern: a record that does not fit would be drawn again for that reason.
+    const [taken, free] = [`pas_${'0'.repeat(26)}`, `pas_${'1'.repeat(26)}`];
+    const generate = vi.fn((_schema: unknown, key: string) => ({ id: key.endsWith('retry2') ? free : taken }));
     state.generator = { generate, anchor: new Date(0) };
-    state.store.put('/members/m1/passes', 'taken', { id: 'taken' });
+    state.store.put('/members/m1/passes', taken, { id: taken });
     const create = () =>
       answerFromState(plan('createPass'), state, request('createPass', { body: { name: 'Gym' }, key: 'k' }), render);
-    expect(create().reply.body).toMatchObject({ id: 'free' });
+    expect(create().reply.body).toMatchObject({ id: free });
     expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|retry1', 'k|retry2']);
     generate.mockClear();
-    generate.mockImplementation(() => ({ id: 'taken' }));
-    expect(create().reply.body).toMatchObject({ id: 'taken' });
+    generate.mockImplementation(() => ({ id: taken }));
+    expect(create().reply.body).toMatchObject({ id: taken });
     expect(generate).toHaveBeenCalledTimes(21);
   });
 });

@@ -110,6 +110,48 @@ describe('inferCollections', () => {
     expect(inferCollections(operations).collections).toHaveLength(1);
   });
 
+  test('a POST on a path that ends in a parameter is an update of the item, not a create into a collection', () => {
+    const role = {
+      type: 'object',
+      properties: { id: { type: 'string' }, permissions: { type: 'array', items: { type: 'string' } } },
+    };
+    const operations = [
+      op('post', '/roles/{role_id}', { responses: [answers('200', role)] }),
+      op('get', '/roles/{role_id}', { responses: [answers('200', role)] }),
+    ];
+    expect(inferCollections(operations).collections).toEqual([]);
+  });
+
+  test('a record schema built with allOf is read merged: its collection and id field are found', () => {
+    const base = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+    const record = { allOf: [base, { type: 'object', properties: { widget_id: { type: 'string' } } }] };
+    const [found] = inferCollections(collection('/widgets', record)).collections;
+    expect(found).toMatchObject({ idField: 'widget_id', read: expect.anything() });
+    expect(Object.keys(found!.schema.properties as JsonObject)).toEqual(['name', 'widget_id']);
+  });
+
+  test('records are made with their id field even where the schema declares it optional', () => {
+    const record = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+    expect(inferCollections(collection('/passes', record)).collections[0]!.schema).toEqual({
+      ...record,
+      required: ['id'],
+    });
+  });
+
+  test('an item GET that answers another schema than the record is not read from state', () => {
+    const operations = collection('/passes');
+    operations[2] = op('get', '/passes/{pass_id}', {
+      responses: [
+        answers('200', {
+          type: 'object',
+          required: ['id', 'score'],
+          properties: { id: { type: 'string' }, score: { type: 'integer' } },
+        }),
+      ],
+    });
+    expect(inferCollections(operations).collections[0]).toMatchObject({ read: undefined, remove: operations[3] });
+  });
+
   test.each([
     ['id, when the record has it', { id: {}, pass_id: {}, code: {} }, 'id'],
     ['the property named like the item parameter', { pass_id: {}, member_id: {}, name: {} }, 'pass_id'],
@@ -147,6 +189,34 @@ describe('listArray', () => {
   test('is none when several arrays hold other records', () => {
     const other = { type: 'array', items: { type: 'object', properties: { href: {} } } };
     expect(listArray(list({ type: 'object', properties: { a: other, b: other } }), PASS)).toBeUndefined();
+  });
+
+  test('is none when the listed items require a field the record does not', () => {
+    const summary = {
+      type: 'object',
+      required: ['id', 'score'],
+      properties: { id: { type: 'string' }, score: { type: 'integer' } },
+    };
+    expect(listArray(list({ type: 'array', items: summary }), PASS)).toBeUndefined();
+  });
+
+  test('is none when the only array of an envelope holds something else than records (strings)', () => {
+    const envelope = { type: 'object', properties: { permissions: { type: 'array', items: { type: 'string' } } } };
+    expect(listArray(list(envelope), PASS)).toBeUndefined();
+  });
+
+  test('holds the records when the listed items are a summary: some of the record’s fields, declared alike', () => {
+    const summary = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string', description: 'The id.' } },
+    };
+    expect(listArray(list({ type: 'array', items: summary }), PASS)).toEqual([]);
+  });
+
+  test('is none when the listed items declare a field of the record otherwise', () => {
+    const other = { type: 'object', properties: { id: { type: 'integer' } } };
+    expect(listArray(list({ type: 'array', items: other }), PASS)).toBeUndefined();
   });
 
   test('is none for an array of arrays or an array without item schema', () => {
@@ -193,6 +263,21 @@ describe('planCollection', () => {
     ]);
   });
 
+  test.each([
+    ['a 404', ['200', '404'], true],
+    ['a 4XX', ['200', '4XX'], true],
+    ['a default', ['200', 'default'], true],
+    ['no 404, 4XX or default', ['200', '400'], false],
+  ])('a read or a delete answers a missing record as not found when it documents %s', (_, codes, notFound) => {
+    const operations = collection('/passes');
+    operations[2] = op('get', '/passes/{pass_id}', {
+      responses: codes.map((code) => answers(code, code === '200' ? PASS : undefined)),
+    });
+    operations[3] = op('delete', '/passes/{pass_id}', { responses: codes.map((code) => answers(code)) });
+    const [, , read, remove] = plans(operations);
+    expect([read!.missingIsNotFound, remove!.missingIsNotFound]).toEqual([notFound, notFound]);
+  });
+
   describe('a list', () => {
     const listed = (query: OperationShape['query'], list: JsonObject = LIST) => {
       const operations = collection('/passes', PASS, list);
@@ -215,8 +300,22 @@ describe('planCollection', () => {
       expect(listed([{ name: 'q' }, { name }]).limitParam).toBe(name);
     });
 
-    test.each(['cursor', 'page_token', 'pageToken', 'after'])('reads the cursor from %s', (name) => {
+    test.each(['cursor', 'page_token', 'pageToken', 'after', 'starting_after'])('reads the cursor from %s', (name) => {
       expect(listed([{ name: 'q' }, { name }]).cursorParam).toBe(name);
+    });
+
+    test.each([
+      ['a 400', ['200', '400'], true],
+      ['a 4XX', ['200', '4XX'], true],
+      ['a default', ['200', 'default'], true],
+      ['no 400, 4XX or default', ['200', '404'], false],
+    ])('refuses a cursor it cannot read when the list documents %s', (_, codes, refuses) => {
+      const operations = collection('/passes');
+      operations[1] = op('get', '/passes', {
+        responses: codes.map((code) => answers(code, code === '200' ? LIST : undefined)),
+        query: [{ name: 'after' }],
+      });
+      expect(plans(operations)[1]!.list!).toMatchObject({ cursorParam: 'after', refusesBadCursor: refuses });
     });
 
     test('pages by the size parameter’s default', () => {
@@ -274,6 +373,23 @@ describe('planCollection', () => {
         type: 'object',
         properties: { note: { type: 'string' } },
       });
+    });
+
+    test('keeps a sent value of a field the request and the response declare alike, whatever it is', () => {
+      const schema = { type: 'object', properties: { name: { type: 'string', description: 'Sent.' } } };
+      expect(created([{ mediaType: 'application/json', schema }]).keeps!('name', 'Gym')).toBe(true);
+    });
+
+    test.each([
+      ['fits', { label: 'blue' }, true],
+      ['does not fit', 'blue', false],
+    ])('keeps a sent value of a field declared otherwise in the response only when it %s', (_, value, kept) => {
+      const record = {
+        type: 'object',
+        properties: { id: { type: 'string' }, tag: { type: 'object', properties: { label: { type: 'string' } } } },
+      };
+      const schema = { type: 'object', properties: { tag: { type: 'string' } } };
+      expect(created([{ mediaType: 'application/json', schema }], record).keeps!('tag', value)).toBe(kept);
     });
 
     test('the open part is made once per set of decided names', () => {

@@ -277,3 +277,35 @@ describe('echoPathParams', () => {
     expect(record).toEqual({ count: 1, member_id: 'm1', pass_id: 'p1' });
   });
 });
+
+describe('a record drawn unfit for its schema', () => {
+  const SIMPLE: JsonObject = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+  /** Draws an id of the wrong type, except under the keys given. */
+  const drawsFit = (fitKeys: RegExp) => {
+    const generate = vi.fn((_schema: unknown, key: string) => ({ id: fitKeys.test(key) ? 'p1' : 7 }));
+    return { generator: { generate, anchor: ANCHOR } satisfies BodyGenerator, generate };
+  };
+  const slot = { collectionKey: '/members/m1/passes', pathParams: {}, index: 0, count: 1 };
+
+  test('is drawn again under another key: a placeholder keeps the first draw that fits', () => {
+    const { generator: g, generate } = drawsFit(/\|draw1$/);
+    expect(makePlaceholder(g, collection(SIMPLE), slot).id).toBe('p1');
+    expect(generate.mock.calls.map(([, key]) => key)).toEqual([
+      'placeholder|/members/m1/passes|0',
+      'placeholder|/members/m1/passes|0|draw1',
+    ]);
+  });
+
+  test('is drawn again under another key: a created record keeps the first draw that fits', () => {
+    const { generator: g } = drawsFit(/\|draw2$/);
+    const plan: CreatePlan = { openPart: () => SIMPLE };
+    const record = makeCreated(g, collection(SIMPLE), plan, { key: 'k', pathParams: {}, sent: {}, now: NOW });
+    expect(record.id).toBe('p1');
+  });
+
+  test('is kept after four draws that all miss, rather than drawing forever', () => {
+    const { generator: g, generate } = drawsFit(/^$/);
+    expect(makePlaceholder(g, collection(SIMPLE), slot).id).toBe(7);
+    expect(generate).toHaveBeenCalledTimes(4);
+  });
+});

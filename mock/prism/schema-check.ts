@@ -1,0 +1,36 @@
+// Plain-value wrappers over Prism's allOf merger and cached ajv functions, for the state code to read record
+// schemas and to check values against them without touching fp-ts.
+import { bodyParts } from './prism-modules.js';
+
+const OUTPUT = 1;
+const merged = new WeakMap<object, object>();
+
+/**
+ * The schema with its `allOf` merged into one object schema (deeply), made once per schema object; the schema
+ * itself when it has no `allOf` or cannot be merged (conflicting types, say).
+ * @example mergedSchema({ allOf: [{ $ref… }, { properties: { id: { type: 'string' } } }] }).properties.id
+ */
+export function mergedSchema<T extends object>(schema: T): T {
+  let known = merged.get(schema);
+  if (known === undefined) {
+    try {
+      const hasAllOf = JSON.stringify(schema).includes('"allOf"');
+      known = hasAllOf ? bodyParts.mergeAllOf(schema, { deep: true, ignoreAdditionalProperties: true }) : schema;
+    } catch {
+      known = schema;
+    }
+    merged.set(schema, known);
+  }
+  return known as T;
+}
+
+/**
+ * Whether a value fits a schema, as Prism validates responses (no type coercion). `bundle` is the operation's
+ * `__bundled__` map, for schemas whose `$ref`s point into it. A schema ajv cannot compile is taken to fit
+ * (the value stays as the request had it, as before this check).
+ * @example valueFits('2025-01-01', { type: 'string', format: 'date' }) // true
+ */
+export function valueFits(value: unknown, schema: object, bundle?: unknown): boolean {
+  const found = bodyParts.validateAgainstSchema(value, schema, false, OUTPUT, 'body', bundle);
+  return found._tag === 'None';
+}

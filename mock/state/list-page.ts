@@ -1,0 +1,106 @@
+// Answers a list from state: the page a cursor and a limit ask for, in the envelope the contract declares.
+import { valueFits } from '../prism/schema-check.js';
+import type { ListPlan } from '../plan/collection-plan.js';
+import { problem, type Violation } from '../problems/problems.js';
+import { problemReply, type Reply } from '../reply/reply.js';
+import { isNullable, isObject, type JsonObject } from '../spec/schema-facts.js';
+import type { StateRequest, StateTools } from './answer-from-state.js';
+import { deepFreeze, type StoredRecord } from './store.js';
+
+/**
+ * A page of the list, made once per version of the collection and page, then shared (frozen); or the 400 of a
+ * cursor it cannot read, where the list documents one.
+ * @example listPage(plan.list, 'id', tools, '/members/m1/passes', request, render)
+ */
+export function listPage(
+  list: ListPlan,
+  idField: string,
+  tools: StateTools,
+  collectionKey: string,
+  request: StateRequest,
+  render: (body?: unknown) => Reply,
+): { body: unknown } | { reply: Reply } {
+  const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
+  let start = decodeCursor(cursor);
+  // Not one of ours: a record's id (`after=obj_123`, as OpenAI and Stripe page), else refused where documented.
+  let records: StoredRecord[] | undefined;
+  if (start === undefined) {
+    records = tools.store.list(collectionKey).reverse();
+    start = afterRecord(records, idField, cursor);
+    if (start === undefined && list.refusesBadCursor) return { reply: badCursor(list.cursorParam!, request.path) };
+    start ??= 0;
+  }
+  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
+  const version = tools.store.version(collectionKey);
+  const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
+  const known = tools.pages.get(key);
+  if (known) return { body: known };
+  records ??= tools.store.list(collectionKey).reverse();
+  const page = records.slice(start, start + limit);
+  // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
+  const weight = page.length + 1;
+  if (list.where.length === 0)
+    return { body: tools.pages.set(key, Object.freeze(page) as unknown as JsonObject, weight) };
+  // The envelope's other fields come from the generator (once per operation); the records and the cursor from state.
+  const envelope = list.envelope(() => {
+    const generated = render().body;
+    return deepFreeze(isObject(generated) ? generated : {});
+  });
+  const body: JsonObject = { ...envelope };
+  body[list.where[0]!] = Object.freeze(page);
+  if (list.nextField) {
+    if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);
+    else if (list.nextNullable) body[list.nextField] = null;
+    else delete body[list.nextField];
+  }
+  // Stripe's and OpenAI's envelopes say it their way: `has_more`, and the ids of the page's first and last record.
+  if (list.moreField) body[list.moreField] = start + limit < records.length;
+  for (const { name, edge, schema } of list.edgeFields) {
+    const id = (edge === 'first' ? page[0] : page.at(-1))?.[idField];
+    if (id === undefined ? isNullable(schema) : valueFits(id, schema)) body[name] = id ?? null;
+  }
+  return { body: tools.pages.set(key, Object.freeze(body), weight) };
+}
+
+function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {
+  const given = Number(Array.isArray(value) ? value[0] : value);
+  return Number.isInteger(given) && given > 0 ? given : defaultLimit;
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset })).toString('base64url');
+}
+
+/** The offset in a cursor this mock issued; `undefined` for one it did not issue. */
+function decodeCursor(value: string | string[] | undefined): number | undefined {
+  if (value === undefined) return 0;
+  if (typeof value !== 'string') return undefined;
+  try {
+    const { offset } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { offset?: unknown };
+    return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The offset just after the record whose id is `cursor`, newest first; `undefined` when there is none. */
+function afterRecord(
+  records: StoredRecord[],
+  idField: string,
+  cursor: string | string[] | undefined,
+): number | undefined {
+  if (typeof cursor !== 'string') return undefined;
+  const index = records.findIndex((record) => String(record[idField]) === cursor);
+  return index < 0 ? undefined : index + 1;
+}
+
+function badCursor(param: string, path: string): Reply {
+  const violation: Violation = {
+    location: 'query',
+    pointer: `/${param}`,
+    message: 'must be a next_cursor value from a previous page, unchanged',
+  };
+  // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
+  const detail = `query /${param}: ${violation.message}.`;
+  return problemReply(problem('invalidRequest', detail, { instance: path, violations: [violation] }), {}, []);
+}
