@@ -21,9 +21,8 @@ export interface BodyGenerator {
 const DAY = 86_400_000;
 const MAX_EXTRA_ITEMS = 5;
 /**
- * json-schema-faker's depth limit, past which it fills required values with "", 0 or {}: far below any
- * real schema's required values, since pruneDeep already keeps bodies small, and recursion is bounded by
- * REF_DEPTH.
+ * json-schema-faker's depth limit, past which it fills required values with "", 0 or {}: far deeper than
+ * real schemas' required values go. pruneDeep keeps bodies small instead, and REF_DEPTH bounds recursion.
  */
 const MAX_DEPTH = 64;
 /** How many `$ref`s deep (each a step of recursion, the loader having inlined all others) a body goes. */
@@ -100,7 +99,8 @@ function instant(anchor: Date, fraction: number): Date {
 function prepare(prepared: WeakMap<object, Prepared>, schema: unknown, bundle?: unknown): Prepared {
   if (typeof schema !== 'object' || schema === null) return { schema: schema as JsonSchema, usesFaker: false };
   const hit = prepared.get(schema);
-  if (hit) return hit;
+  // A schema first made ready without its bundle (a record of state) is made ready again with it.
+  if (hit && (hit.resolveRef || !isObject(bundle))) return hit;
   const clean = pruneDeep(cleanSchema(schema));
   const parts = isObject(bundle) ? cleanBundle(bundle) : undefined;
   const quick = planQuickDraw(clean);

@@ -37,7 +37,7 @@ export function problemReply(
  */
 export function writeReply(res: ServerResponse, reply: Reply, first: readonly string[] = []): void {
   const headers = isEmpty(reply.headers) ? [...first] : withoutNames(first, reply.headers);
-  for (const name in reply.headers) headers.push(name, reply.headers[name]!);
+  for (const name in reply.headers) if (!FRAMING.test(name)) headers.push(name, reply.headers[name]!);
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
@@ -68,6 +68,8 @@ export function bodyText(reply: Reply): string | undefined {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
+/** Headers that say how the body is framed: only the length written here may say it (a second is an error). */
+const FRAMING = /^(?:content-length|transfer-encoding)$/i;
 const JSON_TYPE = /[/+]json\b/i;
 /** `application/xml`, `text/xml` and `+xml` suffixes (`application/atom+xml`). */
 export const XML_TYPE = /[/+]xml\b/i;

@@ -71,6 +71,9 @@ export function renderResponse(
   return reply;
 }
 
+/** Headers the server sets from the body it sends: a documented value would contradict it (or double it). */
+const SERVER_SET = new Set(['content-type', 'content-length', 'transfer-encoding']);
+
 /** `text/plain`, `text/html`, `text/csv`...: media types whose body is sent as it is, so it must be text. */
 const TEXT_TYPE = /^text\//i;
 
@@ -123,7 +126,7 @@ function renderHeader(
   request: RenderRequest,
   key: string,
 ): string | undefined {
-  if (header.name.toLowerCase() === 'content-type') return undefined;
+  if (SERVER_SET.has(header.name.toLowerCase())) return undefined;
   if (header.name.toLowerCase() === 'location' && isObject(body) && typeof body.id === 'string') {
     return `${request.path.replace(/\/$/, '')}/${encodeURIComponent(body.id)}`;
   }

@@ -219,6 +219,14 @@ describe('createBodyGenerator in the hard cases of real contracts', () => {
     expect(errorsOf(schema, { node })).toEqual([]);
   });
 
+  test('a schema first asked for without its bundle (which fails) is drawn once the bundle comes', () => {
+    const node = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+    const schema = { type: 'object', required: ['root'], properties: { root: { $ref: '#/__bundled__/node' } } };
+    const generator = createBodyGenerator(3);
+    expect(() => generator.generate(schema, 'k')).toThrow(/Unresolved \$ref/);
+    expect(generator.generate(schema, 'k', { node })).toEqual({ root: { name: expect.any(String) } });
+  });
+
   test('a required value nine levels down is drawn whole, not "" or {}', () => {
     let deep: object = {
       type: 'object',

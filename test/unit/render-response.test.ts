@@ -196,6 +196,13 @@ describe('renderResponse headers', () => {
   test('a documented Content-Type is left to the chosen media type', () => {
     expect(headersOf([header('Content-Type', { schema: { default: 'text/plain' } })])).toEqual({});
   });
+
+  test.each(['Content-Length', 'Transfer-Encoding'])(
+    'a documented %s is left to the server (GitHub documents one)',
+    (name) => {
+      expect(headersOf([header(name, { required: true, schema: { type: 'string', default: '5' } })])).toEqual({});
+    },
+  );
 });
 
 describe('generationKey', () => {

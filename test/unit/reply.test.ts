@@ -134,6 +134,15 @@ describe('bodyText', () => {
     expect(bodyText(reply(contentType, body))).toBe(text);
   });
 
+  test('writeReply writes one Content-Length, the body’s, whatever the reply’s headers say', () => {
+    const res = response();
+    writeReply(res, { ...reply('text/html', '<p>hi</p>'), headers: { 'Content-Length': '5', 'X-Id': '1' } });
+    const names = res.written.headers!.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+    expect(names.filter((n) => n === 'content-length')).toHaveLength(1);
+    expect(res.written.headers).toContain(String(Buffer.byteLength('<p>hi</p>')));
+    expect(names).toContain('x-id');
+  });
+
   test('writeReply sends an object under an XML media type as XML', () => {
     const res = response();
     writeReply(res, reply('application/xml', { id: 0 }));
