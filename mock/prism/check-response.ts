@@ -2,7 +2,15 @@
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { compileResponses } from '../spec/response-table.js';
 import { mapSchema } from '../spec/schema-facts.js';
-import { bodyParts, validators, type Diagnostic } from './prism-modules.js';
+import {
+  bodyParts,
+  convertAjvErrors,
+  createSchemaCompiler,
+  validators,
+  type Diagnostic,
+  type SchemaCheck,
+  type SchemaCompiler,
+} from './prism-modules.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
 export interface ReceivedResponse {
@@ -83,6 +91,7 @@ export interface BodyViolation {
  * @example findBodyViolations(spec, 200, 'application/json', 123) // [{ pointer: '', code: 'type', message: 'must be object' }]
  */
 export function findBodyViolations(
+  checks: SchemaChecks,
   spec: IHttpOperation,
   status: number,
   mediaType: string | undefined,
@@ -94,7 +103,7 @@ export function findBodyViolations(
   const contents = table.lookup(status)?.contents ?? [];
   const content =
     (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
-  return content ? findContentViolations(spec, content, body) : [];
+  return content ? findContentViolations(checks, spec, content, body) : [];
 }
 
 /**
@@ -102,32 +111,111 @@ export function findBodyViolations(
  * @example findContentViolations(spec, spec.responses[0].contents[0], example.value)
  */
 export function findContentViolations(
+  checks: SchemaChecks,
   spec: IHttpOperation,
   content: IMediaTypeContent,
   body: unknown,
 ): BodyViolation[] {
   if (!content.schema || FORM.test(content.mediaType)) return [];
-  const schema = preparedOutput(content.schema);
-  if (!schema) return [];
+  const schema = content.schema as object;
   const bundle = (spec as { __bundled__?: unknown }).__bundled__;
-  const found = bodyParts.validateAgainstSchema(body, schema, false, OUTPUT, 'body', bundle);
-  return found._tag === 'Some' ? found.value.filter((d) => d.severity === 0).map(toBodyViolation) : [];
+  return checks.run(schema, bundle, body).map(toBodyViolation);
+}
+
+const DRAFT_2019 = /^https?:\/\/json-schema.org\/draft\/2019-09\/schema#?$/;
+const DRAFT_2020 = /^https?:\/\/json-schema.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * Response schemas compiled as Prism compiles them, at most `limit` kept (the least recently used is
+ * dropped): Prism's own ajv keeps every schema it compiles, and a big contract's response schemas would cost
+ * hundreds of megabytes. One per mock instance; the start report uses one of its own and lets it go.
+ */
+export class SchemaChecks {
+  readonly #compilers = new Map<string, SchemaCompiler>();
+  readonly #compiled = new Map<
+    object,
+    Map<unknown, { check: SchemaCheck; source: object; compiler: SchemaCompiler }>
+  >();
+  #size = 0;
+
+  constructor(readonly limit = 64) {}
+
+  /** Prism's findings (errors only) for `value` against a contract's schema. */
+  run(schema: object, bundle: unknown, value: unknown): Diagnostic[] {
+    const entry = this.#entry(schema, bundle);
+    if (!entry) return [];
+    try {
+      if (entry.check(value)) return [];
+    } catch {
+      // Prism reports nothing when ajv throws on a value.
+      return [];
+    }
+    return convertAjvErrors(entry.check.errors ?? [], 0, OUTPUT, 'body');
+  }
+
+  #entry(schema: object, bundle: unknown) {
+    const byBundle = this.#compiled.get(schema);
+    const known = byBundle?.get(bundle);
+    if (known) {
+      // Most recently used last: the first key is the one to drop.
+      this.#compiled.delete(schema);
+      this.#compiled.set(schema, byBundle!);
+      return known;
+    }
+    const prepared = preparedOutput(schema);
+    if (!prepared) return undefined;
+    const $schema = String((prepared as { $schema?: unknown }).$schema);
+    const draft = DRAFT_2019.test($schema) ? 'draft2019_09' : DRAFT_2020.test($schema) ? 'draft2020_12' : 'default';
+    let compiler = this.#compilers.get(draft);
+    if (!compiler) this.#compilers.set(draft, (compiler = createSchemaCompiler(draft)));
+    // The bundle rides along, as Prism compiles it, so `#/__bundled__/...` references resolve.
+    const source = { ...prepared, __bundled__: bundle };
+    let check: SchemaCheck;
+    try {
+      check = compiler.compile(source);
+    } catch {
+      // A schema ajv cannot compile checks nothing, as in Prism.
+      return undefined;
+    }
+    if (this.#size >= this.limit) this.#dropOldest();
+    const entry = { check, source, compiler };
+    this.#compiled.set(schema, (byBundle ?? new Map()).set(bundle, entry));
+    this.#size++;
+    return entry;
+  }
+
+  #dropOldest(): void {
+    const [schema, byBundle] = this.#compiled.entries().next().value!;
+    this.#compiled.delete(schema);
+    for (const { source, compiler } of byBundle.values()) {
+      compiler.removeSchema(source);
+      this.#size--;
+    }
+  }
 }
 
 const OUTPUT = 1;
 const TABLES = new WeakMap<object, ReturnType<typeof compileResponses>>();
 const FORM = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
-const PREPARED = new WeakMap<object, object | undefined>();
 
-/** The schema as Prism checks an answer against it, made once per schema object (the contract's own). */
+/**
+ * The schema as Prism checks an answer against it: without write-only properties, and without `$id` (two
+ * schemas with one `$id` cannot be compiled into one ajv). A copy: kept only as long as its compiled check.
+ */
 function preparedOutput(schema: object): object | undefined {
-  if (PREPARED.has(schema)) return PREPARED.get(schema);
+  // Dereferenced schemas share their parts: a copy would repeat each one, so most are compiled as they are.
+  if (!needsPreparing(schema, new Set())) return schema;
   const stripped = bodyParts.stripWriteOnlyProperties(schema);
-  // Without `$id`: Prism compiles into one ajv for the process, where a second copy of a contract would clash.
-  const ready =
-    stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
-  PREPARED.set(schema, ready);
-  return ready;
+  return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+}
+
+/** Whether a schema holds a write-only property or an `$id` anywhere (each shared part is looked at once). */
+function needsPreparing(node: unknown, seen: Set<object>): boolean {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return false;
+  seen.add(node);
+  if (!Array.isArray(node) && ('$id' in node || (node as { writeOnly?: unknown }).writeOnly === true)) return true;
+  for (const value of Object.values(node)) if (needsPreparing(value, seen)) return true;
+  return false;
 }
 
 function toBodyViolation(d: Diagnostic): BodyViolation {

@@ -93,3 +93,56 @@ export const bodyParts = {
     '@stoplight/json-schema-merge-allof',
   ) as (schema: object, options: object) => object,
 };
+
+/** A compiled JSON Schema check, as ajv makes it: `errors` holds the last failures. */
+export interface SchemaCheck {
+  (value: unknown): boolean;
+  errors?: object[] | null;
+}
+
+/** The part of an ajv instance the mock uses. */
+export interface SchemaCompiler {
+  compile(schema: object): SchemaCheck;
+  removeSchema(schema: object): unknown;
+}
+
+// Prism's own ajv and formats, loaded from where Prism finds them.
+const fromPrism = createRequire(require.resolve('@stoplight/prism-http/package.json'));
+const dateTime = require('@stoplight/prism-http/dist/validator/validators/dateTime.js') as {
+  fmtDef(validate: unknown, compare: unknown): object;
+  date_time: unknown;
+  compareDateTime: unknown;
+};
+type AjvClass = new (options: object) => SchemaCompiler & { addFormat(name: string, format: object): unknown };
+const AJV: Record<'default' | 'draft2019_09' | 'draft2020_12', AjvClass> = {
+  default: (fromPrism('ajv') as { default: AjvClass }).default,
+  draft2019_09: (fromPrism('ajv/dist/2019') as { default: AjvClass }).default,
+  draft2020_12: (fromPrism('ajv/dist/2020') as { default: AjvClass }).default,
+};
+const addFormats = (fromPrism('ajv-formats') as { default: (ajv: object) => void }).default;
+
+/**
+ * An ajv of the caller's own, set up as the one Prism checks bodies with (its options, formats and
+ * date-time), for the JSON Schema draft a schema's `$schema` names. Prism's own instance keeps every schema it
+ * ever compiled; one of these lets a caller bound what it keeps (`removeSchema`), or drop it whole.
+ */
+export function createSchemaCompiler(draft: keyof typeof AJV): SchemaCompiler {
+  const ajv = new AJV[draft]({
+    allErrors: true,
+    allowUnionTypes: true,
+    allowMatchingProperties: true,
+    strict: false,
+    coerceTypes: false,
+    logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  addFormats(ajv);
+  ajv.addFormat('date-time', dateTime.fmtDef(dateTime.date_time, dateTime.compareDateTime));
+  return ajv;
+}
+
+/** Turns ajv's failures into Prism's findings, with Prism's messages (`Response body must be object`). */
+export const convertAjvErrors = (
+  require('@stoplight/prism-http/dist/validator/validators/utils.js') as {
+    convertAjvErrors(errors: object[], severity: number, context: number, prefix: string): Diagnostic[];
+  }
+).convertAjvErrors;

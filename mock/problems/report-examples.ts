@@ -1,7 +1,7 @@
 // At start, the examples of a contract that break their own schema: one line each, a bounded number, checked
 // in slices after the mock listens, so a contract with thousands of examples never delays its first answer.
 import type { Operation } from '../contract/load-contract.js';
-import { findContentViolations, type BodyViolation } from '../prism/check-response.js';
+import { findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
 
 /** A response example that breaks the schema documented beside it. */
 export interface BrokenExample {
@@ -19,13 +19,16 @@ export interface BrokenExample {
  * after each that fits (so a caller can pause between examples).
  * @example for (const found of checkExamples(contract.operations)) if (found) console.log(found.operationId)
  */
-export function* checkExamples(operations: readonly Operation[]): Generator<BrokenExample | undefined> {
+export function* checkExamples(
+  operations: readonly Operation[],
+  checks = new SchemaChecks(),
+): Generator<BrokenExample | undefined> {
   for (const { id, spec } of operations) {
     for (const response of spec.responses) {
       for (const content of response.contents ?? []) {
         for (const example of content.examples ?? []) {
           if (!('value' in example) || example.value === undefined) continue;
-          const violations = findContentViolations(spec, content, example.value);
+          const violations = findContentViolations(checks, spec, content, example.value);
           yield violations.length === 0
             ? undefined
             : { operationId: id, code: response.code, mediaType: content.mediaType, name: example.key, violations };
@@ -39,7 +42,7 @@ export function* checkExamples(operations: readonly Operation[]): Generator<Brok
 export interface ReportLimits {
   /** Lines at most; then one line says how many more were found. @default 20 */
   lines?: number;
-  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 3000 */
+  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 1000 */
   budget?: number;
   /** Milliseconds of checking a slice, before the event loop gets its turn. @default 20 */
   slice?: number;
@@ -53,9 +56,10 @@ export interface ReportLimits {
 export async function reportBrokenExamples(
   operations: readonly Operation[],
   warn: (line: string) => void,
-  { lines = 20, budget = 3000, slice = 20 }: ReportLimits = {},
+  { lines = 20, budget = 1000, slice = 20 }: ReportLimits = {},
 ): Promise<void> {
-  const examples = checkExamples(operations);
+  // Schemas compiled for the report are let go with it: few of them are ever needed again.
+  const examples = checkExamples(operations, new SchemaChecks(8));
   let found = 0;
   let spent = 0;
   let next = examples.next();

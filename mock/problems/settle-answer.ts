@@ -3,7 +3,7 @@
 // reported (a log line once, the journal, an `sl-violations` header), or with `errors` answered as a 500.
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { RouteHit } from '../plan/operation-plan.js';
-import { findBodyViolations, type BodyViolation } from '../prism/check-response.js';
+import { findBodyViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
 import type { Reply } from '../reply/reply.js';
 import { kindOf, MAX_VIOLATIONS, problem, type Violation } from './problems.js';
 import { shapeRefusal, type Refusal } from './shape-refusal.js';
@@ -46,6 +46,7 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
   const logged = new Set<string>();
   // State answers are frozen and served again and again: each is checked once.
   const checked = new WeakMap<object, BodyViolation[]>();
+  const checks = new SchemaChecks();
   return (request, given) => {
     const { hit } = request;
     const own = kindOf(given.body) !== undefined;
@@ -53,7 +54,7 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
     let settled: Settled = { reply: given };
     if (own) {
       try {
-        settled = shapeRefusal(settings.generator, given, {
+        settled = shapeRefusal(settings.generator, checks, given, {
           operation: hit.plan.operation.spec,
           operationId: hit.plan.operation.id,
           path: request.path,
@@ -69,7 +70,7 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
     const { reply } = settled;
     // The mock's own problems fit no schema of the contract's: only a contract's body is checked.
     const broken =
-      kindOf(reply.body) === undefined && reply.body !== undefined ? violationsOf(hit, reply, checked) : [];
+      kindOf(reply.body) === undefined && reply.body !== undefined ? violationsOf(checks, hit, reply, checked) : [];
     const requestViolations = (reply.violations ?? []).map(fromRequest);
     if (broken.length === 0 && requestViolations.length === 0) return settled;
     if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
@@ -95,12 +96,17 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
   }
 }
 
-function violationsOf(hit: RouteHit, reply: Reply, checked: WeakMap<object, BodyViolation[]>): BodyViolation[] {
+function violationsOf(
+  checks: SchemaChecks,
+  hit: RouteHit,
+  reply: Reply,
+  checked: WeakMap<object, BodyViolation[]>,
+): BodyViolation[] {
   const { body } = reply;
   const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
   const known = frozen ? checked.get(body) : undefined;
   if (known) return known;
-  const found = findBodyViolations(hit.plan.operation.spec, reply.status, reply.contentType, body).slice(
+  const found = findBodyViolations(checks, hit.plan.operation.spec, reply.status, reply.contentType, body).slice(
     0,
     MAX_VIOLATIONS,
   );

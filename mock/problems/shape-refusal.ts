@@ -4,7 +4,7 @@
 import type { IHttpOperation, IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
-import { findBodyViolations } from '../prism/check-response.js';
+import { findBodyViolations, type SchemaChecks } from '../prism/check-response.js';
 import type { Reply } from '../reply/reply.js';
 import { parsePrefer } from '../respond/parse-prefer.js';
 import { renderResponse } from '../respond/render-response.js';
@@ -48,10 +48,11 @@ const STATUSES: Partial<Record<ProblemKind, readonly number[]>> = {
  * A refusal's answer: the documented response when the operation has one for the problem (see
  * {@link STATUSES}), else the mock's own problem as it is. Anything that is not one of the mock's own problems
  * is returned as it is, with no refusal.
- * @example shapeRefusal(generator, reply, request).refusal // { status: 422, documented: true }
+ * @example shapeRefusal(generator, checks, reply, request).refusal // { status: 422, documented: true }
  */
 export function shapeRefusal(
   generator: BodyGenerator,
+  checks: SchemaChecks,
   reply: Reply,
   request: RefusalRequest,
 ): { reply: Reply; refusal?: Refusal } {
@@ -78,7 +79,7 @@ export function shapeRefusal(
   const rendering = { operationId: request.operationId, choice, dynamic: false, key: `refusal|${status}` };
   const rendered = renderResponse(generator, rendering, { path: request.path, pathParams: request.pathParams });
   const body = content?.schema
-    ? withProblemFields(rendered.body, own, status, content, request.operation)
+    ? withProblemFields(checks, rendered.body, own, status, content, request.operation)
     : rendered.body;
   return {
     reply: {
@@ -129,6 +130,7 @@ const FIELDS = ['type', 'title', 'status', 'detail', 'instance', 'violations'] a
  * fields that would break it are left as the documented body has them.
  */
 function withProblemFields(
+  checks: SchemaChecks,
   base: unknown,
   own: Problem,
   status: number,
@@ -143,7 +145,8 @@ function withProblemFields(
   const required = requiredProperties(schema);
   const values: JsonObject = { ...own, status };
   const start: JsonObject = base ?? {};
-  const fits = (body: JsonObject) => findBodyViolations(operation, status, content.mediaType, body).length === 0;
+  const fits = (body: JsonObject) =>
+    findBodyViolations(checks, operation, status, content.mediaType, body).length === 0;
   const whole = put(start, fields, values, required);
   if (fits(whole)) return whole;
   // Field by field: each that keeps the body fitting (or no worse than the documented one) goes in.

@@ -320,3 +320,17 @@ describe('other refusals on a routed operation use what the operation documents'
     expect(mock.calls()[0]!.refusal).toEqual({ status: 404, documented: false });
   });
 });
+
+describe('the journal says whether each refusal was documented', () => {
+  test("a path no operation has is the mock's own 404, not documented", async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/nowhere').set(AUTH).expect(404);
+    expect(mock.calls()[0]!.refusal).toEqual({ status: 404, documented: false });
+  });
+
+  test('an answer that is no refusal has no refusal entry', async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    expect(mock.calls()[0]).not.toHaveProperty('refusal');
+  });
+});
