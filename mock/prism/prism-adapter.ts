@@ -3,11 +3,58 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
 import { createJsonBodyCheck } from './json-body-check.js';
-import { loader, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
+import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
-/** Reads and dereferences an OpenAPI file into Prism's operations. */
-export function readOperations(location: string | object): Promise<IHttpOperation[]> {
-  return loader.getHttpOperationsFromSpec(location);
+/** The kinds of document Prism reads. */
+export type DocumentKind = keyof typeof transforms;
+
+/** The `$schema` Prism gives schemas converted from OpenAPI. */
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+/**
+ * Prism's operations of a document, read with Prism's transformers, which follow the local references of
+ * OpenAPI objects (parameters, responses…) themselves. Its schemas must be JSON Schema already (see
+ * contract/resolve-schemas.ts): `dialect` tells the transformers so, and is their `$schema`.
+ */
+export function readOperations(
+  document: Record<string, unknown>,
+  kind: DocumentKind,
+  dialect = DRAFT_07,
+): IHttpOperation[] {
+  if (kind === 'postman') return transforms.postman(document);
+  // A document's jsonSchemaDialect makes http-spec take its schemas as they are, only adding `$schema`.
+  const own = document.jsonSchemaDialect;
+  if (typeof own === 'string') return transforms[kind](document);
+  document.jsonSchemaDialect = dialect;
+  try {
+    return transforms[kind](document);
+  } finally {
+    if (own === undefined) delete document.jsonSchemaDialect;
+    else document.jsonSchemaDialect = own;
+  }
+}
+
+/** The keywords http-spec's conversion recurses into: held back, so that it converts one schema object alone. */
+const NESTED = ['allOf', 'anyOf', 'oneOf', 'not', 'items', 'additionalProperties', 'additionalItems', 'properties'];
+const EMPTY_DOCUMENT = {};
+
+/**
+ * One schema object with its OpenAPI 3.0 and Swagger 2.0 keywords turned into JSON Schema as Prism turns them
+ * (`nullable`, `example`, `x-nullable`, boolean `exclusiveMinimum`, number formats…); its subschemas are kept
+ * as they are. Keys keep their order; keywords the conversion adds come last.
+ * @example convertSchemaKeywords({ type: 'string', nullable: true }) // { type: ['string', 'null'] }
+ */
+export function convertSchemaKeywords(schema: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...schema };
+  for (const key of NESTED) delete own[key];
+  const converted = convertToJsonSchema(EMPTY_DOCUMENT, own) as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    if (NESTED.includes(key) || key === '$schema') result[key] = schema[key];
+    else if (key in converted) result[key] = converted[key];
+  }
+  for (const key of Object.keys(converted)) if (!(key in result) && key !== '$schema') result[key] = converted[key];
+  return result;
 }
 
 /** The request facts Prism's validator reads. */
