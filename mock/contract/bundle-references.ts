@@ -17,6 +17,8 @@ export interface References {
   schemaRefs: Set<RefHolder>;
   /** Where schemas start (the `schema` of a parameter, media type or header; each named schema): parent[key]. */
   schemaRoots: Array<[Record<string, unknown>, string]>;
+  /** Where references to OpenAPI objects (path items, parameters, responses…) and examples are: see inlineReferences. */
+  places: Place[];
 }
 
 /** A document of the contract: the contract itself, or a file it refers to. */
@@ -49,15 +51,13 @@ export async function bundleReferences(
   const root: Source = { location, prefix: [], name: `the contract ${location}` };
   // null: a file that could not be read, referred to only by example values (which stay data then).
   const sources = new Map<string, Source | null>([[location, root]]);
-  const found: References = { schemaRefs: new Set(), schemaRoots: [] };
+  const found: References = { schemaRefs: new Set(), schemaRoots: [], places: [] };
   const local = new WeakSet<object>();
   const seen = new Map<object, number>();
   const jobs: Array<{ value: unknown; mode: Mode; path: string[]; source: Source }> = [
     { value: document, mode: 'node', path: [], source: root },
   ];
   let waiting: Array<Site & { location: string }> = [];
-  // References to OpenAPI objects (path items, parameters, responses…) and examples, put in their places at the end.
-  const inline: Place[] = [];
 
   const follow = (site: Site): void => {
     const { holder, mode, source } = site;
@@ -83,7 +83,7 @@ export async function bundleReferences(
     if (!local.has(holder) && target !== root) holder.$ref = formatPointer(full!);
     local.add(holder);
     if (mode === 'schema') found.schemaRefs.add(holder);
-    else if (mode !== 'schemas' && site.at) inline.push(site.at);
+    else if (mode !== 'schemas' && site.at) found.places.push(site.at);
     if (mode !== 'data') jobs.push({ value: lookup.value, mode, path: pointer!, source: target });
   };
 
@@ -122,14 +122,21 @@ export async function bundleReferences(
     await Promise.all([...byLocation].map(([at, sites]) => load(at, sites)));
     batch.forEach(follow);
   }
-  for (const place of inline) place.parent[place.key] = targetOf(place.parent[place.key], document);
   return found;
 }
 
 /**
+ * Puts in place of each reference to an OpenAPI object (a path item, parameter, response…) or an example the
+ * object it names, as Prism's own loader gave them to Prism's transformers, which cannot follow references
+ * inside callbacks, nor a path item's. Done once the schemas are resolved: an object is put as it is then.
+ */
+export function inlineReferences(document: Record<string, unknown>, { places }: References): void {
+  for (const place of places) place.parent[place.key] = targetOf(place.parent[place.key], document);
+}
+
+/**
  * What a (bundled, local) reference names, through references to references; keywords beside a `$ref` (an
- * OpenAPI 3.1 summary or description) win over the target's. Prism's transformers get the objects themselves,
- * as from Prism's own loader: they cannot follow references inside callbacks, nor a path item's.
+ * OpenAPI 3.1 summary or description) win over the target's.
  */
 function targetOf(value: unknown, document: unknown): unknown {
   const seen = new Set<string>();

@@ -2,7 +2,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { IHttpOperation } from '@stoplight/types';
 import { convertSchemaKeywords, readOperations, type DocumentKind } from '../prism/prism-adapter.js';
-import { bundleReferences } from './bundle-references.js';
+import { bundleReferences, inlineReferences } from './bundle-references.js';
 import { ContractError } from './contract-error.js';
 import { schemaHolders } from './operation-schemas.js';
 import { isUrl, readDocument } from './read-document.js';
@@ -115,6 +115,7 @@ async function readSpecs(
     // A declared jsonSchemaDialect keeps schemas as they are, as Prism does; otherwise OpenAPI keywords are converted.
     const convert = typeof document.jsonSchemaDialect === 'string' ? undefined : convertSchemaKeywords;
     const schemas = timed(steps, 'schemas', () => resolveSchemas(document, references, convert));
+    inlineReferences(document, references);
     return timed(steps, 'operations', () => {
       const specs = readOperations(document, kind);
       for (const spec of specs) {

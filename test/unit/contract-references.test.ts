@@ -139,6 +139,38 @@ Tag: { type: string, nullable: true }
     });
   });
 
+  test("a contract read from a URL has its relative references read from the URL's server", async () => {
+    const texts: Record<string, string> = {
+      '/api/main.yaml': `${HEAD}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { $ref: 'models.yaml#/Pet' } } }
+`,
+      '/api/models.yaml': 'Pet: { type: object, properties: { name: { type: string } } }\n',
+    };
+    const server = createServer((req, res) => {
+      const text = texts[req.url!];
+      res.writeHead(text ? 200 : 404).end(text);
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const contract = await loadContract(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/main.yaml`);
+      expect(responseSchema(contract, 'listPets')).toEqual({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        'x-stoplight': expect.anything(),
+      });
+    } finally {
+      server.close();
+    }
+  });
+
   test('a file that is not there is refused, naming the reference and where it is', async () => {
     const error = await refusal(
       await files({
@@ -346,6 +378,31 @@ components: { schemas: { Id: { type: string, description: An id, maxLength: 10 }
       type: 'string',
       description: "The pet's id",
       maxLength: 4,
+    });
+  });
+
+  test('a reference to a parameter with a description beside it gets that description, and a whole schema', async () => {
+    const contract = await loadContract(
+      await files({
+        'c.yaml': `openapi: 3.1.0
+info: { title: Refs, version: "1" }
+paths:
+  /a:
+    get:
+      parameters: [{ $ref: '#/components/parameters/Limit', description: Page size }]
+      responses: { '200': { description: ok } }
+components:
+  parameters:
+    Limit: { name: limit, in: query, description: How many, schema: { type: array, items: { $ref: '#/components/schemas/Count' } } }
+  schemas:
+    Count: { type: integer, minimum: 1 }
+`,
+      }),
+    );
+    expect(contract.operations[0]!.spec.request!.query![0]).toMatchObject({
+      name: 'limit',
+      description: 'Page size',
+      schema: { type: 'array', items: { type: 'integer', minimum: 1 } },
     });
   });
 
