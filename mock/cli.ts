@@ -17,8 +17,9 @@ const HELP = `Usage: membership-mock [options]
 Serves a mock of an OpenAPI contract: routes, validation and bodies come from the contract.
 
 Options:
-  --contract FILE        OpenAPI 3.x file (YAML or JSON) or URL to serve
-                         (default: the bundled contracts/membership.openapi.yaml)
+  --contract FILE        OpenAPI 3.x or Swagger 2.0 file (YAML or JSON), Postman collection (v2), or URL
+                         to serve, with the files and URLs its $refs name (default: the bundled
+                         contracts/membership.openapi.yaml)
   --port N               TCP port (default: $PORT, else 4010; 0 picks a free port)
   --host ADDR            interface to listen on (default: 127.0.0.1)
   --seed S               seed for generated bodies and placeholders; the same seed gives the same data (default: 1)
@@ -332,6 +333,12 @@ async function main(): Promise<void> {
     `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
       `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
   );
+  if (served.operations.length === 0) {
+    process.stderr.write(
+      'membership-mock: the contract has no operation under "paths" (webhooks are calls the API makes, ' +
+        'not ones it answers): every request answers 404.\n',
+    );
+  }
   const warning = exposureWarning(options, running.port);
   if (warning) process.stderr.write(`${warning}\n`);
   // After listening: the first answers never wait for it.

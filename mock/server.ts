@@ -21,6 +21,7 @@ import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
 import { openStateFile, type StateSync } from './state/open-state-file.js';
 import { readJsonFile } from './state/read-json-file.js';
+import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './state/sqlite-store.js';
 import type { StoreSnapshot } from './state/store.js';
 
@@ -124,6 +125,7 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
         )
       : () => undefined;
 
+  warmUp();
   const server = createServer(mock.handle).listen(port, host);
   server.on('clientError', answerClientError);
   try {

@@ -1,10 +1,15 @@
-// Reads an OpenAPI document once and hands out its operations, ready for routing, validation and generation.
-import { readFile } from 'node:fs/promises';
+// Reads a contract once and hands out its operations, ready for routing, validation and generation.
 import { isAbsolute, resolve } from 'node:path';
 import type { IHttpOperation } from '@stoplight/types';
-import { parse as parseYaml } from 'yaml';
-import { readOperations } from '../prism/prism-adapter.js';
+import { convertSchemaKeywords, readOperations, type DocumentKind } from '../prism/prism-adapter.js';
+import { bundleReferences, inlineReferences } from './bundle-references.js';
+import { ContractError } from './contract-error.js';
+import { schemaHolders } from './operation-schemas.js';
+import { isUrl, readDocument } from './read-document.js';
+import { resolveSchemas } from './resolve-schemas.js';
 import { withBasePath } from '../plan/server-paths.js';
+
+export { ContractError };
 
 /** One operation of the contract. */
 export interface Operation {
@@ -14,7 +19,10 @@ export interface Operation {
   method: string;
   /** The path template, e.g. `/members/{member_id}/passes`. */
   path: string;
-  /** Prism's view of the operation: schemas dereferenced, OpenAPI 3.0 turned into JSON Schema. */
+  /**
+   * Prism's view of the operation: references resolved, OpenAPI 3.0 turned into JSON Schema; a schema that
+   * contains itself is a `#/__bundled__/…` reference into the operation's `__bundled__`, as Prism gives it.
+   */
   spec: IHttpOperation;
 }
 
@@ -33,37 +41,48 @@ export interface Contract {
   readonly prepared: WeakMap<object, unknown>;
 }
 
-/** Why a contract could not be served, in words for the person who named it. */
-export class ContractError extends Error {
-  override name = 'ContractError';
-}
-
 /**
- * Loads an OpenAPI 3.x (or 2.0) document from a path or URL, parsing it every time (about 20 ms for the
- * bundled contract once warm): to start many mocks of one contract, load it once and hand the `Contract`
- * to each (`startMock({ contract })`, `createApp(contract)`). A contract is never changed by a mock.
+ * Loads an OpenAPI 3.x or Swagger 2.0 document, or a Postman collection (v2), from a path or URL, with the
+ * files and URLs it refers to, reading them every time (about 20 ms for the bundled contract once warm;
+ * a second for a 4 MB one): to start many mocks of one contract, load it once and hand the `Contract` to each
+ * (`startMock({ contract })`, `createApp(contract)`). A contract is never changed by a mock. A contract may
+ * have no operation (one with only webhooks): every request then answers 404.
+ * @throws ContractError saying what is wrong, and where
  * @example const contract = await loadContract('contracts/membership.openapi.yaml');
  */
-export async function loadContract(source: string, cwd = process.cwd()): Promise<Contract> {
-  const isUrl = /^https?:\/\//i.test(source);
-  return parseContract(isUrl || isAbsolute(source) ? source : resolve(cwd, source));
+export function loadContract(source: string, cwd = process.cwd()): Promise<Contract> {
+  return loadContractTimed(source, cwd, {});
 }
 
-async function parseContract(location: string): Promise<Contract> {
-  const document = await readDocument(location);
-  const info = (document.info ?? {}) as { title?: unknown; version?: unknown };
-  let specs: IHttpOperation[];
-  try {
-    // A document read from a URL is handed over already fetched: Prism's own download passes a polyfilled
-    // AbortSignal that Node 24's fetch refuses. (Relative $refs to other remote files are not followed then.)
-    specs = withBasePath(await readOperations(/^https?:\/\//i.test(location) ? document : location), document);
-  } catch (error) {
-    throw new ContractError(`The contract ${location} cannot be served: ${(error as Error).message}`);
+/** Milliseconds each step of a load took: reading and parsing, references, schemas, Prism's operations. */
+export interface LoadSteps {
+  read?: number;
+  references?: number;
+  schemas?: number;
+  operations?: number;
+}
+
+/** {@link loadContract}, saying in `steps` how long each step took (for test/bench/load-contract.ts). */
+export async function loadContractTimed(source: string, cwd: string, steps: LoadSteps): Promise<Contract> {
+  const location = isUrl(source) || isAbsolute(source) ? source : resolve(cwd, source);
+  const document = await timed(steps, 'read', () => readDocument(location, `the contract ${location}`));
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new ContractError(`The contract ${location} is not an OpenAPI document (expected an object at the top).`);
   }
-  if (specs.length === 0) throw new ContractError(`The contract ${location} has no operation to serve.`);
+  const record = document as Record<string, unknown>;
+  const kind = kindOf(record);
+  if (!kind) {
+    throw new ContractError(
+      `The contract ${location} is neither an OpenAPI document nor a Postman collection: it has no "openapi" ` +
+        'version field (nor "swagger": "2.0", nor the "info.name" and "item" list of a Postman collection v2).',
+    );
+  }
+  const specs = withBasePath(await readSpecs(record, kind, location, steps), record);
+  const info = (record.info ?? {}) as { title?: unknown; name?: unknown; version?: unknown };
+  const title = kind === 'postman' ? info.name : info.title;
   return {
     source: location,
-    title: typeof info.title === 'string' ? info.title : 'Untitled API',
+    title: typeof title === 'string' ? title : 'Untitled API',
     version: typeof info.version === 'string' ? info.version : '0.0.0',
     prepared: new WeakMap(),
     operations: specs.map((spec) => ({
@@ -75,26 +94,68 @@ async function parseContract(location: string): Promise<Contract> {
   };
 }
 
-async function readDocument(location: string): Promise<Record<string, unknown>> {
-  let text: string;
+function kindOf(document: Record<string, unknown>): DocumentKind | undefined {
+  if (typeof document.openapi === 'string') return 'openapi3';
+  if (typeof document.swagger === 'string') return 'swagger2';
+  const info = document.info as { name?: unknown } | undefined;
+  if (Array.isArray(document.item) && typeof info?.name === 'string') return 'postman';
+  return undefined;
+}
+
+/** Prism's operations of the document, references resolved (a Postman collection has none). */
+async function readSpecs(
+  document: Record<string, unknown>,
+  kind: DocumentKind,
+  location: string,
+  steps: LoadSteps,
+): Promise<IHttpOperation[]> {
+  if (kind === 'postman') return timed(steps, 'operations', () => readPostman(document));
+  const swagger2 = kind === 'swagger2';
+  const references = await timed(steps, 'references', () => bundleReferences(document, location, swagger2));
   try {
-    text = /^https?:\/\//i.test(location) ? await (await fetch(location)).text() : await readFile(location, 'utf8');
+    // A declared jsonSchemaDialect keeps schemas as they are, as Prism does; otherwise OpenAPI keywords are converted.
+    const convert = typeof document.jsonSchemaDialect === 'string' ? undefined : convertSchemaKeywords;
+    const schemas = timed(steps, 'schemas', () => resolveSchemas(document, references, convert));
+    inlineReferences(document, references);
+    return timed(steps, 'operations', () => {
+      const specs = readOperations(document, kind);
+      for (const spec of specs) {
+        const holders = schemaHolders(spec);
+        for (const holder of holders) holder.schema = schemas.finish(holder.schema);
+        const bundle = schemas.bundleFor(holders.map((holder) => holder.schema));
+        if (bundle) Object.assign(spec, { __bundled__: bundle });
+      }
+      return specs;
+    });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new ContractError(`Cannot read the contract ${location}: ${reason}`);
+    if (error instanceof ContractError) throw error;
+    throw new ContractError(`The contract ${location} cannot be served: ${(error as Error).message}`);
   }
-  let document: unknown;
-  try {
-    document = parseYaml(text, { maxAliasCount: 1000 });
-  } catch (error) {
-    throw new ContractError(`The contract ${location} is not valid YAML or JSON: ${(error as Error).message}`);
+}
+
+/**
+ * A Postman collection's operations. Postman's library gives an item without an `id` a random one: such an
+ * operation is named by method and path instead, the same on every load.
+ */
+function readPostman(collection: Record<string, unknown>): IHttpOperation[] {
+  const ids = new Set<unknown>();
+  const collect = (items: unknown): void => {
+    if (!Array.isArray(items)) return;
+    for (const item of items as Array<{ id?: unknown; item?: unknown }>) {
+      ids.add(item?.id);
+      collect(item?.item);
+    }
+  };
+  collect(collection.item);
+  return readOperations(collection, 'postman').map(({ iid, ...spec }) => (ids.has(iid) ? { ...spec, iid } : spec));
+}
+
+function timed<T>(steps: LoadSteps, step: keyof LoadSteps, run: () => T): T {
+  const start = performance.now();
+  const result = run();
+  if (result instanceof Promise) {
+    return result.finally(() => (steps[step] = performance.now() - start)) as T;
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new ContractError(`The contract ${location} is not an OpenAPI document (expected an object at the top).`);
-  }
-  const record = document as Record<string, unknown>;
-  if (typeof record.openapi !== 'string' && typeof record.swagger !== 'string') {
-    throw new ContractError(`The contract ${location} is not an OpenAPI document: it has no "openapi" version field.`);
-  }
-  return record;
+  steps[step] = performance.now() - start;
+  return result;
 }

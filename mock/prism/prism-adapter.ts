@@ -3,12 +3,59 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
 import { formText } from '../handler/request-body.js';
-import { createJsonBodyCheck } from './json-body-check.js';
-import { loader, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
+import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
+import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
-/** Reads and dereferences an OpenAPI file into Prism's operations. */
-export function readOperations(location: string | object): Promise<IHttpOperation[]> {
-  return loader.getHttpOperationsFromSpec(location);
+/** The kinds of document Prism reads. */
+export type DocumentKind = keyof typeof transforms;
+
+/** The `$schema` Prism gives schemas converted from OpenAPI. */
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+/**
+ * Prism's operations of a document, read with Prism's transformers, which follow the local references of
+ * OpenAPI objects (parameters, responses…) themselves. Its schemas must be JSON Schema already (see
+ * contract/resolve-schemas.ts): `dialect` tells the transformers so, and is their `$schema`.
+ */
+export function readOperations(
+  document: Record<string, unknown>,
+  kind: DocumentKind,
+  dialect = DRAFT_07,
+): IHttpOperation[] {
+  if (kind === 'postman') return transforms.postman(document);
+  // A document's jsonSchemaDialect makes http-spec take its schemas as they are, only adding `$schema`.
+  const own = document.jsonSchemaDialect;
+  if (typeof own === 'string') return transforms[kind](document);
+  document.jsonSchemaDialect = dialect;
+  try {
+    return transforms[kind](document);
+  } finally {
+    if (own === undefined) delete document.jsonSchemaDialect;
+    else document.jsonSchemaDialect = own;
+  }
+}
+
+/** The keywords http-spec's conversion recurses into: held back, so that it converts one schema object alone. */
+const NESTED = ['allOf', 'anyOf', 'oneOf', 'not', 'items', 'additionalProperties', 'additionalItems', 'properties'];
+const EMPTY_DOCUMENT = {};
+
+/**
+ * One schema object with its OpenAPI 3.0 and Swagger 2.0 keywords turned into JSON Schema as Prism turns them
+ * (`nullable`, `example`, `x-nullable`, boolean `exclusiveMinimum`, number formats…); its subschemas are kept
+ * as they are. Keys keep their order; keywords the conversion adds come last.
+ * @example convertSchemaKeywords({ type: 'string', nullable: true }) // { type: ['string', 'null'] }
+ */
+export function convertSchemaKeywords(schema: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...schema };
+  for (const key of NESTED) delete own[key];
+  const converted = convertToJsonSchema(EMPTY_DOCUMENT, own) as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    if (NESTED.includes(key) || key === '$schema') result[key] = schema[key];
+    else if (key in converted) result[key] = converted[key];
+  }
+  for (const key of Object.keys(converted)) if (!(key in result) && key !== '$schema') result[key] = converted[key];
+  return result;
 }
 
 /** The request facts Prism's validator reads. */
@@ -105,9 +152,13 @@ export function splitValidation(
   prepared: WeakMap<object, unknown> = new WeakMap(),
 ): PrismValidation {
   const { request } = spec;
-  const withoutBody: IHttpOperation = { ...spec, request: request && { ...request, body: undefined } };
-  const bodyOnly: IHttpOperation = { ...spec, request: request && { body: request.body } };
-  const jsonBody = createJsonBodyCheck(spec, prepared);
+  // Made on first use: each keeps the operation's __bundled__ only if its schemas refer to it (see withBundle).
+  let withoutBody: IHttpOperation | undefined;
+  let bodyOnly: IHttpOperation | undefined;
+  let jsonBody: JsonBodyCheck | undefined;
+  const parametersPart = () =>
+    (withoutBody ??= withBundle({ ...spec, request: request && { ...request, body: undefined } }));
+  const bodyPart = () => (bodyOnly ??= withBundle({ ...spec, request: request && { body: request.body } }));
   const declaresContentType = (request?.headers ?? []).some((h) => h.name.toLowerCase() === 'content-type');
   const findings = (resource: IHttpOperation, element: PrismRequest): Finding[] => {
     const input = validators.validateInput({ resource, element });
@@ -133,11 +184,42 @@ export function splitValidation(
       // and parse (and throw on) a Content-Type that says nothing here unless the contract declares it.
       const { 'content-length': _length, 'content-type': type, ...headers } = element.headers;
       if (declaresContentType && type !== undefined) headers['content-type'] = type;
-      return findings(withoutBody, { ...element, headers, body: undefined });
+      return findings(parametersPart(), { ...element, headers, body: undefined });
     },
     // An operation without a request body refuses one (415), as Prism does (handle.ts reads none for GET).
-    body: (element) => jsonBody(element) ?? findings(bodyOnly, element),
+    body(element) {
+      jsonBody ??= createJsonBodyCheck(bodyPart(), prepared);
+      return jsonBody(element) ?? findings(bodyPart(), element);
+    },
   };
+}
+
+/**
+ * A part of an operation, with the operation's `__bundled__` only if the part's schemas refer to it: Prism
+ * gives ajv the bundle beside every schema it compiles, and ajv walks all of it each time (Stripe's holds
+ * most of its contract: 90 ms to compile a query's two parameters).
+ */
+function withBundle(part: IHttpOperation): IHttpOperation {
+  const { __bundled__: bundle, ...rest } = part as IHttpOperation & { __bundled__?: unknown };
+  if (bundle === undefined) return part;
+  const { request } = part;
+  const holders = [request?.path, request?.query, request?.headers, request?.cookie, request?.body?.contents];
+  const schemas = holders.flatMap((list) => (list ?? []).map((holder) => holder.schema));
+  return refersToBundle(schemas) ? ({ ...rest, __bundled__: bundle } as IHttpOperation) : (rest as IHttpOperation);
+}
+
+function refersToBundle(values: unknown[]): boolean {
+  const seen = new Set<object>();
+  const pending = [...values];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/__bundled__/')) return true;
+    pending.push(...Object.values(value));
+  }
+  return false;
 }
 
 /**

@@ -35,10 +35,29 @@ export interface Diagnostic {
 
 type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
 
-// The loader alone, not the package index: that would also load Prism's mocker and its faker at start.
-export const loader = require('@stoplight/prism-http/dist/utils/operations.js') as {
-  getHttpOperationsFromSpec(source: string | object): Promise<IHttpOperation[]>;
+// Prism reads documents with @stoplight/http-spec's transformers, loaded from where Prism finds them. (Not
+// Prism's own loader, utils/operations.js: it dereferences the whole document first; see contract/.)
+const requireSpec = createRequire(require.resolve('@stoplight/prism-http/package.json'));
+type Transform = (document: object) => IHttpOperation[];
+/** Each transformer is loaded when first used: Postman's alone takes 0.3 s to load. */
+export const transforms: Record<'openapi3' | 'swagger2' | 'postman', Transform> = {
+  openapi3: (document) =>
+    (
+      requireSpec('@stoplight/http-spec/oas3/operation') as { transformOas3Operations: Transform }
+    ).transformOas3Operations(document),
+  swagger2: (document) =>
+    (
+      requireSpec('@stoplight/http-spec/oas2/operation') as { transformOas2Operations: Transform }
+    ).transformOas2Operations(document),
+  postman: (document) =>
+    (
+      requireSpec('@stoplight/http-spec/postman/operation') as { transformPostmanCollectionOperations: Transform }
+    ).transformPostmanCollectionOperations(document),
 };
+/** http-spec's conversion of an OpenAPI schema to JSON Schema (it converts subschemas too, and sets `$schema`). */
+export const convertToJsonSchema = (
+  requireSpec('@stoplight/http-spec/oas') as { convertToJsonSchema(document: object, schema: object): object }
+).convertToJsonSchema;
 export const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
   validateInput: Validator;
   validateSecurity: Validator;

@@ -50,11 +50,74 @@ describe('loadContract', () => {
     ['broken YAML', 'openapi: [3.0', /not valid YAML or JSON/],
     ['a document that is not OpenAPI', 'hello: world\n', /no "openapi" version field/],
     ['a list at the top', '- 1\n- 2\n', /expected an object at the top/],
-    ['a contract with no operation', 'openapi: 3.0.3\ninfo: {title: X, version: "1"}\npaths: {}\n', /has no operation/],
+    ['a Postman collection v1 (a "requests" list)', '{"name": "C", "requests": []}', /nor a Postman collection/],
+    ['YAML that contains itself through an alias', 'openapi: 3.0.3\nx-loop: &loop [*loop]\n', /contains itself/],
   ])('refuses %s with a ContractError that says why', async (_name, text, message) => {
     const path = text === null ? join(tmpdir(), 'does-not-exist.yaml') : await file('c.yaml', text);
     const error = await loadContract(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as Error).message).toMatch(message);
+  });
+
+  test('loads a contract with only webhooks: it serves no operation, as Prism', async () => {
+    const path = await file(
+      'hooks.yaml',
+      'openapi: 3.1.0\ninfo: {title: Hooks, version: "1"}\nwebhooks:\n' +
+        '  newPet:\n    post:\n      responses:\n        "200": {description: ok}\n',
+    );
+    const contract = await loadContract(path);
+    expect(contract).toMatchObject({ title: 'Hooks', operations: [] });
+  });
+
+  test('reads a JSON contract', async () => {
+    const path = await file(
+      'x.json',
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Json', version: '2' },
+        paths: { '/a': { get: { operationId: 'getA', responses: { '200': { description: 'ok' } } } } },
+      }),
+    );
+    expect(await loadContract(path)).toMatchObject({ title: 'Json', version: '2', operations: [{ id: 'getA' }] });
+  });
+});
+
+describe('loadContract with a Postman collection', () => {
+  const COLLECTION = {
+    info: { name: 'Pet shop', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [
+      {
+        name: 'Pets',
+        item: [
+          {
+            id: 'list-pets',
+            name: 'List pets',
+            request: { method: 'GET', url: { raw: '{{baseUrl}}/pets', host: ['{{baseUrl}}'], path: ['pets'] } },
+            response: [],
+          },
+          {
+            name: 'Get a pet',
+            request: {
+              method: 'GET',
+              url: { raw: '{{baseUrl}}/pets/:id', host: ['{{baseUrl}}'], path: ['pets', ':id'] },
+            },
+            response: [],
+          },
+        ],
+      },
+    ],
+  };
+
+  test("reads a collection's requests (in folders too) as operations, titled by info.name", async () => {
+    const contract = await loadContract(await file('pets.postman_collection.json', JSON.stringify(COLLECTION)));
+    expect(contract.title).toBe('Pet shop');
+    expect(contract.operations.map((o) => `${o.method} ${o.path}`)).toEqual(['get /pets', 'get /pets/{id}']);
+  });
+
+  test('names a request by its id, or by method and path when it has none, the same on every load', async () => {
+    const path = await file('pets.postman_collection.json', JSON.stringify(COLLECTION));
+    const ids = async () => (await loadContract(path)).operations.map((o) => o.id);
+    expect(await ids()).toEqual(['list-pets', 'GET /pets/{id}']);
+    expect(await ids()).toEqual(await ids());
   });
 });
