@@ -18,7 +18,9 @@ paths:
         content: { application/json: { schema: { $ref: '#/components/schemas/Node' } } }
       responses:
         '201': { description: planted, content: { text/plain: { schema: { type: string, example: planted } } } }
-        '422': { description: not a tree }
+        '422':
+          description: not a tree
+          content: { application/problem+json: { schema: { type: object, properties: { violations: { type: array } } } } }
 components:
   schemas:
     Node:
@@ -48,5 +50,58 @@ describe('a request body whose schema contains itself', () => {
     expect(res.body.violations).toEqual([
       { location: 'body', pointer: '/children/0/children/0/name', message: 'must be string' },
     ]);
+  });
+});
+
+/** A collection whose records contain themselves (a folder of folders), served from state. */
+const FOLDERS = `
+openapi: 3.0.3
+info: { title: Folders, version: '1' }
+paths:
+  /folders:
+    get:
+      operationId: listFolders
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Folder' } } } }
+    post:
+      operationId: createFolder
+      requestBody:
+        required: true
+        content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } }
+      responses:
+        '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Folder' } } } }
+components:
+  schemas:
+    Folder:
+      type: object
+      required: [id, name, parent]
+      properties:
+        id: { type: string }
+        name: { type: string }
+        parent: { oneOf: [{ $ref: '#/components/schemas/Folder' }, { type: 'null' }] }
+`;
+
+describe('records whose schema contains itself, in the default stateful mode', () => {
+  let folders: MockApp;
+  beforeAll(async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'folders-')), 'folders.yaml');
+    await writeFile(path, FOLDERS.replace("{ type: 'null' }", '{ type: string, enum: [root] }'));
+    folders = createApp(await loadContract(path));
+  });
+
+  test('placeholders are drawn through the bundle, so a list answers 200 with records that have their parent', async () => {
+    const res = await request(folders.app).get('/folders').expect(200);
+    expect(res.body.length).toBeGreaterThan(0);
+    for (const folder of res.body) expect(folder).toHaveProperty('parent');
+  });
+
+  test('a created record is drawn through the bundle too, and reads back in the list', async () => {
+    const made = await request(folders.app).post('/folders').send({ name: 'Invoices' }).expect(201);
+    expect(made.body).toMatchObject({ name: 'Invoices' });
+    expect(made.body).toHaveProperty('parent');
+    const list = await request(folders.app).get('/folders').expect(200);
+    expect(list.body.map((f: { id: string }) => f.id)).toContain(made.body.id);
   });
 });
