@@ -19,6 +19,21 @@ export class SchemaTooComplexError extends Error {
   override name = 'SchemaTooComplexError';
 }
 
+const copies = new WeakMap<object, unknown>();
+
+/**
+ * The schema as objects of its own, apart from the bundle's (made once per schema). The loader shares one
+ * object per named schema, so a schema that contains itself is, at its first level, the very object its
+ * bundle entry is; the sampler tells recursion by object, and would stop one level above where Prism's copy
+ * (inline first, then the bundle's) stops.
+ */
+function apart(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  let copy = copies.get(schema);
+  if (copy === undefined) copies.set(schema, (copy = structuredClone(schema)));
+  return copy;
+}
+
 /**
  * The body Prism's static mode answers for a schema: a property's `example`, `default`, first of `examples`
  * or `const` when it has one, else "string", 0, false, `[]`-free arrays of one item and every property,
@@ -29,10 +44,9 @@ export class SchemaTooComplexError extends Error {
  */
 export function sampleStatic(schema: unknown, bundle?: unknown): unknown {
   try {
+    const root = bundle === undefined ? schema : apart(schema);
     // A copy: the sampler hands back the contract's own example objects, and bodies are changed later.
-    return structuredClone(
-      sampler.sample(schema, { ticks: TICKS }, bundle === undefined ? {} : { __bundled__: bundle }),
-    );
+    return structuredClone(sampler.sample(root, { ticks: TICKS }, bundle === undefined ? {} : { __bundled__: bundle }));
   } catch (error) {
     if (error instanceof sampler.SchemaSizeExceededError) {
       throw new SchemaTooComplexError('The schema is too complex to generate a body from.', { cause: error });

@@ -142,7 +142,7 @@ describe('makeCreated', () => {
       sent: { name: 'Gym' },
       now: NOW,
     });
-    expect(generate).toHaveBeenCalledWith(schema, 'k');
+    expect(generate).toHaveBeenCalledWith(schema, 'k', undefined);
     expect(plan.openPart).not.toHaveBeenCalled();
     return record;
   };
@@ -177,7 +177,7 @@ describe('makePlaceholder', () => {
   test('draws with a key of the collection and index, and echoes the path', () => {
     const { generator: g, generate } = generator(() => ({ id: 'p', member_id: 'drawn' }));
     expect(makePlaceholder(g, collection(), slot)).toMatchObject({ id: 'p', member_id: 'm1' });
-    expect(generate).toHaveBeenCalledWith(PASS, 'placeholder|/members/m1/passes|1');
+    expect(generate).toHaveBeenCalledWith(PASS, 'placeholder|/members/m1/passes|1', undefined);
   });
 
   test('a collection’s placeholders were made before the anchor, oldest first, months apart, in the daytime', () => {
