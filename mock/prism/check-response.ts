@@ -154,6 +154,7 @@ export class SchemaChecks {
   }
 
   #entry(schema: object, bundle: unknown) {
+    if (!isCheckable(schema)) return undefined;
     const byBundle = this.#compiled.get(schema);
     const known = byBundle?.get(bundle);
     if (known) {
@@ -207,6 +208,35 @@ function preparedOutput(schema: object): object | undefined {
   if (!needsPreparing(schema, new Set())) return schema;
   const stripped = bodyParts.stripWriteOnlyProperties(schema);
   return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+}
+
+/**
+ * Schema objects past this many once expanded (a dereferenced schema repeats every part it shares) are not
+ * checked: ajv's code for them takes megabytes each (OpenAI's and DigitalOcean's largest answers), more than
+ * a mock may spend to check bodies generated from those very schemas.
+ */
+const MAX_CHECKED_NODES = 4000;
+const CHECKABLE = new WeakMap<object, boolean>();
+
+/** Whether a schema is small enough to check (remembered per schema: the walk stops at the bound). */
+function isCheckable(schema: object): boolean {
+  let known = CHECKABLE.get(schema);
+  if (known === undefined)
+    CHECKABLE.set(schema, (known = expandedSize(schema, MAX_CHECKED_NODES) <= MAX_CHECKED_NODES));
+  return known;
+}
+
+/** How many objects and arrays a schema holds once its shared parts are repeated, counting to `cap` + 1 at most. */
+function expandedSize(root: object, cap: number): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && count <= cap) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    count++;
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return count;
 }
 
 /** Whether a schema holds a write-only property or an `$id` anywhere (each shared part is looked at once). */
