@@ -98,12 +98,24 @@ export function findBodyViolations(
   body: unknown,
 ): BodyViolation[] {
   if (body === undefined) return [];
+  const content = documentedContent(spec, status, mediaType);
+  return content ? findContentViolations(checks, spec, content, body) : [];
+}
+
+/**
+ * The content documented for an answer: the response for `status` (exact, class, default), its content of
+ * `mediaType`, else its first.
+ * @example documentedContent(spec, 200, 'application/json')?.examples
+ */
+export function documentedContent(
+  spec: IHttpOperation,
+  status: number,
+  mediaType: string | undefined,
+): IMediaTypeContent | undefined {
   let table = TABLES.get(spec.responses);
   if (!table) TABLES.set(spec.responses, (table = compileResponses(spec.responses)));
   const contents = table.lookup(status)?.contents ?? [];
-  const content =
-    (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
-  return content ? findContentViolations(checks, spec, content, body) : [];
+  return (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
 }
 
 /**
