@@ -150,7 +150,14 @@ export class SchemaChecks {
   >();
   #size = 0;
 
-  constructor(readonly limit = 64) {}
+  /**
+   * @param limit compiled schemas kept
+   * @param maxNodes objects a schema may hold once expanded to be checked at all (see {@link MAX_CHECKED_NODES})
+   */
+  constructor(
+    readonly limit = 64,
+    readonly maxNodes = MAX_CHECKED_NODES,
+  ) {}
 
   /** Prism's findings (errors only) for `value` against a contract's schema. */
   run(schema: object, bundle: unknown, value: unknown): Diagnostic[] {
@@ -166,7 +173,7 @@ export class SchemaChecks {
   }
 
   #entry(schema: object, bundle: unknown) {
-    if (!isCheckable(schema)) return undefined;
+    if (!isCheckable(schema, this.maxNodes)) return undefined;
     const byBundle = this.#compiled.get(schema);
     const known = byBundle?.get(bundle);
     if (known) {
@@ -227,15 +234,17 @@ function preparedOutput(schema: object): object | undefined {
  * checked: ajv's code for them takes megabytes each (OpenAI's and DigitalOcean's largest answers), more than
  * a mock may spend to check bodies generated from those very schemas.
  */
-const MAX_CHECKED_NODES = 4000;
-const CHECKABLE = new WeakMap<object, boolean>();
+export const MAX_CHECKED_NODES = 4000;
+const SIZES = new WeakMap<object, number>();
 
-/** Whether a schema is small enough to check (remembered per schema: the walk stops at the bound). */
-function isCheckable(schema: object): boolean {
-  let known = CHECKABLE.get(schema);
-  if (known === undefined)
-    CHECKABLE.set(schema, (known = expandedSize(schema, MAX_CHECKED_NODES) <= MAX_CHECKED_NODES));
-  return known;
+/** Whether a schema is small enough to check (its size, counted to the largest bound, remembered per schema). */
+function isCheckable(schema: object, maxNodes: number): boolean {
+  let size = SIZES.get(schema);
+  if (size === undefined) {
+    size = expandedSize(schema, MAX_CHECKED_NODES);
+    SIZES.set(schema, size);
+  }
+  return size <= maxNodes;
 }
 
 /** How many objects and arrays a schema holds once its shared parts are repeated, counting to `cap` + 1 at most. */
