@@ -45,7 +45,7 @@ const REPORT_NODES = 500;
 export interface ReportLimits {
   /** Lines at most; then one line says how many more were found. @default 20 */
   lines?: number;
-  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 300 */
+  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 100 */
   budget?: number;
   /** Milliseconds of checking a slice, before the event loop gets its turn. @default 20 */
   slice?: number;
@@ -59,7 +59,7 @@ export interface ReportLimits {
 export async function reportBrokenExamples(
   operations: readonly Operation[],
   warn: (line: string) => void,
-  { lines = 20, budget = 300, slice = 20 }: ReportLimits = {},
+  { lines = 20, budget = 100, slice = 20 }: ReportLimits = {},
 ): Promise<void> {
   // Schemas compiled for the report are let go with it. Only small ones are compiled: ajv's work on a big
   // contract's large schemas grew DigitalOcean's memory by ~130 MB for good, for a report at start.
