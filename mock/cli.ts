@@ -56,9 +56,9 @@ Options:
                          room past it answers 507, once untouched placeholders are dropped (default: 1500;
                          1000000 for the default session with --state-file)
   --no-security-check    do not require the contract's credentials (no 401)
-  --errors               answer a body the contract gives (an example, or generated) that breaks its own
-                         schema with a 500 problem listing the violations, as Prism does (default: send it
-                         with an sl-violations header and log it once)
+  --errors               check every body (examples and generated ones) against its schema and answer one
+                         that breaks it with a 500 problem listing the violations, as Prism does (default:
+                         an example that breaks it is sent with an sl-violations header, and logged once)
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer

@@ -32,9 +32,10 @@ export interface MockOptions {
    */
   checkSecurity?: boolean;
   /**
-   * Answer a body the contract gives (an example, or one generated) that breaks its documented schema with a
-   * 500 problem listing the violations, as Prism's `--errors` does. Off, the body is sent with an
-   * `sl-violations` header; either way the call's journal entry lists them and one log line says so.
+   * Check every body against its documented schema (examples, generated and state's bodies) and answer one
+   * that breaks it with a 500 problem listing the violations, as Prism's `--errors` does. Off, only examples are
+   * checked, and one that breaks its schema is sent with an `sl-violations` header; either way the call's
+   * journal entry lists the violations (`responseViolations`) and one log line says so.
    * @default false
    */
   errors?: boolean;

@@ -98,12 +98,24 @@ export function findBodyViolations(
   body: unknown,
 ): BodyViolation[] {
   if (body === undefined) return [];
+  const content = documentedContent(spec, status, mediaType);
+  return content ? findContentViolations(checks, spec, content, body) : [];
+}
+
+/**
+ * The content documented for an answer: the response for `status` (exact, class, default), its content of
+ * `mediaType`, else its first.
+ * @example documentedContent(spec, 200, 'application/json')?.examples
+ */
+export function documentedContent(
+  spec: IHttpOperation,
+  status: number,
+  mediaType: string | undefined,
+): IMediaTypeContent | undefined {
   let table = TABLES.get(spec.responses);
   if (!table) TABLES.set(spec.responses, (table = compileResponses(spec.responses)));
   const contents = table.lookup(status)?.contents ?? [];
-  const content =
-    (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
-  return content ? findContentViolations(checks, spec, content, body) : [];
+  return (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
 }
 
 /**
@@ -138,7 +150,14 @@ export class SchemaChecks {
   >();
   #size = 0;
 
-  constructor(readonly limit = 64) {}
+  /**
+   * @param limit compiled schemas kept
+   * @param maxNodes objects a schema may hold once expanded to be checked at all (see {@link MAX_CHECKED_NODES})
+   */
+  constructor(
+    readonly limit = 64,
+    readonly maxNodes = MAX_CHECKED_NODES,
+  ) {}
 
   /** Prism's findings (errors only) for `value` against a contract's schema. */
   run(schema: object, bundle: unknown, value: unknown): Diagnostic[] {
@@ -154,6 +173,7 @@ export class SchemaChecks {
   }
 
   #entry(schema: object, bundle: unknown) {
+    if (!isCheckable(schema, this.maxNodes)) return undefined;
     const byBundle = this.#compiled.get(schema);
     const known = byBundle?.get(bundle);
     if (known) {
@@ -207,6 +227,37 @@ function preparedOutput(schema: object): object | undefined {
   if (!needsPreparing(schema, new Set())) return schema;
   const stripped = bodyParts.stripWriteOnlyProperties(schema);
   return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+}
+
+/**
+ * Schema objects past this many once expanded (a dereferenced schema repeats every part it shares) are not
+ * checked: ajv's code for them takes megabytes each (OpenAI's and DigitalOcean's largest answers), more than
+ * a mock may spend to check bodies generated from those very schemas.
+ */
+export const MAX_CHECKED_NODES = 4000;
+const SIZES = new WeakMap<object, number>();
+
+/** Whether a schema is small enough to check (its size, counted to the largest bound, remembered per schema). */
+function isCheckable(schema: object, maxNodes: number): boolean {
+  let size = SIZES.get(schema);
+  if (size === undefined) {
+    size = expandedSize(schema, MAX_CHECKED_NODES);
+    SIZES.set(schema, size);
+  }
+  return size <= maxNodes;
+}
+
+/** How many objects and arrays a schema holds once its shared parts are repeated, counting to `cap` + 1 at most. */
+function expandedSize(root: object, cap: number): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && count <= cap) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    count++;
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return count;
 }
 
 /** Whether a schema holds a write-only property or an `$id` anywhere (each shared part is looked at once). */

@@ -3,7 +3,8 @@
 // reported (a log line once, the journal, an `sl-violations` header), or with `errors` answered as a 500.
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { RouteHit } from '../plan/operation-plan.js';
-import { findBodyViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
+import { isDeepStrictEqual } from 'node:util';
+import { documentedContent, findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
 import type { Reply } from '../reply/reply.js';
 import { kindOf, MAX_VIOLATIONS, problem, type Violation } from './problems.js';
 import { shapeRefusal, type Refusal } from './shape-refusal.js';
@@ -44,7 +45,7 @@ const MAX_LOGGED = 1000;
  */
 export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
   const logged = new Set<string>();
-  // State answers are frozen and served again and again: each is checked once.
+  // Examples, and state's frozen answers, are served again and again: each is checked once.
   const checked = new WeakMap<object, BodyViolation[]>();
   const checks = new SchemaChecks();
   return (request, given) => {
@@ -70,7 +71,9 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
     const { reply } = settled;
     // The mock's own problems fit no schema of the contract's: only a contract's body is checked.
     const broken =
-      kindOf(reply.body) === undefined && reply.body !== undefined ? violationsOf(checks, hit, reply, checked) : [];
+      kindOf(reply.body) === undefined && reply.body !== undefined
+        ? violationsOf(checks, hit, reply, settings.errors, checked)
+        : [];
     const requestViolations = (reply.violations ?? []).map(fromRequest);
     if (broken.length === 0 && requestViolations.length === 0) return settled;
     if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
@@ -96,21 +99,29 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
   }
 }
 
+/**
+ * How the body of an answer breaks its schema. A body that is one of the documented examples is checked once
+ * per example (what a contract gets wrong); any other body (generated, or from state) only with `errors`, since
+ * checking each generated body would compile every response schema in use (see SchemaChecks).
+ */
 function violationsOf(
   checks: SchemaChecks,
   hit: RouteHit,
   reply: Reply,
+  errors: boolean,
   checked: WeakMap<object, BodyViolation[]>,
 ): BodyViolation[] {
+  const { spec } = hit.plan.operation;
+  const content = documentedContent(spec, reply.status, reply.contentType);
+  if (!content) return [];
+  const example = content.examples?.find((e) => 'value' in e && isDeepStrictEqual(e.value, reply.body));
   const { body } = reply;
-  const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
-  const known = frozen ? checked.get(body) : undefined;
+  const key = example ?? (typeof body === 'object' && body !== null && Object.isFrozen(body) ? body : undefined);
+  if (!example && !errors) return [];
+  const known = key && checked.get(key);
   if (known) return known;
-  const found = findBodyViolations(checks, hit.plan.operation.spec, reply.status, reply.contentType, body).slice(
-    0,
-    MAX_VIOLATIONS,
-  );
-  if (frozen) checked.set(body, found);
+  const found = findContentViolations(checks, spec, content, body).slice(0, MAX_VIOLATIONS);
+  if (key) checked.set(key, found);
   return found;
 }
 

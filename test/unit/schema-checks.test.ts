@@ -42,3 +42,19 @@ test('keeps at most its limit of compiled schemas, and checks a dropped one agai
     { pointer: '/f1', code: 'required', message: "must have required property 'f1'" },
   ]);
 });
+
+test('a schema past 4000 objects once expanded is not checked (its compiled code would cost megabytes)', () => {
+  const shared = {
+    type: 'object',
+    required: ['x'],
+    properties: Object.fromEntries([...'abcdefghij'].map((k) => [k, { type: 'string' }])),
+  };
+  // 500 properties sharing one 12-object schema: 6000 objects once expanded.
+  const big = {
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, shared])),
+  };
+  expect(findBodyViolations(new SchemaChecks(), answering(big), 200, 'application/json', { p0: {} })).toEqual([]);
+  const small = { type: 'object', properties: { p0: shared } };
+  expect(findBodyViolations(new SchemaChecks(), answering(small), 200, 'application/json', { p0: {} })).toHaveLength(1);
+});
