@@ -74,7 +74,10 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
       kindOf(reply.body) === undefined && reply.body !== undefined
         ? violationsOf(checks, hit, reply, settings.errors, checked)
         : [];
-    const requestViolations = (reply.violations ?? []).map(fromRequest);
+    const requestViolations = [
+      ...(reply.violations ?? []).map(fromRequest),
+      ...deprecatedParameters(hit, request.query, request.headers),
+    ];
     if (broken.length === 0 && requestViolations.length === 0) return settled;
     if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
     const answer = broken.length > 0 && settings.errors ? invalidResponse(request.path, reply, broken) : reply;
@@ -148,7 +151,7 @@ function invalidResponse(path: string, broken: Reply, violations: BodyViolation[
 /** One entry of Prism's `sl-violations` header. */
 interface PrismViolation {
   location: string[];
-  severity: 'Error';
+  severity: 'Error' | 'Warning';
   code: string | number;
   message: string;
 }
@@ -167,6 +170,34 @@ function fromRequest(v: Violation): PrismViolation {
   // Missing credentials are the request's as a whole, as Prism places them.
   const location = code === 401 ? ['request'] : ['request', v.location, ...segmentsOf(v.pointer, code)];
   return { location, severity: 'Error', code, message: v.message };
+}
+
+/**
+ * Prism's warnings for the deprecated parameters a request sends (`Query param productId is deprecated`): they
+ * never refuse a request, and tell the client it relies on what the contract means to drop.
+ */
+function deprecatedParameters(
+  hit: RouteHit,
+  query: Record<string, string | string[]>,
+  headers: Record<string, string | string[] | undefined>,
+): PrismViolation[] {
+  const request = hit.plan.operation.spec.request;
+  if (!request) return [];
+  const sent: [string, readonly { name: string; deprecated?: boolean }[] | undefined, (name: string) => boolean][] = [
+    ['query', request.query, (name) => query[name] !== undefined],
+    ['header', request.headers, (name) => headers[name.toLowerCase()] !== undefined],
+    ['path', request.path, (name) => hit.pathParams[name] !== undefined],
+  ];
+  return sent.flatMap(([where, parameters, has]) =>
+    (parameters ?? [])
+      .filter((p) => p.deprecated === true && has(p.name))
+      .map((p) => ({
+        location: ['request', where, p.name],
+        severity: 'Warning' as const,
+        code: 'deprecated',
+        message: `${where[0]!.toUpperCase()}${where.slice(1)} param ${p.name} is deprecated`,
+      })),
+  );
 }
 
 function segmentsOf(pointer: string, code: string | number): string[] {

@@ -145,3 +145,60 @@ describe("the contract's examples are checked at start", () => {
     ]);
   });
 });
+
+describe('a deprecated parameter the request sends is a warning in sl-violations, never a refusal', () => {
+  let deprecated: Contract;
+  beforeAll(async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'deprecated-')), 'deprecated.yaml');
+    await writeFile(
+      file,
+      `openapi: 3.0.3
+info: { title: deprecated, version: '1' }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - { name: productId, in: query, deprecated: true, schema: { type: string } }
+        - { name: X-Legacy, in: header, deprecated: true, schema: { type: string } }
+        - { name: page, in: query, schema: { type: string } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object }, example: { ok: true } } } }
+`,
+    );
+    deprecated = await loadContract(file);
+  });
+
+  test('a deprecated query parameter sent is listed as Prism words it, and the answer is the usual one', async () => {
+    const mock = createApp(deprecated, { dynamic: false });
+    const res = await request(mock.app).get('/items?productId=10&page=2').expect(200, { ok: true });
+    expect(JSON.parse(res.headers['sl-violations']!)).toEqual([
+      {
+        location: ['request', 'query', 'productId'],
+        severity: 'Warning',
+        code: 'deprecated',
+        message: 'Query param productId is deprecated',
+      },
+    ]);
+  });
+
+  test('a deprecated header is found whatever its case', async () => {
+    const mock = createApp(deprecated, { dynamic: false });
+    const res = await request(mock.app).get('/items').set('x-legacy', '1').expect(200);
+    expect(JSON.parse(res.headers['sl-violations']!)).toMatchObject([
+      { location: ['request', 'header', 'X-Legacy'], message: 'Header param X-Legacy is deprecated' },
+    ]);
+  });
+
+  test('a request that sends no deprecated parameter gets no header', async () => {
+    const mock = createApp(deprecated, { dynamic: false });
+    const res = await request(mock.app).get('/items?page=2').expect(200);
+    expect(res.headers['sl-violations']).toBeUndefined();
+  });
+
+  test('with errors, a warning alone still answers the documented body', async () => {
+    const mock = createApp(deprecated, { dynamic: false, errors: true });
+    const res = await request(mock.app).get('/items?productId=1').expect(200, { ok: true });
+    expect(res.headers['sl-violations']).toContain('"severity":"Warning"');
+  });
+});
