@@ -2,8 +2,15 @@
 // of this folder import it; they hand the rest of the mock plain values.
 import { createRequire } from 'node:module';
 import type { IHttpOperation } from '@stoplight/types';
+import { keepUnsentAbsent, type DeepObjectDeserializer } from './deep-object.js';
 
 const require = createRequire(import.meta.url);
+
+// One map serves query parameters and form bodies (`body` is `query`): an object nobody sent stays absent.
+const styles = require('@stoplight/prism-http/dist/validator/deserializers/index.js') as {
+  query: { deepObject: DeepObjectDeserializer };
+};
+styles.query.deepObject = keepUnsentAbsent(styles.query.deepObject);
 
 interface Left<L> {
   _tag: 'Left';

@@ -118,3 +118,65 @@ describe('bodies that are not there, or should not be', () => {
     expect(res.text).toBe('pong');
   });
 });
+
+describe('form fields and query parameters of deepObject style', () => {
+  const STRIPE_LIKE = `
+openapi: 3.0.3
+info: { title: plans, version: '1' }
+paths:
+  /plans:
+    get:
+      operationId: listPlans
+      parameters:
+        - name: created
+          in: query
+          style: deepObject
+          explode: true
+          schema: { type: object, required: [gte], properties: { gte: { type: integer }, lte: { type: integer } } }
+      responses:
+        '200': { description: ok, content: { text/plain: { schema: { type: string, example: listed } } } }
+    post:
+      operationId: createPlan
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            encoding:
+              transform_usage: { style: deepObject, explode: true }
+            schema:
+              type: object
+              required: [currency]
+              properties:
+                currency: { type: string }
+                transform_usage:
+                  type: object
+                  required: [divide_by, round]
+                  properties: { divide_by: { type: integer }, round: { type: string, enum: [down, up] } }
+      responses:
+        '200': { description: ok, content: { text/plain: { schema: { type: string, example: made } } } }
+`;
+  const plans = async () => newMock({ contract: await inlineContract(STRIPE_LIKE), stateless: true });
+
+  test('an optional object the form never names is absent, not an object missing its required fields', async () => {
+    const m = await plans();
+    await request(m.app).post('/plans').type(FORM).send('currency=eur').expect(200);
+  });
+
+  test('an object the form names is still checked whole', async () => {
+    const m = await plans();
+    const res = await request(m.app)
+      .post('/plans')
+      .type(FORM)
+      .send('currency=eur&transform_usage[round]=up')
+      .expect(422);
+    expect(res.body.violations).toEqual([
+      { location: 'body', pointer: '/transform_usage/divide_by', message: "must have required property 'divide_by'" },
+    ]);
+  });
+
+  test('an optional deepObject query parameter left out is absent too', async () => {
+    const m = await plans();
+    await request(m.app).get('/plans').expect(200);
+    await request(m.app).get('/plans?created[lte]=5').expect(422);
+  });
+});
