@@ -76,8 +76,25 @@ export function shapeRefusal(
     };
   }
   const choice: ResponseChoice = { status, response, ...(content ? { content } : {}), exampleKey };
-  const rendering = { operationId: request.operationId, choice, dynamic: false, key: `refusal|${status}` };
-  const rendered = renderResponse(generator, rendering, { path: request.path, pathParams: request.pathParams });
+  const rendering = {
+    operationId: request.operationId,
+    choice,
+    dynamic: false,
+    key: `refusal|${status}`,
+    // A documented error schema may contain itself (Stripe's): it is sampled through the operation's bundle.
+    bundle: (request.operation as { __bundled__?: unknown }).__bundled__,
+  };
+  const where = { path: request.path, pathParams: request.pathParams };
+  let rendered = renderResponse(generator, rendering, where);
+  // Prism's static sample ends a recursion with `{}`, which may lack the fields a schema requires: without an
+  // example to answer, a sample that breaks the schema gives way to a generated body, which fits.
+  if (
+    content?.schema &&
+    !content.examples?.length &&
+    findBodyViolations(checks, request.operation, status, content.mediaType, rendered.body).length > 0
+  ) {
+    rendered = renderResponse(generator, { ...rendering, dynamic: true }, where);
+  }
   const body = content?.schema
     ? withProblemFields(checks, rendered.body, own, status, content, request.operation)
     : rendered.body;

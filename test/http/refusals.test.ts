@@ -204,6 +204,35 @@ ${LIMIT_PARAM}
     expect(JSON.parse(res.text)).toMatchObject({ errorCode: 'E1', detail: 'query /limit: must be <= 10' });
   });
 
+  test('an error schema that contains itself is sampled through the bundle, not answered with our own problem', async () => {
+    const file = await contractFile(
+      `  /things:
+    get:
+      operationId: listThings
+${LIMIT_PARAM}
+      responses:
+        '200': { description: ok }
+        default:
+          description: error
+          content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } }
+`,
+      {
+        schemas: `
+    Error:
+      type: object
+      required: [message]
+      properties:
+        message: { type: string }
+        cause: { $ref: '#/components/schemas/Error' }`,
+      },
+    );
+    const mock = await newMock({ contract: file });
+    const res = await request(mock.app).get('/things?limit=99').expect(422);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toHaveProperty('message');
+    expect(mock.calls()[0]).toMatchObject({ refusal: { status: 422, documented: true } });
+  });
+
   test('Prefer example= picks the example of the status the refusal answers', async () => {
     const file = await contractFile(`  /things:
     post:
