@@ -143,11 +143,13 @@ paths:
           application/x-www-form-urlencoded:
             encoding:
               transform_usage: { style: deepObject, explode: true }
+              features: { style: deepObject, explode: true }
             schema:
               type: object
-              required: [currency]
+              required: [currency, features]
               properties:
                 currency: { type: string }
+                features: { type: object, properties: { portal: { type: boolean } } }
                 transform_usage:
                   type: object
                   required: [divide_by, round]
@@ -160,6 +162,12 @@ paths:
   test('an optional object the form never names is absent, not an object missing its required fields', async () => {
     const m = await plans();
     await request(m.app).post('/plans').type(FORM).send('currency=eur').expect(200);
+  });
+
+  test('a required object whose fields are all optional is the empty object when the form names none of them', async () => {
+    const m = await plans();
+    await request(m.app).post('/plans').type(FORM).send('currency=eur').expect(200);
+    await request(m.app).post('/plans').type(FORM).send('currency=eur&features[portal]=yes').expect(422);
   });
 
   test('an object the form names is still checked whole', async () => {
