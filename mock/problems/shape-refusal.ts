@@ -58,7 +58,8 @@ export function shapeRefusal(
 ): { reply: Reply; refusal?: Refusal } {
   const own = reply.body as Problem;
   const kind = kindOf(own);
-  if (kind === undefined) return { reply };
+  // A 5xx is the mock failing (a schema too complex to sample), not a refusal of the request: sent as it is.
+  if (kind === undefined || reply.status >= 500) return { reply };
   const found = findDocumented(request.operation.responses, STATUSES[kind] ?? [reply.status], reply.status);
   if (!found) return { reply, refusal: { status: reply.status, documented: false } };
   const { response, status } = found;
@@ -86,6 +87,8 @@ export function shapeRefusal(
   };
   const where = { path: request.path, pathParams: request.pathParams };
   let rendered = renderResponse(generator, rendering, where);
+  // The documented body could not be made (too complex to sample, an object under text/plain): our own problem.
+  if (rendered.status !== status) return { reply, refusal: { status: reply.status, documented: false } };
   // Prism's static sample ends a recursion with `{}`, which may lack the fields a schema requires: without an
   // example to answer, a sample that breaks the schema gives way to a generated body, which fits.
   if (

@@ -108,3 +108,27 @@ describe('serialisation by media type', () => {
     },
   );
 });
+
+describe('a schema too complex to sample', () => {
+  test("answers the mock's own 500 problem even where a default response is documented", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'too-complex-'));
+    const file = join(dir, 'contract.yaml');
+    await writeFile(
+      file,
+      `openapi: 3.0.2
+info: { title: todos, version: '1' }
+paths:
+  /todos:
+    get:
+      responses:
+        default:
+          description: default response
+          content: { application/json: { schema: { type: array, items: { type: string }, minItems: 3000 } } }
+`,
+    );
+    const mock = createApp(await loadContract(file), { stateless: true, dynamic: false });
+    const res = await request(mock.app).get('/todos').expect(500);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 500, title: 'Schema too complex' });
+  });
+});
