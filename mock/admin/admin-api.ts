@@ -65,6 +65,21 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     }),
   );
   const records: Routed = { endpoint: recordEndpoints(context), params: () => ({}), ...reading() };
+  // The banner's admin URL answers what the admin API has: `curl …/__mock` is where to start.
+  const index: Routed = {
+    endpoint: () =>
+      json({
+        title: 'The admin API of membership-mock',
+        contract: { title: context.served.contract.title, version: context.served.contract.version },
+        endpoints: [
+          ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
+          { method: 'GET, POST', path: '/__mock/state/{collection path}' },
+          { method: 'GET, PUT, PATCH, DELETE', path: '/__mock/state/{collection path}/{id}' },
+        ],
+      }),
+    params: () => ({}),
+    ...reading(),
+  };
   const listed = [
     ...routes.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`),
     'GET|POST /__mock/state/{collection path}',
@@ -77,9 +92,15 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
     // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
-    const found = ex.path.startsWith(STATE_RECORDS)
-      ? undefined
-      : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
+    const atIndex = ex.path === '/__mock' || ex.path === '/__mock/';
+    if (atIndex && ex.method !== 'GET' && ex.method !== 'HEAD') {
+      const detail = `${ex.method} is not defined for ${ex.path}; use GET.`;
+      return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: 'GET, HEAD' }));
+    }
+    const found =
+      ex.path.startsWith(STATE_RECORDS) || (atIndex && (ex.method === 'GET' || ex.method === 'HEAD'))
+        ? undefined
+        : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
     if (found?.kind === 'no-path') {
       const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;
       return writeAnswer(ex, problemReply(problem('routeNotFound', detail, { instance })));
@@ -89,7 +110,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
       const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
       return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
     }
-    const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : records;
+    const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : atIndex ? index : records;
     readBody(ex, (error) => {
       if (error) return writeAnswer(ex, failure(ex, error, instance, bodyLimit));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };

@@ -1,0 +1,39 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { newMock } from '../support/harness.js';
+
+describe('the admin URL the banner prints', () => {
+  test('GET /__mock lists every admin endpoint, so it is where to start', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).get('/__mock').expect(200);
+    expect(res.body.contract).toEqual({ title: mock.contract.title, version: mock.contract.version });
+    const listed = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
+    expect(listed).toEqual(expect.arrayContaining(['GET /__mock/health', 'GET /__mock/calls', 'POST /__mock/reset']));
+    expect(listed).toContain('GET, POST /__mock/state/{collection path}');
+  });
+
+  test('each endpoint it lists answers something other than 404', async () => {
+    const mock = await newMock();
+    const { body } = await request(mock.app).get('/__mock/').expect(200);
+    const plain = body.endpoints.filter(
+      (e: { method: string; path: string }) => e.method === 'GET' && !e.path.includes('{'),
+    );
+    expect(plain.length).toBeGreaterThan(3);
+    for (const { path } of plain) {
+      const res = await request(mock.app).get(path);
+      expect(res.status, path).not.toBe(404);
+    }
+  });
+
+  test('another method on it is 405 with Allow', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).post('/__mock').send({}).expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  test('behind a token it is guarded like the rest of the admin API', async () => {
+    const mock = await newMock({ admin: { token: 's3cret' } });
+    await request(mock.app).get('/__mock').expect(401);
+    await request(mock.app).get('/__mock').set('Authorization', 'Bearer s3cret').expect(200);
+  });
+});
