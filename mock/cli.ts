@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { nearestFlag } from './nearest-flag.js';
 import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import { parseLatency } from './respond/faults.js';
@@ -76,46 +77,54 @@ Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
 /** Thrown for a bad flag: the message is for the person at the terminal. */
 class UsageError extends Error {}
 
+/** parseArgs, strict, whose unknown flag names the nearest known one. */
+function parseFlags<T extends ParseArgsConfig['options'] & object>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options });
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw error;
+    const typed = /'([^']+)'/.exec(message)?.[1] ?? '';
+    const near = nearestFlag(typed, Object.keys(options));
+    throw new UsageError(`Unknown option '${typed}'.${near ? ` Did you mean ${near}?` : ''}`);
+  }
+}
+
 function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      contract: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      static: { type: 'boolean' },
-      'body-limit': { type: 'string' },
-      'journal-limit': { type: 'string' },
-      'journal-bytes': { type: 'string' },
-      'journal-body-limit': { type: 'string' },
-      'session-limit': { type: 'string' },
-      'journal-secrets': { type: 'boolean' },
-      'collection-limit': { type: 'string' },
-      'state-limit': { type: 'string' },
-      'no-security-check': { type: 'boolean' },
-      errors: { type: 'boolean' },
-      stateless: { type: 'boolean' },
-      placeholders: { type: 'string' },
-      clock: { type: 'string' },
-      data: { type: 'string' },
-      'state-file': { type: 'string' },
-      'state-sync': { type: 'string' },
-      'cors-origin': { type: 'string' },
-      'allowed-hosts': { type: 'string' },
-      'no-cors': { type: 'boolean' },
-      'no-watch': { type: 'boolean' },
-      log: { type: 'string' },
-      'admin-token': { type: 'string' },
-      latency: { type: 'string' },
-      'failure-rate': { type: 'string' },
-      'drop-rate': { type: 'string' },
-      'no-admin': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
+  const { values } = parseFlags(argv, {
+    contract: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    static: { type: 'boolean' },
+    'body-limit': { type: 'string' },
+    'journal-limit': { type: 'string' },
+    'journal-bytes': { type: 'string' },
+    'journal-body-limit': { type: 'string' },
+    'session-limit': { type: 'string' },
+    'journal-secrets': { type: 'boolean' },
+    'collection-limit': { type: 'string' },
+    'state-limit': { type: 'string' },
+    'no-security-check': { type: 'boolean' },
+    errors: { type: 'boolean' },
+    stateless: { type: 'boolean' },
+    placeholders: { type: 'string' },
+    clock: { type: 'string' },
+    data: { type: 'string' },
+    'state-file': { type: 'string' },
+    'state-sync': { type: 'string' },
+    'cors-origin': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'no-cors': { type: 'boolean' },
+    'no-watch': { type: 'boolean' },
+    log: { type: 'string' },
+    'admin-token': { type: 'string' },
+    latency: { type: 'string' },
+    'failure-rate': { type: 'string' },
+    'drop-rate': { type: 'string' },
+    'no-admin': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
   });
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;

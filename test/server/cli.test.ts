@@ -146,7 +146,9 @@ paths:
 
   test.each([
     [['--port', 'abc'], /--port \(or PORT\) must be a whole number from 0 to 65535, not "abc"/],
-    [['--bogus'], /Unknown option '--bogus'/],
+    [['--bogus'], /Unknown option '--bogus'\.\n/],
+    [['--contracts', 'api.yaml'], /Unknown option '--contracts'\. Did you mean --contract\?/],
+    [['--stateles'], /Unknown option '--stateles'\. Did you mean --stateless\?/],
     [['--body-limit', '0'], /--body-limit must be a whole number/],
     [['--collection-limit', '0'], /--collection-limit must be a whole number from 1 to 10000000, not "0"/],
     [['--state-limit', 'lots'], /--state-limit must be a whole number from 1 to 100000000, not "lots"/],
