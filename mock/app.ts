@@ -9,7 +9,7 @@ import { createBodyReader } from './handler/parse-body.js';
 import { createMockContext, dropSession, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
 import { recordMakerOf, replaceState } from './instance/replace-state.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
-import { waitForCall, type WaitOptions } from './journal/wait-for-call.js';
+import { DEFAULT_WAIT, waitForCall, waitTimeout, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
 import type { CallMatch } from './journal/call-match.js';
@@ -40,8 +40,11 @@ export interface MockApp {
   readonly contract: Contract;
   /** Copies of the recorded calls of a session (the default one unless named), oldest first. */
   calls(filter?: CallFilter, session?: string): CallRecord[];
-  /** Resolves with the first call that matches (already recorded or still to come), `undefined` after the timeout. */
-  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord | undefined>;
+  /**
+   * Resolves with the first call that matches (already recorded or still to come); rejects after the timeout
+   * (5000 ms) with a {@link CallWaitTimeout} naming what was awaited and the closest calls received instead.
+   */
+  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
   /**
    * Answers the next calls of an operation differently: a documented status, a body (checked against the
    * contract: a body that breaks it throws), headers, a delay or a dropped connection. A session holds at
@@ -147,8 +150,12 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
       return context.served.contract;
     },
     calls: (filter, session = '') => sessionOf(context, session).journal.list(filter),
-    waitForCall: (match, { session = '', ...wait } = {}) =>
-      waitForCall(sessionOf(context, session).journal, match, wait),
+    async waitForCall(match, { session = '', ...wait } = {}) {
+      const { journal } = sessionOf(context, session);
+      const call = await waitForCall(journal, match, wait);
+      if (call) return call;
+      throw waitTimeout(match, wait.timeout ?? DEFAULT_WAIT, journal.list());
+    },
     override(spec, session = '') {
       const result = controls.override(session, spec);
       if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);

@@ -3,6 +3,7 @@ export { createApp, type MockApp } from './app.js';
 export { loadContract, ContractError, type Contract, type Operation } from './contract/load-contract.js';
 export type { CallFilter, CallRecord } from './journal/journal.js';
 export { redactSecret } from './journal/redact.js';
+export { CallWaitTimeout } from './journal/wait-for-call.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
 export { DEFAULT_CONTRACT, type MockOptions, type ServerOptions } from './options.js';
 export type { Problem, Violation } from './problems/problems.js';

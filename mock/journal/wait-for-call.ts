@@ -2,6 +2,9 @@
 import { differences, matchesCall, type CallMatch } from './call-match.js';
 import { callNumber, JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
+/** How long a wait lasts unless told: 5 s. */
+export const DEFAULT_WAIT = 5000;
+
 /** How long to wait, and from where. */
 export interface WaitOptions {
   /** Milliseconds before giving up. @default 5000 */
@@ -22,7 +25,7 @@ export interface WaitOptions {
 export function waitForCall(
   journal: Journal,
   match: CallMatch,
-  { timeout = 5000, since, signal }: WaitOptions = {},
+  { timeout = DEFAULT_WAIT, since, signal }: WaitOptions = {},
 ): Promise<CallRecord | undefined> {
   const after = since === undefined ? 0 : (callNumber(since) ?? 0);
   if (signal?.aborted) return Promise.reject(signal.reason);
@@ -71,4 +74,39 @@ export function nearMisses(
     .filter((m) => m.differences.length > 0)
     .sort((a, b) => a.differences.length - b.differences.length)
     .slice(0, limit);
+}
+
+/** A match in words: `createPass with {"body":…}`. */
+export function describeMatch(match: CallMatch): string {
+  const { operationId, ...rest } = match;
+  const details = Object.keys(rest).length ? ` with ${JSON.stringify(rest)}` : '';
+  return `${operationId ?? 'to any operation'}${details}`;
+}
+
+/** Why no call matched, in words: the calls closest to the match, each with how it differs. */
+export function explainMisses(calls: CallRecord[], match: CallMatch): string {
+  const misses = nearMisses(calls, match);
+  if (calls.length === 0) return 'The mock received no calls.';
+  if (misses.length === 0) return `Received: ${calls.map((c) => `${c.id} ${c.operationId ?? '-'}`).join(', ')}.`;
+  const lines = misses.map(({ call, differences }) => {
+    const answered = `${call.operationId ?? 'no operation'}, ${call.response.status}`;
+    const head = `  ${call.id} ${call.method} ${call.path} (${answered}):`;
+    return [head, ...differences.map((d) => `    - ${d}`)].join('\n');
+  });
+  return `Closest calls:\n${lines.join('\n')}`;
+}
+
+/** A test waited for a call that did not come: what was awaited, and what arrived instead. */
+export class CallWaitTimeout extends Error {
+  override name = 'CallWaitTimeout';
+}
+
+/**
+ * The error for a wait that timed out, naming the match, the time waited and the closest calls received.
+ * @example throw waitTimeout({ operationId: 'deletePass' }, 2000, mock.calls())
+ */
+export function waitTimeout(match: CallMatch, timeout: number, calls: CallRecord[]): CallWaitTimeout {
+  return new CallWaitTimeout(
+    `waitForCall: no call ${describeMatch(match)} arrived within ${timeout} ms.\n${explainMisses(calls, match)}`,
+  );
 }

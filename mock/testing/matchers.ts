@@ -1,7 +1,7 @@
 // vitest matchers over recorded calls: toHaveReceived, toHaveReceivedTimes, toHaveReceivedInOrder. They
 // work on an in-process mock (synchronously) and on a remote one (await them).
 import type { CallRecord } from '../journal/journal.js';
-import { nearMisses } from '../journal/wait-for-call.js';
+import { describeMatch, explainMisses } from '../journal/wait-for-call.js';
 import { matchesCall, type CallMatch } from '../journal/call-match.js';
 
 /** Anything that can list its calls: `createApp()`, `startMock()`, or `connectMock()` (asynchronously). */
@@ -33,8 +33,8 @@ export const mockMatchers = {
         pass: found.length > 0,
         message: () =>
           found.length > 0
-            ? `expected no call ${describe(match)}, but received ${found.length}: ${found.map((c) => c.id).join(', ')}`
-            : `expected a call ${describe(match)}, but received none.\n${explainMisses(calls, match)}`,
+            ? `expected no call ${describeMatch(match)}, but received ${found.length}: ${found.map((c) => c.id).join(', ')}`
+            : `expected a call ${describeMatch(match)}, but received none.\n${explainMisses(calls, match)}`,
       };
     });
   },
@@ -46,7 +46,7 @@ export const mockMatchers = {
       return {
         pass: found.length === times,
         message: () =>
-          `expected ${times} call${times === 1 ? '' : 's'} ${describe(match)}, but received ${found.length}` +
+          `expected ${times} call${times === 1 ? '' : 's'} ${describeMatch(match)}, but received ${found.length}` +
           `${found.length ? ` (${found.map((c) => c.id).join(', ')})` : ''}.\n${explainMisses(calls, match)}`,
       };
     });
@@ -71,7 +71,7 @@ export const mockMatchers = {
             pass: false,
             message: () =>
               `expected calls in order: ${matches.map((m) => m.operationId).join(' → ')}, ` +
-              `but step ${i + 1} (${describe(match)}) ${where}.\n` +
+              `but step ${i + 1} (${describeMatch(match)}) ${where}.\n` +
               `received: ${seen}\n${explainMisses(calls.slice(from), match)}`,
           };
         }
@@ -96,22 +96,4 @@ function withCalls(
     };
   const calls = received.calls();
   return calls instanceof Promise ? calls.then(judge) : judge(calls);
-}
-
-function describe(match: CallMatch): string {
-  const { operationId, ...rest } = match;
-  const details = Object.keys(rest).length ? ` with ${JSON.stringify(rest)}` : '';
-  return `${operationId ?? 'to any operation'}${details}`;
-}
-
-function explainMisses(calls: CallRecord[], match: CallMatch): string {
-  const misses = nearMisses(calls, match);
-  if (calls.length === 0) return 'The mock received no calls.';
-  if (misses.length === 0) return `Received: ${calls.map((c) => `${c.id} ${c.operationId ?? '-'}`).join(', ')}.`;
-  const lines = misses.map(({ call, differences }) => {
-    const answered = `${call.operationId ?? 'no operation'}, ${call.response.status}`;
-    const head = `  ${call.id} ${call.method} ${call.path} (${answered}):`;
-    return [head, ...differences.map((d) => `    - ${d}`)].join('\n');
-  });
-  return `Closest calls:\n${lines.join('\n')}`;
 }

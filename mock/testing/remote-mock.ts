@@ -1,7 +1,7 @@
 // A client for a mock running in another process (`npm start`), over the admin API: the same test API,
 // asynchronous.
 import type { CallFilter, CallRecord } from '../journal/journal.js';
-import type { WaitOptions } from '../journal/wait-for-call.js';
+import { DEFAULT_WAIT, waitTimeout, type WaitOptions } from '../journal/wait-for-call.js';
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
@@ -11,7 +11,8 @@ export interface RemoteMock {
   url: string;
   calls(filter?: CallFilter): Promise<CallRecord[]>;
   count(filter?: CallFilter): Promise<number>;
-  waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord | undefined>;
+  /** The first call that matches; rejects after the timeout (5000 ms) naming what was awaited and what came. */
+  waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord>;
   override(spec: OverrideSpec): Promise<Override>;
   clearOverrides(): Promise<void>;
   state(): Promise<StoreSnapshot>;
@@ -81,7 +82,7 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     const params = new URLSearchParams(Object.entries(given).filter(([, v]) => v !== undefined) as [string, string][]);
     return params.size ? `?${params}` : '';
   };
-  return {
+  const remote: RemoteMock = {
     url: base,
     async calls(filter) {
       // The admin API answers in pages: follow them to the last.
@@ -98,9 +99,10 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     },
     count: async (filter) =>
       ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
-    async waitForCall(match, { timeout = 5000, since } = {}) {
+    async waitForCall(match, { timeout = DEFAULT_WAIT, since } = {}) {
       const res = await call('POST', '/calls/wait', { match, timeout, since }, [200, 408]);
-      return res.status === 408 ? undefined : ((await res.json()) as { call: CallRecord }).call;
+      if (res.status === 200) return ((await res.json()) as { call: CallRecord }).call;
+      throw waitTimeout(match, timeout, await remote.calls());
     },
     override: async (spec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
@@ -109,4 +111,5 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
       ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,
     reset: async () => void (await call('POST', '/reset')),
   };
+  return remote;
 }

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
 import '../../mock/testing/vitest.js';
 import type { MockApp } from '../../mock/index.js';
+import { CallWaitTimeout } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
@@ -60,13 +61,16 @@ describe('vitest matchers over recorded calls', () => {
     expect(failure(() => expect(mock).toHaveReceived('deletePass'))).toMatchSnapshot('no such operation called');
   });
 
-  test('waitForCall resolves when a later call arrives, and with undefined after the timeout', async () => {
+  test('waitForCall resolves when a later call arrives, and rejects after the timeout saying what came instead', async () => {
     const waiting = mock.waitForCall({ operationId: 'deletePass' }, { timeout: 2000 });
     // The wait has started and found nothing: the call below comes after it.
     expect(await Promise.race([waiting, Promise.resolve('still waiting')])).toBe('still waiting');
     await request(mock.app).delete('/members/m1/passes/x').set(AUTH);
     expect((await waiting)?.operationId).toBe('deletePass');
-    expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
+    const late = mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 });
+    await expect(late).rejects.toThrow(CallWaitTimeout);
+    await expect(late).rejects.toThrow(/^waitForCall: no call getPass arrived within 50 ms\.\nClosest calls:\n/);
+    await expect(late).rejects.toThrow('- operationId: expected "getPass", received "listCredentials"');
   });
 
   test('GET /__mock/calls/count counts with the same filters', async () => {

@@ -50,7 +50,9 @@ describe('a mock in another process, through connectMock', () => {
 
     await mock.reset();
     expect(await mock.calls()).toEqual([]);
-    expect(await mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).toBeUndefined();
+    await expect(mock.waitForCall({ operationId: 'getPass' }, { timeout: 50 })).rejects.toThrow(
+      'waitForCall: no call getPass arrived within 50 ms.\nThe mock received no calls.',
+    );
   });
 });
 
