@@ -351,7 +351,12 @@ async function main(): Promise<void> {
   const warning = exposureWarning(options, running.port);
   if (warning) process.stderr.write(`${warning}\n`);
   // After listening: the first answers never wait for it.
-  void reportBrokenExamples(served.operations, (line) => process.stderr.write(`${line}\n`));
+  void reportBrokenExamples(
+    served.operations,
+    (line) => process.stderr.write(`${line}\n`),
+    {},
+    (line) => process.stdout.write(`${line}\n`),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
