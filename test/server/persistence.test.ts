@@ -34,7 +34,9 @@ const post = (url: string, body: unknown) =>
 
 /** Every record id in the default session's state. */
 async function storedIds(url: string): Promise<Set<string>> {
-  const { collections } = (await (await fetch(`${url}/__mock/state`)).json()) as {
+  const { collections } = (await (
+    await fetch(`${url}/__mock/state`, { signal: AbortSignal.timeout(15_000) })
+  ).json()) as {
     collections: Record<string, { id: string }[]>;
   };
   return new Set(Object.values(collections).flatMap((records) => records.map((r) => r.id)));

@@ -46,6 +46,7 @@ export class CliProcess {
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     // The banner is the line that says where it listens (a line may come before it: an import, say).
+    let stuck: NodeJS.Timeout | undefined;
     const banner = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (d) => {
         out += d;
@@ -53,7 +54,12 @@ export class CliProcess {
         if (line !== undefined) resolve(line);
       });
       child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before listening: ${err}`)));
-    });
+      // A start that hangs fails here, saying what the process wrote, instead of holding the test to its timeout.
+      stuck = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`the CLI printed no banner within 60 s; stdout: ${out}; stderr: ${err}`));
+      }, 60_000);
+    }).finally(() => clearTimeout(stuck));
     const url = /at (http:\/\/\S+) /.exec(banner)?.[1];
     if (!url) throw new Error(`no URL in the banner: ${banner}`);
     return new CliProcess(
