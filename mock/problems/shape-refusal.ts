@@ -101,9 +101,12 @@ export function shapeRefusal(
   const body = content?.schema
     ? withProblemFields(checks, rendered.body, own, status, content, request.operation)
     : rendered.body;
+  // A body our problem's fields went into is no longer the example it was copied from.
+  const { example, ...made } = rendered;
   return {
     reply: {
-      ...rendered,
+      ...made,
+      ...(example && body === rendered.body ? { example } : {}),
       body,
       // The refusal's own headers (`WWW-Authenticate`) are what the client must act on: they win.
       headers: { ...rendered.headers, ...reply.headers },

@@ -11,6 +11,8 @@ export interface Reply {
   body?: unknown;
   /** The body already serialised, when it was kept from an earlier answer (a frozen record or page). */
   text?: string;
+  /** The contract's example the body was copied from: checked against its schema once (see settle-answer.ts). */
+  example?: object;
   /** How the request broke the contract, for the journal (a refusal's reasons). */
   violations?: Violation[];
   /** How many violations there were, when there were more than `violations` lists. */

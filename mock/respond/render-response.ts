@@ -44,11 +44,13 @@ export function renderResponse(
   const { status, content } = choice;
   // Error bodies prefer the contract's example.
   const source = { key, bundle, dynamic, preferExample: !dynamic || status >= 400 };
-  let body: unknown;
+  let body: unknown = stored;
+  let example: object | undefined;
   try {
-    body =
-      stored ??
-      (content ? echoPathParams(renderBody(generator, content, choice, source), request.pathParams) : undefined);
+    if (stored === undefined && content) {
+      ({ body, example } = renderBody(generator, content, choice, source));
+      body = echoPathParams(body, request.pathParams);
+    }
   } catch (error) {
     if (!(error instanceof SchemaTooComplexError)) throw error;
     return failure(
@@ -65,7 +67,12 @@ export function renderResponse(
     const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`);
     if (value !== undefined) headers[header.name] = value;
   }
-  const reply: Reply = { status, headers, ...(content ? { contentType: content.mediaType, body } : {}) };
+  const reply: Reply = {
+    status,
+    headers,
+    ...(content ? { contentType: content.mediaType, body } : {}),
+    ...(example ? { example } : {}),
+  };
   const root = xmlName(content?.schema);
   if (root && body !== undefined && XML_TYPE.test(mediaType)) reply.text = toXml(body, root);
   return reply;
@@ -101,22 +108,25 @@ export function generationKey(
   return occurrence === undefined ? base : `${base}|#${occurrence}`;
 }
 
+/** The body, and the contract's example it was copied from, if it was. */
 function renderBody(
   generator: BodyGenerator,
   content: IMediaTypeContent,
   choice: ResponseChoice,
   { key, bundle, dynamic, preferExample }: { key: string; bundle: unknown; dynamic: boolean; preferExample: boolean },
-): unknown {
+): { body: unknown; example?: object } {
   const examples = content.examples ?? [];
-  const named = examples.find((e) => e.key === choice.exampleKey);
-  if (named && 'value' in named) return structuredClone(named.value);
-  const example = examples.find((e) => e.key === 'default') ?? examples[0];
-  if (preferExample && example && 'value' in example) return structuredClone(example.value);
-  if (content.schema === undefined) return example && 'value' in example ? structuredClone(example.value) : undefined;
+  const copy = (example: (typeof examples)[number] | undefined) =>
+    example && 'value' in example ? { body: structuredClone(example.value), example } : undefined;
+  const named = copy(examples.find((e) => e.key === choice.exampleKey));
+  if (named) return named;
+  const example = copy(examples.find((e) => e.key === 'default') ?? examples[0]);
+  if (preferExample && example) return example;
+  if (content.schema === undefined) return example ?? { body: undefined };
   const body = dynamic ? generator.generate(content.schema, key, bundle) : sampleStatic(content.schema, bundle);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isObject(body) && typeof body.status === 'number') body.status = choice.status;
-  return body;
+  return { body };
 }
 
 function renderHeader(
