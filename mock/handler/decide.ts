@@ -12,6 +12,7 @@ import { generationKey, type Rendering } from '../respond/render-response.js';
 import { countOf, REQUESTS, type Session } from '../instance/session.js';
 import { checkContentType } from './check-content-type.js';
 import { nestsTooDeep, TOO_DEEP, TOO_DEEP_BODY } from './body-depth.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -209,7 +210,7 @@ export function decide(
     choice,
     dynamic: wish.dynamic ?? settings.dynamic,
     key: generationKey(operation.id, choice, { path: request.routedPath, rawQuery: request.rawQuery }, occurrence),
-    bundle: (operation.spec as { __bundled__?: unknown }).__bundled__,
+    bundle: bundleOf(operation.spec),
   };
   // State answers the collection operations, unless a particular response was asked for.
   const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;

@@ -11,6 +11,7 @@ import {
   type CollectionMap,
   type CollectionRole,
 } from './infer-collections.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** An operation's part in a collection, with the facts its role needs. */
 export interface CollectionPlan {
@@ -152,7 +153,7 @@ function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
   const answered = propertiesOf(schema);
   // Fields whose request and response declarations differ (an id sent, an object answered): values are checked.
   const differ = new Set(Object.keys(answered).filter((name) => !sameSchema(requested[name], answered[name])));
-  const bundle = (operation.spec as { __bundled__?: unknown }).__bundled__;
+  const bundle = bundleOf(operation.spec);
   return {
     requestSchema,
     keeps: (name, value) => !differ.has(name) || valueFits(value, answered[name]!, bundle),

@@ -11,6 +11,7 @@ import {
   type SchemaCheck,
   type SchemaCompiler,
 } from './prism-modules.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
 export interface ReceivedResponse {
@@ -130,7 +131,7 @@ export function findContentViolations(
 ): BodyViolation[] {
   if (!content.schema || FORM.test(content.mediaType)) return [];
   const schema = content.schema as object;
-  const bundle = (spec as { __bundled__?: unknown }).__bundled__;
+  const bundle = bundleOf(spec);
   return checks.run(schema, bundle, body).map(toBodyViolation);
 }
 

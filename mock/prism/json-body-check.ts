@@ -4,6 +4,7 @@ import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import { mapSchema } from '../spec/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
 export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;
@@ -29,7 +30,7 @@ interface MediaDecision {
 export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<object, unknown>): JsonBodyCheck {
   const requestBody = spec.request?.body;
   const contents = requestBody?.contents;
-  const bundle = (spec as { __bundled__?: unknown }).__bundled__;
+  const bundle = bundleOf(spec);
   const decisions = new BoundedMemo<MediaDecision>(64);
   const schemaOf = ({ schema }: IMediaTypeContent): object | undefined => {
     if (schema === undefined) return undefined;

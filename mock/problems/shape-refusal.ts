@@ -10,6 +10,7 @@ import { parsePrefer } from '../respond/parse-prefer.js';
 import { renderResponse } from '../respond/render-response.js';
 import { isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
 import { kindOf, problem, type Problem, type ProblemKind } from './problems.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** What the journal says of a refusal: the status sent, and whether the contract documents the answer. */
 export interface Refusal {
@@ -83,7 +84,7 @@ export function shapeRefusal(
     dynamic: false,
     key: `refusal|${status}`,
     // A documented error schema may contain itself (Stripe's): it is sampled through the operation's bundle.
-    bundle: (request.operation as { __bundled__?: unknown }).__bundled__,
+    bundle: bundleOf(request.operation),
   };
   const where = { path: request.path, pathParams: request.pathParams };
   let rendered = renderResponse(generator, rendering, where);

@@ -10,6 +10,7 @@ import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/sch
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -44,7 +45,7 @@ function drawPlaceholder(
   { pathParams, index, count }: PlaceholderSlot,
   key: string,
 ): StoredRecord {
-  const record = asRecord(generator.generate(collection.schema, key, bundleOf(collection)));
+  const record = asRecord(generator.generate(collection.schema, key, bundleOf(collection.create.spec)));
   // The record's own numbers: from its key and what was drawn for it (which follows the seed).
   const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
   const step = Math.min(SPAN / Math.max(count, 1), MAX_STEP);
@@ -101,7 +102,7 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     return drawFitting(collection, key, (drawKey) => {
-      const whole = { ...asRecord(generator.generate(schema, drawKey, bundleOf(collection))), ...fixed };
+      const whole = { ...asRecord(generator.generate(schema, drawKey, bundleOf(collection.create.spec))), ...fixed };
       settleCreated(echoPathParams(whole, schema, pathParams), recordRoles(schema), times);
       return whole;
     });
@@ -110,7 +111,7 @@ export function makeCreated(
   // was the largest cost of a create.
   const part = plan.openPart(Object.keys(fixed));
   return drawFitting(collection, key, (drawKey) => {
-    const open = asRecord(generator.generate(part, drawKey, bundleOf(collection)));
+    const open = asRecord(generator.generate(part, drawKey, bundleOf(collection.create.spec)));
     const record: StoredRecord = {};
     for (const name of Object.keys(properties)) {
       if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
@@ -129,18 +130,10 @@ const DRAWS = 4;
  * of {@link DRAWS}: state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
  */
 function drawFitting(collection: Collection, key: string, draw: (key: string) => StoredRecord): StoredRecord {
-  const bundle = bundleOf(collection);
+  const bundle = bundleOf(collection.create.spec);
   let record = draw(key);
   for (let n = 1; n < DRAWS && !valueFits(record, collection.schema, bundle); n++) record = draw(`${key}|draw${n}`);
   return record;
-}
-
-/**
- * Where the record schema's recursive parts are (`$ref: '#/__bundled__/…'`): the create operation's bundle,
- * as the loader gives it. Records are drawn with it, as answers are, or a self-containing record is a 500.
- */
-function bundleOf(collection: Collection): unknown {
-  return (collection.create.spec as { __bundled__?: unknown } | undefined)?.__bundled__;
 }
 
 /** Writes the request's path parameters into the record's fields of the same name (`member_id`). */

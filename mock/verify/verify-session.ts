@@ -5,6 +5,7 @@ import { checkResponse, type ReceivedResponse } from '../prism/check-response.js
 import { buildTarget, createParamValues } from './param-values.js';
 import { sendRequest } from './send-request.js';
 import type { SkippedOperation, VerifyReport, VerifyStep } from './verify-report.js';
+import { bundleOf } from '../spec/operation-bundle.js';
 
 /** What a session needs: where the provider is and how to talk to it. */
 export interface SessionSettings {
@@ -93,7 +94,9 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
       }
       try {
         return {
-          body: json.schema ? generator.generate(json.schema, `verify body ${operation.id}`, bundleOf(operation)) : {},
+          body: json.schema
+            ? generator.generate(json.schema, `verify body ${operation.id}`, bundleOf(operation.spec))
+            : {},
           mediaType: json.mediaType,
         };
       } catch (error) {
@@ -122,9 +125,4 @@ function mergeHeaders(...sets: Record<string, string>[]): Record<string, string>
   const merged: Record<string, string> = {};
   for (const set of sets) for (const [name, value] of Object.entries(set)) merged[name.toLowerCase()] = value;
   return merged;
-}
-
-/** Where Prism's loader keeps the recursive parts of an operation's schemas (`$ref: '#/__bundled__/…'`). */
-function bundleOf(operation: Operation): unknown {
-  return (operation.spec as { __bundled__?: unknown }).__bundled__;
 }
