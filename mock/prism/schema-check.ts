@@ -1,5 +1,6 @@
 // Plain-value wrappers over Prism's allOf merger and cached ajv functions, for the state code to read record
 // schemas and to check values against them without touching fp-ts.
+import { eachSchemaNode } from '../spec/schema-facts.js';
 import { bodyParts } from './prism-modules.js';
 
 const OUTPUT = 1;
@@ -14,14 +15,27 @@ export function mergedSchema<T extends object>(schema: T): T {
   let known = merged.get(schema);
   if (known === undefined) {
     try {
-      const hasAllOf = JSON.stringify(schema).includes('"allOf"');
-      known = hasAllOf ? bodyParts.mergeAllOf(schema, { deep: true, ignoreAdditionalProperties: true }) : schema;
+      known = hasAllOf(schema)
+        ? bodyParts.mergeAllOf(schema, { deep: true, ignoreAdditionalProperties: true })
+        : schema;
     } catch {
       known = schema;
     }
     merged.set(schema, known);
   }
   return known as T;
+}
+
+/**
+ * Whether a schema has an `allOf` anywhere, each shared subschema looked at once (the loader shares one object
+ * per named schema: writing the schema out as text would repeat every one where it is used).
+ */
+function hasAllOf(schema: object): boolean {
+  let found = false;
+  eachSchemaNode(schema, (node) => {
+    found ||= Array.isArray(node.allOf);
+  });
+  return found;
 }
 
 /**
