@@ -1,7 +1,7 @@
 // The last step of every contract request: record the call in the journal, then write the response.
 import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../problems/problems.js';
-import { jsonText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
+import { bodyText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
 import type { Exchange } from './exchange.js';
 
 /**
@@ -13,8 +13,8 @@ export function sendReply(ex: Exchange, given: Reply): void {
     ? ex.settle({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, given)
     : { reply: given };
   const headers = sendableHeaders(reply.headers);
-  // Serialised once, for the wire and for the journal (which keeps bodies as text).
-  const text = reply.text ?? jsonText(reply);
+  // Serialised once, for the wire and for the journal (which keeps bodies as text), as the wire has it.
+  const text = reply.text ?? bodyText(reply);
   const response = {
     status: reply.status,
     headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,

@@ -53,11 +53,6 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
   res.end(text);
 }
 
-/** A reply's body as the JSON text it is sent as, or `undefined` when it has none or its media type is not JSON. */
-export function jsonText({ body, contentType = 'application/json' }: Reply): string | undefined {
-  return body === undefined || !JSON_TYPE.test(contentType) ? undefined : JSON.stringify(body);
-}
-
 /**
  * A reply's body as the text it is sent as: JSON for JSON media types, XML for XML ones (see toXml), a
  * string as it is; any other value as JSON, never `[object Object]`. `undefined` when it has no body.
