@@ -1,6 +1,7 @@
 // The last look at an answer to a contract request before it is recorded and sent: a refusal becomes the
 // documented response (shape-refusal.ts), and a body the contract gives that breaks its own schema is
 // reported (a log line once, the journal, an `sl-violations` header), or with `errors` answered as a 500.
+import type { IHttpOperation } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import { documentedContent, findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
@@ -180,23 +181,43 @@ function deprecatedParameters(
   query: Record<string, string | string[]>,
   headers: Record<string, string | string[] | undefined>,
 ): PrismViolation[] {
-  const request = hit.plan.operation.spec.request;
-  if (!request) return [];
-  const sent: [string, readonly { name: string; deprecated?: boolean }[] | undefined, (name: string) => boolean][] = [
-    ['query', request.query, (name) => query[name] !== undefined],
-    ['header', request.headers, (name) => headers[name.toLowerCase()] !== undefined],
-    ['path', request.path, (name) => hit.pathParams[name] !== undefined],
-  ];
-  return sent.flatMap(([where, parameters, has]) =>
-    (parameters ?? [])
-      .filter((p) => p.deprecated === true && has(p.name))
-      .map((p) => ({
-        location: ['request', where, p.name],
-        severity: 'Warning' as const,
-        code: 'deprecated',
-        message: `${where[0]!.toUpperCase()}${where.slice(1)} param ${p.name} is deprecated`,
-      })),
-  );
+  const deprecated = deprecatedOf(hit.plan.operation.spec);
+  if (deprecated.length === 0) return NO_WARNINGS;
+  const sent = {
+    query: (name: string) => query[name] !== undefined,
+    header: (name: string) => headers[name.toLowerCase()] !== undefined,
+    path: (name: string) => hit.pathParams[name] !== undefined,
+  };
+  return deprecated
+    .filter(({ where, name }) => sent[where](name))
+    .map(({ where, name }) => ({
+      location: ['request', where, name],
+      severity: 'Warning' as const,
+      code: 'deprecated',
+      message: `${where[0]!.toUpperCase()}${where.slice(1)} param ${name} is deprecated`,
+    }));
+}
+
+type Where = 'query' | 'header' | 'path';
+const NO_WARNINGS: PrismViolation[] = [];
+const DEPRECATED = new WeakMap<IHttpOperation, readonly { where: Where; name: string }[]>();
+
+/** An operation's deprecated parameters, listed once per operation (nearly always none). */
+function deprecatedOf(spec: IHttpOperation): readonly { where: Where; name: string }[] {
+  let found = DEPRECATED.get(spec);
+  if (!found) {
+    const { request } = spec;
+    const lists: [Where, readonly { name: string; deprecated?: boolean }[] | undefined][] = [
+      ['query', request?.query],
+      ['header', request?.headers],
+      ['path', request?.path],
+    ];
+    found = lists.flatMap(([where, list]) =>
+      (list ?? []).filter((p) => p.deprecated === true).map(({ name }) => ({ where, name })),
+    );
+    DEPRECATED.set(spec, found);
+  }
+  return found;
 }
 
 function segmentsOf(pointer: string, code: string | number): string[] {
