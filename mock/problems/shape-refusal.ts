@@ -4,7 +4,7 @@
 import type { IHttpOperation, IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
-import { findBodyViolations, type SchemaChecks } from '../prism/check-response.js';
+import { findContentViolations, type SchemaChecks } from '../prism/check-response.js';
 import type { Reply } from '../reply/reply.js';
 import { parsePrefer } from '../respond/parse-prefer.js';
 import { renderResponse } from '../respond/render-response.js';
@@ -95,7 +95,7 @@ export function shapeRefusal(
   if (
     content?.schema &&
     !content.examples?.length &&
-    findBodyViolations(checks, request.operation, status, content.mediaType, rendered.body).length > 0
+    findContentViolations(checks, request.operation, content, rendered.body).length > 0
   ) {
     rendered = renderResponse(generator, { ...rendering, dynamic: true }, where);
   }
@@ -169,15 +169,16 @@ function withProblemFields(
   const required = requiredProperties(schema);
   const values: JsonObject = { ...own, status };
   const start: JsonObject = base ?? {};
-  const fits = (body: JsonObject) =>
-    findBodyViolations(checks, operation, status, content.mediaType, body).length === 0;
+  const fits = (body: JsonObject) => findContentViolations(checks, operation, content, body).length === 0;
   const whole = put(start, fields, values, required);
   if (fits(whole)) return whole;
   // Field by field: each that keeps the body fitting (or no worse than the documented one) goes in.
   let body = start;
+  let bodyFits = fits(body);
   for (const field of fields) {
     const next = put(body, [field], values, required);
-    if (fits(next) || !fits(body)) body = next;
+    const nextFits = fits(next);
+    if (nextFits || !bodyFits) [body, bodyFits] = [next, nextFits];
   }
   return body;
 }
