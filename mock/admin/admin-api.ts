@@ -65,26 +65,23 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     }),
   );
   const records: Routed = { endpoint: recordEndpoints(context), params: () => ({}), ...reading() };
-  // The banner's admin URL answers what the admin API has: `curl …/__mock` is where to start.
+  // What the admin API has: the index at the banner's admin URL lists it, and so does every 404 below it.
+  const listing = [
+    ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
+    { method: 'GET|POST', path: '/__mock/state/{collection path}' },
+    { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
+  ];
+  const listed = listing.map((e) => `${e.method} ${e.path}`).join(', ');
   const index: Routed = {
     endpoint: () =>
       json({
         title: 'The admin API of membership-mock',
         contract: { title: context.served.contract.title, version: context.served.contract.version },
-        endpoints: [
-          ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
-          { method: 'GET, POST', path: '/__mock/state/{collection path}' },
-          { method: 'GET, PUT, PATCH, DELETE', path: '/__mock/state/{collection path}/{id}' },
-        ],
+        endpoints: listing,
       }),
     params: () => ({}),
     ...reading(),
   };
-  const listed = [
-    ...routes.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`),
-    'GET|POST /__mock/state/{collection path}',
-    'GET|PUT|PATCH|DELETE /__mock/state/{collection path}/{id}',
-  ].join(', ');
 
   return (ex) => {
     const instance = targetOf(ex.req);

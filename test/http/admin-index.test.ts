@@ -9,10 +9,12 @@ describe('the admin URL the banner prints', () => {
     expect(res.body.contract).toEqual({ title: mock.contract.title, version: mock.contract.version });
     const listed = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
     expect(listed).toEqual(expect.arrayContaining(['GET /__mock/health', 'GET /__mock/calls', 'POST /__mock/reset']));
-    expect(listed).toContain('GET, POST /__mock/state/{collection path}');
+    // Every endpoint: the same list an unknown admin path's 404 gives.
+    const unknown = await request(mock.app).get('/__mock/nowhere').expect(404);
+    expect(unknown.body.detail).toBe(`/__mock/nowhere is not an admin endpoint. There are: ${listed.join(', ')}.`);
   });
 
-  test('each endpoint it lists answers something other than 404', async () => {
+  test('each GET endpoint it lists without a placeholder answers, none with a 404', async () => {
     const mock = await newMock();
     const { body } = await request(mock.app).get('/__mock/').expect(200);
     const plain = body.endpoints.filter(
