@@ -159,8 +159,16 @@ beforeAll(async () => {
 describe('stateful answers follow the contract of any shape', () => {
   test('a POST on an item path is an update: the item’s GET answers the item, not a list of records', async () => {
     const mock = await newMock({ contract: file, seed: 3 });
+    const updated = await request(mock.app)
+      .post('/roles/r1')
+      .send({ permissions: ['read'] })
+      .expect(200);
+    expect(contract.check('updateRole', 200, updated.headers['content-type'], updated.body)).toEqual([]);
     const res = await request(mock.app).get('/roles/r1').expect(200);
     expect(contract.check('getRole', 200, res.headers['content-type'], res.body)).toEqual([]);
+    expect(
+      Array.isArray(res.body.permissions) && res.body.permissions.every((p: unknown) => typeof p === 'string'),
+    ).toBe(true);
   });
 
   test('a created record keeps a sent field whose response declaration differs only when the value fits it', async () => {
@@ -170,6 +178,12 @@ describe('stateful answers follow the contract of any shape', () => {
       .send({ name: 'Lamp', tags: ['blue'], owner: 'ann' })
       .expect(200);
     expect(contract.check('createThing', 200, res.headers['content-type'], res.body)).toEqual([]);
+    expect(res.body.name).toBe('Lamp');
+    expect(res.body.tags).not.toEqual(['blue']);
+    expect(res.body.owner).not.toBe('ann');
+    // A value that fits the response's declaration is kept though the declarations differ.
+    const kept = await request(mock.app).post('/things').send({ name: 'Desk', tags: [] }).expect(200);
+    expect(kept.body.tags).toEqual([]);
   });
 
   test('a created record keeps the sent fields that the response declares alike', async () => {
