@@ -12,7 +12,7 @@ import type { CallFilter, CallRecord } from './journal/journal.js';
 import { DEFAULT_WAIT, waitForCall, waitTimeout, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { checkResponseBody } from './prism/check-response.js';
-import type { CallMatch } from './journal/call-match.js';
+import { checkCallMatch, unknownOperation, type CallMatch } from './journal/call-match.js';
 import {
   MAX_OVERRIDES,
   OVERRIDE_BUDGET,
@@ -23,12 +23,26 @@ import {
   type OverrideSpec,
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
+import type {
+  AnyCall,
+  OperationId,
+  OperationOf,
+  StatusOf,
+  Typed,
+  TypedCall,
+  TypedFilter,
+  TypedMatch,
+  TypedOverride,
+  TypedOverrideInForce,
+  Unnamed,
+  UntypedOperations,
+} from './testing/operation-types.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import { completeSnapshot } from './state/complete-record.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
-export interface MockApp {
+export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
   /** The Express app: give it to supertest, or mount it in your own server (`app.use('/api', mock.app)`). */
   app: Express;
   /**
@@ -38,20 +52,32 @@ export interface MockApp {
   handle: RequestListener;
   /** The contract served now (it changes on reload). */
   readonly contract: Contract;
-  /** Copies of the recorded calls of a session (the default one unless named), oldest first. */
-  calls(filter?: CallFilter, session?: string): CallRecord[];
+  /**
+   * Copies of the recorded calls of a session (the default one unless named), oldest first. An operationId
+   * the contract does not have throws (a misspelt one would match nothing).
+   */
+  calls<Id extends OperationId<Ops>>(filter: TypedFilter<Ops, Id>, session?: string): TypedCall<Ops, Id>[];
+  calls(filter?: Unnamed<Ops, CallFilter>, session?: string): AnyCall<Ops>[];
   /**
    * Resolves with the first call that matches (already recorded or still to come); rejects after the timeout
-   * (5000 ms) with a {@link CallWaitTimeout} naming what was awaited and the closest calls received instead.
+   * (5000 ms) with a {@link CallWaitTimeout} naming what was awaited and the closest calls received instead,
+   * and at once with a TypeError for a match that names a field or an operationId the contract lacks.
    */
-  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
+  waitForCall<Id extends OperationId<Ops>>(
+    match: TypedMatch<Ops, Id>,
+    options?: WaitOptions & { session?: string },
+  ): Promise<TypedCall<Ops, Id>>;
+  waitForCall(match: Unnamed<Ops, CallMatch>, options?: WaitOptions & { session?: string }): Promise<AnyCall<Ops>>;
   /**
    * Answers the next calls of an operation differently: a documented status, a body (checked against the
    * contract: a body that breaks it throws), headers, a delay or a dropped connection. A session holds at
    * most 100 overrides in force; `match` and `body` are at most 64 KiB of JSON and 64 levels deep.
    * @example mock.override({ operationId: 'createPass', status: 500, times: 1 })
    */
-  override(spec: OverrideSpec, session?: string): Override;
+  override<Id extends OperationId<Ops>, Status extends StatusOf<OperationOf<Ops, Id>> = never>(
+    spec: TypedOverride<Ops, Id, Status>,
+    session?: string,
+  ): TypedOverrideInForce<Ops, Id, Status>;
   /** Removes every override of a session. */
   clearOverrides(session?: string): void;
   /** Clears the journals, overrides and named sessions, and returns the state to its initial contents. */
@@ -77,14 +103,22 @@ export interface MockApp {
   reload(contract: Contract): void;
 }
 
+/** A mock as it is built: its test API takes any operationId, as the contract's are checked at run time. */
+type UntypedMockApp = Omit<MockApp, 'calls' | 'waitForCall' | 'override'> & {
+  calls(filter?: CallFilter, session?: string): CallRecord[];
+  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
+  override(spec: OverrideSpec, session?: string): Override;
+};
+
 /**
- * Builds a mock of the contract.
+ * Builds a mock of the contract. Give it openapi-typescript's `operations` type to have the test API check
+ * operationIds, path parameters and bodies: `createApp<operations>(contract)`.
  * @example
  * const mock = createApp(await loadContract('contracts/membership.openapi.yaml'), { seed: 7 });
  * await request(mock.app).get('/members/m1/passes').set('Authorization', 'Bearer t').expect(200);
  * expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(1);
  */
-export function createApp(contract: Contract, options: MockOptions = {}): MockApp {
+export function createApp<Ops = UntypedOperations>(contract: Contract, options: MockOptions = {}): MockApp<Ops> {
   const resolved = resolveMockOptions(options);
   if (resolved.admin !== false && resolved.admin.token === '')
     throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
@@ -143,20 +177,33 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
   const app = bareExpress();
   app.use((req, res) => handle(req, res));
 
-  return {
+  // A misspelt operationId or match field would match nothing, and a test expecting no such call pass.
+  const checkMatch = (match: CallMatch): string | undefined =>
+    checkCallMatch(match) ??
+    (match.operationId === undefined ? undefined : unknownOperation(match.operationId, context.served.operationIds));
+  const mock: UntypedMockApp = {
     app,
     handle,
     get contract() {
       return context.served.contract;
     },
-    calls: (filter, session = '') => sessionOf(context, session).journal.list(filter),
-    async waitForCall(match, { session = '', ...wait } = {}) {
+    calls(filter: CallFilter = {}, session = ''): CallRecord[] {
+      const unknown =
+        filter.operationId === undefined
+          ? undefined
+          : unknownOperation(filter.operationId, context.served.operationIds);
+      if (unknown) throw new TypeError(`calls(): ${unknown}`);
+      return sessionOf(context, session).journal.list(filter);
+    },
+    async waitForCall(match: CallMatch, { session = '', ...wait }: WaitOptions & { session?: string } = {}) {
+      const wrong = checkMatch(match);
+      if (wrong) throw new TypeError(`waitForCall(): ${wrong}`);
       const { journal } = sessionOf(context, session);
       const call = await waitForCall(journal, match, wait);
       if (call) return call;
       throw waitTimeout(match, wait.timeout ?? DEFAULT_WAIT, journal.list());
     },
-    override(spec, session = '') {
+    override(spec: OverrideSpec, session = '') {
       const result = controls.override(session, spec);
       if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);
       return result.override;
@@ -182,6 +229,8 @@ export function createApp(contract: Contract, options: MockOptions = {}): MockAp
       for (const session of context.sessions.values()) session.pages.clear();
     },
   };
+  // The operation types exist only for the compiler: the mock is the same whatever they are.
+  return mock as unknown as MockApp<Ops>;
 }
 
 /** Express without the defaults a mock never wants: no X-Powered-By, no ETag, plain query parsing. */

@@ -16,4 +16,13 @@ export { StateError } from './state/check-snapshot.js';
 export type { Store, StoreSnapshot, StoredRecord } from './state/store.js';
 export { startMock, type CloseOptions, type CloseReport, type RunningMock } from './server.js';
 export { connectMock, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
-export { mockMatchers, type CallSource, type ExpectedCall, type OrderedCall } from './testing/matchers.js';
+export type { CallSource, ExpectedCall } from './testing/matchers.js';
+export type {
+  AnyCall,
+  OperationId,
+  TypedCall,
+  TypedExpectation,
+  TypedMatch,
+  TypedOverride,
+  UntypedOperations,
+} from './testing/operation-types.js';

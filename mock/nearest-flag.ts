@@ -17,7 +17,7 @@ export function nearestFlag(typed: string, known: readonly string[]): string | u
 }
 
 /** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { problem } from './problems/problems.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
+import type { Typed, UntypedOperations } from './testing/operation-types.js';
 import { loadContract } from './contract/load-contract.js';
 import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
@@ -26,10 +27,10 @@ import type { SqliteStore } from './state/sqlite-store.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A running mock: where it listens, and the test API of {@link MockApp}. */
-export interface RunningMock extends Pick<
-  MockApp,
-  'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState'
-> {
+export interface RunningMock<Ops = UntypedOperations>
+  extends
+    Typed<Ops>,
+    Pick<MockApp<Ops>, 'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState'> {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
   port: number;
@@ -40,7 +41,7 @@ export interface RunningMock extends Pick<
    */
   close(options?: CloseOptions): Promise<CloseReport>;
   /** The app behind the socket. */
-  mock: MockApp;
+  mock: MockApp<Ops>;
 }
 
 /** How {@link RunningMock.close} stops. */
@@ -56,14 +57,16 @@ export interface CloseReport {
 }
 
 /**
- * Starts a mock on `127.0.0.1`, on a free port unless `port` is given.
+ * Starts a mock on `127.0.0.1`, on a free port unless `port` is given. Give it openapi-typescript's
+ * `operations` type to have the test API check operationIds, path parameters and bodies:
+ * `startMock<operations>()`.
  * @example
  * const mock = await startMock({ seed: 42 });
  * await fetch(`${mock.url}/members/m1/passes`, { headers: { Authorization: 'Bearer t' } });
  * expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(1);
  * await mock.close();
  */
-export async function startMock(options: ServerOptions = {}): Promise<RunningMock> {
+export async function startMock<Ops = UntypedOperations>(options: ServerOptions = {}): Promise<RunningMock<Ops>> {
   const {
     contract: source = DEFAULT_CONTRACT,
     port = 0,
@@ -84,9 +87,9 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
     ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logTo)
     : undefined;
 
-  let mock: MockApp;
+  let mock: MockApp<Ops>;
   try {
-    mock = createApp(contract, {
+    mock = createApp<Ops>(contract, {
       ...mockOptions,
       allowedHosts: withListeningHost(mockOptions.allowedHosts ?? [], host),
       state: fixtures,
@@ -140,9 +143,10 @@ export async function startMock(options: ServerOptions = {}): Promise<RunningMoc
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    calls: (filter, session) => mock.calls(filter, session),
-    waitForCall: (match, wait) => mock.waitForCall(match, wait),
-    override: (spec, session) => mock.override(spec, session),
+    // The app's own methods (they use no `this`), so their typed overloads carry over.
+    calls: mock.calls,
+    waitForCall: mock.waitForCall,
+    override: mock.override,
     clearOverrides: (session) => mock.clearOverrides(session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),

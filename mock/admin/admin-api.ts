@@ -14,7 +14,7 @@ import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { toProblem } from '../problems/to-problem.js';
 import { problemReply, type Reply } from '../reply/reply.js';
-import { checkCallMatch, type CallMatch } from '../journal/call-match.js';
+import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
 import { adminGuard } from './admin-guard.js';
@@ -124,6 +124,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
 function endpoints(context: MockContext, controls: MockControls, wait: OpenWait): Record<string, Endpoint> {
+  const operationIds = () => context.served.operationIds;
   return {
     'GET /health': () => {
       const { contract } = context.served;
@@ -153,7 +154,7 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       );
     },
     'GET /calls': (r) =>
-      withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
+      withFilter(r, ['limit', 'cursor'], operationIds, (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
         const size = Number(limit);
         if (!/^\d{1,4}$/.test(limit) || size < 1 || size > PAGE_LIMIT.max)
           return bad(r, `limit must be a whole number from 1 to ${PAGE_LIMIT.max}.`, 'limit');
@@ -166,9 +167,10 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       session.journal.clear();
       return noContent();
     },
-    'GET /calls/count': (r) => withFilter(r, [], (filter) => json({ count: r.session.journal.count(filter) })),
+    'GET /calls/count': (r) =>
+      withFilter(r, [], operationIds, (filter) => json({ count: r.session.journal.count(filter) })),
     'GET /calls/wait': (r) =>
-      withFilter(r, ['timeout', 'since'], (filter, { timeout = '5000', since }) => {
+      withFilter(r, ['timeout', 'since'], operationIds, (filter, { timeout = '5000', since }) => {
         if (!/^\d{1,5}$/.test(timeout) || Number(timeout) > MAX_WAIT)
           return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
         return wait(r.ex, filter, Number(timeout), since);
@@ -182,7 +184,9 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT) {
         return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
       }
-      const wrong = checkCallMatch(match);
+      const wrong =
+        checkCallMatch(match) ??
+        (match.operationId === undefined ? undefined : unknownOperation(match.operationId, operationIds()));
       if (wrong) return bad(r, wrong);
       return wait(r.ex, match, timeout, typeof since === 'string' ? since : undefined);
     },
@@ -247,6 +251,7 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
 function withFilter(
   request: AdminRequest,
   extra: string[],
+  operationIds: () => string[],
   use: (filter: CallFilter, given: Record<string, string | undefined>) => Reply | Promise<Reply>,
 ): Reply | Promise<Reply> {
   const filter: CallFilter = {};
@@ -261,6 +266,8 @@ function withFilter(
       return bad(request, `Unknown filter "${name}"; filter calls by ${FILTERS.join(', ')}${also}.`, name);
     }
   }
+  const unknown = filter.operationId === undefined ? undefined : unknownOperation(filter.operationId, operationIds());
+  if (unknown) return bad(request, unknown, 'operationId');
   return use(filter, given);
 }
 

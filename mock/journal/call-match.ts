@@ -1,4 +1,5 @@
 // Partial matching of recorded calls, and the differences that explain a near miss.
+import { editDistance } from '../nearest-flag.js';
 import type { CallRecord } from './journal.js';
 
 /**
@@ -11,8 +12,8 @@ export interface CallMatch {
   method?: string;
   /** The exact request path, or a prefix ending in `*`. */
   path?: string;
-  /** Path parameters, by name. */
-  params?: Record<string, unknown>;
+  /** Path parameters, by name: the call's `pathParams`. */
+  pathParams?: Record<string, unknown>;
   query?: Record<string, unknown>;
   headers?: Record<string, unknown>;
   body?: unknown;
@@ -20,24 +21,49 @@ export interface CallMatch {
   status?: number;
 }
 
+/** The fields a match may have. */
+const MATCH_FIELDS = ['operationId', 'method', 'path', 'pathParams', 'query', 'headers', 'body', 'status'] as const;
+
 /**
  * What is wrong with a match that came as JSON (the admin API's `/calls/wait`), or `undefined` when it is
  * usable: names and paths are strings, the status a number, the partial fields objects.
  */
 export function checkCallMatch(match: unknown): string | undefined {
   if (typeof match !== 'object' || match === null || Array.isArray(match))
-    return 'match must be an object: { operationId, method, path, params, query, headers, body, status }.';
+    return `match must be an object: { ${MATCH_FIELDS.join(', ')} }.`;
   const fields = match as Record<string, unknown>;
+  // A field the match does not know would be ignored, and the match then accept calls it was meant to refuse.
+  for (const name of Object.keys(fields)) {
+    if (name === 'params') return 'match.params is not a field of a match: path parameters are pathParams.';
+    if (!(MATCH_FIELDS as readonly string[]).includes(name))
+      return `match.${name} is not a field of a match; it has ${MATCH_FIELDS.join(', ')}.`;
+  }
   for (const name of ['operationId', 'method', 'path'] as const) {
     if (fields[name] !== undefined && typeof fields[name] !== 'string') return `match.${name} must be a string.`;
   }
   if (fields.status !== undefined && typeof fields.status !== 'number') return 'match.status must be a number.';
-  for (const name of ['params', 'query', 'headers'] as const) {
+  for (const name of ['pathParams', 'query', 'headers'] as const) {
     const value = fields[name];
     if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
       return `match.${name} must be an object.`;
   }
   return undefined;
+}
+
+/**
+ * What is wrong with an operationId a test names (`undefined` when the contract has it): a misspelt one
+ * would match nothing, and a test expecting no such call pass for the wrong reason.
+ * @example unknownOperation('createPas', ['createPass', 'listPasses']) // '... did you mean createPass? ...'
+ */
+export function unknownOperation(operationId: string, known: readonly string[]): string | undefined {
+  if (known.includes(operationId)) return undefined;
+  const nearest = known
+    .map((id) => ({ id, distance: editDistance(operationId.toLowerCase(), id.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  const guess =
+    nearest && nearest.distance <= Math.max(2, Math.ceil(operationId.length / 3)) ? ` Did you mean ${nearest.id}?` : '';
+  const listed = known.length > 20 ? `${known.slice(0, 20).join(', ')}, … (${known.length} in all)` : known.join(', ');
+  return `${JSON.stringify(operationId)} is not an operationId of the contract.${guess} It has ${listed || 'none'}.`;
 }
 
 /** Whether a call matches. */
@@ -59,7 +85,7 @@ export function differences(call: CallRecord, match: CallMatch): string[] {
     out.push(`path: expected ${show(match.path)}, received ${show(call.path)}`);
   if (match.status !== undefined && call.response.status !== match.status)
     out.push(`status: expected ${match.status}, received ${call.response.status}`);
-  if (match.params !== undefined) compare('params', call.pathParams, match.params, out);
+  if (match.pathParams !== undefined) compare('pathParams', call.pathParams, match.pathParams, out);
   if (match.query !== undefined) compare('query', call.query, match.query, out);
   if (match.headers !== undefined) {
     const lower = Object.fromEntries(Object.entries(match.headers).map(([k, v]) => [k.toLowerCase(), v]));

@@ -12,6 +12,8 @@ export interface Served {
   contract: Contract;
   /** One plan per operation, in contract order. */
   plans: OperationPlan[];
+  /** The operations' ids, in contract order: what a test may name (see journal/call-match.ts unknownOperation). */
+  operationIds: string[];
   /** Routes a method and path to its plan, as Prism's router would. */
   routes: RouteTable<OperationPlan>;
   /** The path prefixes of the contract's servers (`/v1`), longest first: operations are served under them too. */
@@ -38,6 +40,7 @@ export function serve(contract: Contract): Served {
   return {
     contract,
     plans,
+    operationIds: plans.map((plan) => plan.operation.id),
     routes: new RouteTable(
       plans.map((plan) => ({ method: plan.operation.method, path: plan.operation.path, value: plan })),
       { remember: ROUTES_REMEMBERED },

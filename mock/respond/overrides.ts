@@ -3,14 +3,14 @@
 import type { Operation } from '../contract/load-contract.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import type { CallRecord } from '../journal/journal.js';
-import { matchesCall, type CallMatch } from '../journal/call-match.js';
+import { checkCallMatch, matchesCall, type CallMatch } from '../journal/call-match.js';
 import { MAX_DEPTH, nestsTooDeep } from '../handler/body-depth.js';
 import { HEADER_NAME } from '../reply/reply.js';
 
 /** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
 export interface OverrideSpec {
   operationId: string;
-  /** Only calls that match are overridden (params, query, headers, body: partial). */
+  /** Only calls that match are overridden (pathParams, query, headers, body: partial). */
   match?: Omit<CallMatch, 'operationId' | 'status'>;
   /** A documented status code of the operation. */
   status?: number;
@@ -96,9 +96,8 @@ export function readOverride(
   }
   if (spec.fault !== undefined && spec.fault !== 'drop') errors.push('fault must be "drop"');
   if (headers !== undefined) errors.push(...headerErrors(headers));
-  if (spec.match !== undefined && (typeof spec.match !== 'object' || spec.match === null)) {
-    errors.push('match must be an object');
-  }
+  const wrongMatch = spec.match === undefined ? undefined : checkCallMatch(spec.match);
+  if (wrongMatch) errors.push(wrongMatch.replace(/\.$/, ''));
   errors.push(...sizeErrors('match', spec.match), ...sizeErrors('body', spec.body));
   if (headers !== undefined) errors.push(...sizeErrors('headers', headers));
   if (ACTIONS.every((key) => spec[key] === undefined))

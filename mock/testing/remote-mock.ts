@@ -5,15 +5,37 @@ import { DEFAULT_WAIT, waitTimeout, type WaitOptions } from '../journal/wait-for
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
+import type {
+  AnyCall,
+  OperationId,
+  OperationOf,
+  StatusOf,
+  Typed,
+  TypedCall,
+  TypedFilter,
+  TypedMatch,
+  TypedOverride,
+  TypedOverrideInForce,
+  Unnamed,
+  UntypedOperations,
+} from './operation-types.js';
 
 /** The test API of a mock in another process. Every method speaks to `/__mock` and may reject on HTTP errors. */
-export interface RemoteMock {
+export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   url: string;
-  calls(filter?: CallFilter): Promise<CallRecord[]>;
-  count(filter?: CallFilter): Promise<number>;
+  /** Every recorded call that passes the filter; an operationId the contract lacks rejects (400). */
+  calls<Id extends OperationId<Ops>>(filter: TypedFilter<Ops, Id>): Promise<TypedCall<Ops, Id>[]>;
+  calls(filter?: Unnamed<Ops, CallFilter>): Promise<AnyCall<Ops>[]>;
+  count(filter?: CallFilter & { operationId?: OperationId<Ops> }): Promise<number>;
   /** The first call that matches; rejects after the timeout (5000 ms) naming what was awaited and what came. */
-  waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord>;
-  override(spec: OverrideSpec): Promise<Override>;
+  waitForCall<Id extends OperationId<Ops>>(
+    match: TypedMatch<Ops, Id>,
+    options?: WaitOptions,
+  ): Promise<TypedCall<Ops, Id>>;
+  waitForCall(match: Unnamed<Ops, CallMatch>, options?: WaitOptions): Promise<AnyCall<Ops>>;
+  override<Id extends OperationId<Ops>, Status extends StatusOf<OperationOf<Ops, Id>> = never>(
+    spec: TypedOverride<Ops, Id, Status>,
+  ): Promise<TypedOverrideInForce<Ops, Id, Status>>;
   clearOverrides(): Promise<void>;
   state(): Promise<StoreSnapshot>;
   /**
@@ -42,12 +64,16 @@ function withoutTrailingSlashes(url: string): string {
 }
 
 /**
- * Connects to a running mock.
+ * Connects to a running mock; `connectMock<operations>(url)` types its test API from openapi-typescript's
+ * `operations`, as `startMock<operations>()` does.
  * @example
  * const mock = connectMock('http://127.0.0.1:4010');
- * await expect(mock).toHaveReceived('createPass', { params: { member_id: 'm1' } });
+ * await expect(mock).toHaveReceived('createPass', { pathParams: { member_id: 'm1' } });
  */
-export function connectMock(url: string, { session, headers = {} }: RemoteOptions = {}): RemoteMock {
+export function connectMock<Ops = UntypedOperations>(
+  url: string,
+  { session, headers = {} }: RemoteOptions = {},
+): RemoteMock<Ops> {
   const base = withoutTrailingSlashes(url);
   const sent = { ...headers, ...(session ? { 'X-Mock-Session': session } : {}) };
   const call = async (
@@ -82,9 +108,9 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
     const params = new URLSearchParams(Object.entries(given).filter(([, v]) => v !== undefined) as [string, string][]);
     return params.size ? `?${params}` : '';
   };
-  const remote: RemoteMock = {
+  const remote: UntypedRemoteMock = {
     url: base,
-    async calls(filter) {
+    async calls(filter?: CallFilter) {
       // The admin API answers in pages: follow them to the last.
       const calls: CallRecord[] = [];
       let cursor: string | null = null;
@@ -97,19 +123,27 @@ export function connectMock(url: string, { session, headers = {} }: RemoteOption
       } while (cursor !== null);
       return calls;
     },
-    count: async (filter) =>
+    count: async (filter?: CallFilter) =>
       ((await (await call('GET', `/calls/count${query(filter)}`)).json()) as { count: number }).count,
-    async waitForCall(match, { timeout = DEFAULT_WAIT, since } = {}) {
+    async waitForCall(match: CallMatch, { timeout = DEFAULT_WAIT, since }: WaitOptions = {}) {
       const res = await call('POST', '/calls/wait', { match, timeout, since }, [200, 408]);
       if (res.status === 200) return ((await res.json()) as { call: CallRecord }).call;
       throw waitTimeout(match, timeout, await remote.calls());
     },
-    override: async (spec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
+    override: async (spec: OverrideSpec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
     state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
     setState: async (snapshot) =>
       ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,
     reset: async () => void (await call('POST', '/reset')),
   };
-  return remote;
+  // The operation types exist only for the compiler: the client is the same whatever they are.
+  return remote as unknown as RemoteMock<Ops>;
 }
+
+/** The client as it is built: any operationId, as the mock checks them. */
+type UntypedRemoteMock = Omit<RemoteMock, 'calls' | 'waitForCall' | 'override'> & {
+  calls(filter?: CallFilter): Promise<CallRecord[]>;
+  waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord>;
+  override(spec: OverrideSpec): Promise<Override>;
+};

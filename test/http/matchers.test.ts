@@ -25,8 +25,8 @@ function failure(assertion: () => void): string {
 }
 
 describe('vitest matchers over recorded calls', () => {
-  test('toHaveReceived passes on a partial match of params and body', () => {
-    expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'card' } });
+  test('toHaveReceived passes on a partial match of pathParams and body', () => {
+    expect(mock).toHaveReceived('createCredential', { pathParams: { member_id: 'm1' }, body: { kind: 'card' } });
     expect(mock).not.toHaveReceived('deletePass');
   });
 
@@ -38,10 +38,10 @@ describe('vitest matchers over recorded calls', () => {
   test('toHaveReceivedInOrder accepts other calls between the steps', () => {
     expect(mock).toHaveReceivedInOrder([
       'listCredentials',
-      { operationId: 'createCredential', params: { member_id: 'm2' } },
+      { operationId: 'createCredential', pathParams: { member_id: 'm2' } },
     ]);
     expect(mock).not.toHaveReceivedInOrder([
-      { operationId: 'createCredential', params: { member_id: 'm2' } },
+      { operationId: 'createCredential', pathParams: { member_id: 'm2' } },
       'listCredentials',
     ]);
   });
@@ -49,7 +49,7 @@ describe('vitest matchers over recorded calls', () => {
   test('the failure messages show the closest calls and how they differ', () => {
     expect(
       failure(() =>
-        expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'pin' } }),
+        expect(mock).toHaveReceived('createCredential', { pathParams: { member_id: 'm1' }, body: { kind: 'pin' } }),
       ),
     ).toMatchSnapshot('toHaveReceived');
     expect(
@@ -114,9 +114,91 @@ describe('vitest matchers over recorded calls', () => {
     [{ path: ['/a'] }, 'match.path must be a string.'],
     [{ status: '201' }, 'match.status must be a number.'],
     [{ query: 'a=1' }, 'match.query must be an object.'],
-    [[], 'match must be an object: { operationId, method, path, params, query, headers, body, status }.'],
+    [[], 'match must be an object: { operationId, method, path, pathParams, query, headers, body, status }.'],
   ])('POST /__mock/calls/wait refuses the match %j with a 400 that says why', async (match, detail) => {
     const res = await request(mock.app).post('/__mock/calls/wait').send({ match, timeout: 10 }).expect(400);
     expect(res.body.detail).toBe(detail);
+  });
+
+  test('POST /__mock/calls/wait refuses `params`, saying path parameters are pathParams', async () => {
+    const res = await request(mock.app)
+      .post('/__mock/calls/wait')
+      .send({ match: { params: { member_id: 'm1' } }, timeout: 10 })
+      .expect(400);
+    expect(res.body.detail).toBe('match.params is not a field of a match: path parameters are pathParams.');
+  });
+
+  test('POST /__mock/calls/wait refuses an operationId the contract lacks, naming the nearest', async () => {
+    const res = await request(mock.app)
+      .post('/__mock/calls/wait')
+      .send({ match: { operationId: 'deletePas' }, timeout: 10 })
+      .expect(400);
+    expect(res.body.detail).toMatch(/^"deletePas" is not an operationId of the contract\. Did you mean deletePass\?/);
+  });
+
+  test.each(['/__mock/calls', '/__mock/calls/count', '/__mock/calls/wait'])(
+    'GET %s refuses an operationId the contract lacks with a 400 on the parameter',
+    async (path) => {
+      const res = await request(mock.app).get(`${path}?operationId=listPass`).expect(400);
+      expect(res.body.detail).toMatch(/"listPass" is not an operationId of the contract\. Did you mean listPasses\?/);
+      expect(res.body.violations).toEqual([expect.objectContaining({ location: 'query', pointer: '/operationId' })]);
+    },
+  );
+});
+
+describe('a misspelt name fails the test instead of matching nothing', () => {
+  test('toHaveReceived and its .not throw on an operationId the contract lacks', () => {
+    expect(() => expect(mock).not.toHaveReceived('deletePas')).toThrow(
+      /"deletePas" is not an operationId of the contract\. Did you mean deletePass\?/,
+    );
+    expect(() => expect(mock).toHaveReceivedTimes('listCredential', 0)).toThrow(/Did you mean listCredentials\?/);
+  });
+
+  test('toHaveReceivedInOrder throws on a step whose operationId the contract lacks', () => {
+    expect(() => expect(mock).not.toHaveReceivedInOrder(['listCredentials', 'createCredentials'])).toThrow(
+      /"createCredentials" is not an operationId/,
+    );
+  });
+
+  test('an operationId some call has is never put to the contract again', () => {
+    const asked: unknown[] = [];
+    const source = {
+      calls: (filter?: { operationId?: string }) => {
+        asked.push(filter);
+        return mock.calls(filter);
+      },
+    };
+    expect(source).toHaveReceived('createCredential');
+    expect(source).not.toHaveReceived('deletePass');
+    expect(asked).toEqual([undefined, undefined, { operationId: 'deletePass' }]);
+  });
+
+  test('a matcher throws on `params`, saying path parameters are pathParams', () => {
+    // @ts-expect-error: `params` is not a field of a match.
+    expect(() => expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' } })).toThrow(
+      'match.params is not a field of a match: path parameters are pathParams.',
+    );
+  });
+
+  test('toHaveReceivedTimes refuses a count that is not a whole number', () => {
+    expect(() => expect(mock).toHaveReceivedTimes('createCredential', -1)).toThrow(
+      'toHaveReceivedTimes: times must be a whole number from 0, not -1.',
+    );
+  });
+
+  test('calls() throws on an operationId the contract lacks', () => {
+    expect(() => mock.calls({ operationId: 'getPasses' })).toThrow(
+      /^calls\(\): "getPasses" is not an operationId of the contract\. Did you mean getPass\?/,
+    );
+  });
+
+  test('waitForCall() rejects at once on an operationId the contract lacks, or a field a match lacks', async () => {
+    await expect(mock.waitForCall({ operationId: 'createPas' }, { timeout: 60_000 })).rejects.toThrow(
+      /^waitForCall\(\): "createPas" is not an operationId of the contract\. Did you mean createPass\?/,
+    );
+    // @ts-expect-error: `params` is not a field of a match.
+    await expect(mock.waitForCall({ params: { member_id: 'm1' } }, { timeout: 60_000 })).rejects.toThrow(
+      'waitForCall(): match.params is not a field of a match: path parameters are pathParams.',
+    );
   });
 });

@@ -24,10 +24,17 @@ describe('a mock in another process, through connectMock', () => {
   test('the same matchers work remotely', async () => {
     const mock = connectMock(cli.url, { session: 'remote-matchers' });
     await post(`${cli.url}/members/m1/credentials`, { kind: 'mobile' }, { 'X-Mock-Session': 'remote-matchers' });
-    await expect(mock).toHaveReceived('createCredential', { params: { member_id: 'm1' }, body: { kind: 'mobile' } });
+    await expect(mock).toHaveReceived('createCredential', { pathParams: { member_id: 'm1' }, body: { kind: 'mobile' } });
     await expect(mock).toHaveReceivedTimes('createCredential', 1);
     await expect(expect(mock).toHaveReceived('createCredential', { body: { kind: 'pin' } })).rejects.toThrow(
       /body.kind: expected "pin", received "mobile"/,
+    );
+  });
+
+  test('a remote matcher rejects on an operationId the contract lacks, naming the nearest', async () => {
+    const mock = connectMock(cli.url, { session: 'remote-misspelt' });
+    await expect(expect(mock).not.toHaveReceived('deletePas')).rejects.toThrow(
+      /answered 400: "deletePas" is not an operationId of the contract\. Did you mean deletePass\?/,
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { CallRecord } from '../../mock/index.js';
-import { checkCallMatch, differences, matchesCall } from '../../mock/journal/call-match.js';
+import { checkCallMatch, differences, matchesCall, unknownOperation } from '../../mock/journal/call-match.js';
 
 const call: CallRecord = {
   id: 'call-1',
@@ -17,11 +17,11 @@ const call: CallRecord = {
 };
 
 describe('matchesCall and differences', () => {
-  test('matches partially on params, query, headers (any case) and body', () => {
+  test('matches partially on pathParams, query, headers (any case) and body', () => {
     expect(
       matchesCall(call, {
         operationId: 'createCredential',
-        params: { member_id: 'm1' },
+        pathParams: { member_id: 'm1' },
         query: {},
         headers: { 'X-Client': 'web' },
         body: { kind: 'pin' },
@@ -30,14 +30,14 @@ describe('matchesCall and differences', () => {
   });
 
   test('names each difference with its path', () => {
-    expect(differences(call, { method: 'get', params: { member_id: 'm2' }, body: { kind: 'card', extra: 1 } })).toEqual(
-      [
-        'method: expected GET, received POST',
-        'params.member_id: expected "m2", received "m1"',
-        'body.kind: expected "card", received "pin"',
-        'body.extra: expected 1, received nothing',
-      ],
-    );
+    expect(
+      differences(call, { method: 'get', pathParams: { member_id: 'm2' }, body: { kind: 'card', extra: 1 } }),
+    ).toEqual([
+      'method: expected GET, received POST',
+      'pathParams.member_id: expected "m2", received "m1"',
+      'body.kind: expected "card", received "pin"',
+      'body.extra: expected 1, received nothing',
+    ]);
   });
 
   test('compares arrays item by item and by length', () => {
@@ -73,7 +73,7 @@ describe('differences', () => {
         method: 'post',
         path: '/members/m1/credentials',
         status: 201,
-        params: { member_id: 'm1' },
+        pathParams: { member_id: 'm1' },
         query: { trace: '1' },
         headers: { Authorization: 'Bearer t' },
         body: { kind: 'pin', tags: ['a', 'b'] },
@@ -154,7 +154,7 @@ describe('checkCallMatch', () => {
   test.each([
     [{}],
     [{ operationId: 'getPass', method: 'GET', path: '/passes/*', status: 200 }],
-    [{ params: { pass_id: 'p1' }, query: {}, headers: { 'x-id': '1' }, body: null }],
+    [{ pathParams: { pass_id: 'p1' }, query: {}, headers: { 'x-id': '1' }, body: null }],
   ])('accepts %j', (match) => {
     expect(checkCallMatch(match)).toBeUndefined();
   });
@@ -162,7 +162,7 @@ describe('checkCallMatch', () => {
   test.each([[null], [[]], ['getPass'], [1]])(
     'refuses %j, which is not an object, listing the fields a match has',
     (match) => {
-      expect(checkCallMatch(match)).toMatch(/must be an object: \{ operationId, method, path, params/);
+      expect(checkCallMatch(match)).toMatch(/must be an object: \{ operationId, method, path, pathParams/);
     },
   );
 
@@ -171,10 +171,48 @@ describe('checkCallMatch', () => {
     [{ method: ['GET'] }, 'match.method must be a string.'],
     [{ path: null }, 'match.path must be a string.'],
     [{ status: '200' }, 'match.status must be a number.'],
-    [{ params: 'p1' }, 'match.params must be an object.'],
+    [{ pathParams: 'p1' }, 'match.pathParams must be an object.'],
     [{ query: null }, 'match.query must be an object.'],
     [{ headers: ['x-id'] }, 'match.headers must be an object.'],
   ])('refuses %j, naming the field', (match, message) => {
     expect(checkCallMatch(match)).toBe(message);
+  });
+
+  test('refuses params, saying path parameters are pathParams', () => {
+    expect(checkCallMatch({ params: { member_id: 'm1' } })).toBe(
+      'match.params is not a field of a match: path parameters are pathParams.',
+    );
+  });
+
+  test('refuses a field a match does not have, listing those it has', () => {
+    expect(checkCallMatch({ operationId: 'getPass', bodyy: {} })).toBe(
+      'match.bodyy is not a field of a match; it has operationId, method, path, pathParams, query, headers, body, status.',
+    );
+  });
+});
+
+describe('unknownOperation', () => {
+  const ids = ['listPasses', 'createPass', 'getPass', 'deletePass'];
+
+  test('accepts an operationId of the contract', () => {
+    expect(unknownOperation('getPass', ids)).toBeUndefined();
+  });
+
+  test('names the nearest operationId for a misspelt one, and lists them all', () => {
+    expect(unknownOperation('createPas', ids)).toBe(
+      '"createPas" is not an operationId of the contract. Did you mean createPass? ' +
+        'It has listPasses, createPass, getPass, deletePass.',
+    );
+  });
+
+  test('guesses nothing for a name far from every operationId', () => {
+    expect(unknownOperation('uploadAvatar', ids)).toBe(
+      '"uploadAvatar" is not an operationId of the contract. It has listPasses, createPass, getPass, deletePass.',
+    );
+  });
+
+  test('lists the first 20 of a large contract, with the count', () => {
+    const many = Array.from({ length: 25 }, (_, i) => `op${i}`);
+    expect(unknownOperation('zzzzzzzz', many)).toMatch(/It has op0, op1, .*, op19, … \(25 in all\)\.$/);
   });
 });

@@ -232,7 +232,7 @@ describe('decide: the body source', () => {
   });
 
   test('an override applies only to calls its match fits', () => {
-    const overrides = [override({ status: 404, match: { params: { member_id: 'm2' } } })];
+    const overrides = [override({ status: 404, match: { pathParams: { member_id: 'm2' } } })];
     expect(summary(decide(plan('getPass'), getPass(), session({ overrides }), settings()))).toBe(
       'answer 200 from state after 0 ms',
     );

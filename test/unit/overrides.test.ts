@@ -52,7 +52,7 @@ describe('readOverride', () => {
     [{ operationId: 'getPass', delay: 60000 }],
     [{ operationId: 'getPass', fault: 'drop', times: 1 }],
     [{ operationId: 'getPass', headers: { 'Retry-After': '5' } }],
-    [{ operationId: 'getPass', body: { id: 'p1' }, match: { params: { pass_id: 'p1' } } }],
+    [{ operationId: 'getPass', body: { id: 'p1' }, match: { pathParams: { pass_id: 'p1' } } }],
   ])('accepts %j', (value) => {
     expect(errors(value)).toEqual([]);
   });
@@ -91,6 +91,8 @@ describe('readOverride', () => {
     ['headers', { headers: { 'Retry-After': '5', 'X-Attempt': 2 } }],
     ['match', { delay: 1, match: 'p1' }],
     ['match', { delay: 1, match: null }],
+    ['match.params', { delay: 1, match: { params: { pass_id: 'p1' } } }],
+    ['match.pass_id', { delay: 1, match: { pass_id: 'p1' } }],
   ])('refuses a bad %s in %j, naming it', (name, fields) => {
     expect(errors({ operationId: 'getPass', ...fields })).toEqual([expect.stringContaining(name)]);
   });
@@ -152,21 +154,24 @@ describe('readOverride', () => {
     expect(errors({ operationId: 'getPass', headers: { 'X-Note': 'café\tau lait' } })).toEqual([]);
   });
 
+  // A match holds its body under `body`: `{"body":…}` is 9 bytes more than the body alone.
+  const sized = (field: string, bytes: number) =>
+    field === 'match' ? { body: { text: 'x'.repeat(bytes - 11 - 9) } } : { text: 'x'.repeat(bytes - 11) };
+
   test.each(['match', 'body'])('refuses a %s of more than 64 KiB of JSON, saying how large it is', (field) => {
-    const value = { text: 'x'.repeat(65_536) };
-    expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([
-      `${field} is 65547 bytes of JSON; at most 65536 are kept`,
+    expect(errors({ operationId: 'getPass', status: 200, [field]: sized(field, 65_537) })).toEqual([
+      `${field} is 65537 bytes of JSON; at most 65536 are kept`,
     ]);
   });
 
   test.each(['match', 'body'])('accepts a %s of 64 KiB of JSON', (field) => {
-    const value = { text: 'x'.repeat(65_536 - 11) };
-    expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([]);
+    expect(errors({ operationId: 'getPass', status: 200, [field]: sized(field, 65_536) })).toEqual([]);
   });
 
   test.each(['match', 'body'])('refuses a %s nested 100,000 deep without overflowing the stack', (field) => {
     let value: unknown = {};
     for (let i = 0; i < 100_000; i++) value = { a: value };
+    if (field === 'match') value = { body: value };
     expect(errors({ operationId: 'getPass', status: 200, [field]: value })).toEqual([
       `${field} nests deeper than 64 levels`,
     ]);
@@ -247,8 +252,8 @@ describe('findOverride', () => {
   test('finds the first override of the call’s operation whose match fits', () => {
     const overrides = [
       override('other', { operationId: 'createPass' }),
-      override('p2', { match: { params: { pass_id: 'p2' } } }),
-      override('p1', { match: { params: { pass_id: 'p1' } } }),
+      override('p2', { match: { pathParams: { pass_id: 'p2' } } }),
+      override('p1', { match: { pathParams: { pass_id: 'p1' } } }),
       override('any'),
     ];
     expect(findOverride(overrides, call)?.id).toBe('p1');
