@@ -1,0 +1,170 @@
+// The package as a team installs it: packed, installed into an empty project beside nothing of ours, and the
+// README's code recipes (each a whole test file) type-checked (TypeScript strict, no skipLibCheck) and run with
+// vitest there. Then the same project with the package linked to this folder (what `npm link` or a folder
+// install gives), where the matchers' types once attached to the wrong copy of vitest. The README is this
+// test's source: a recipe that stops compiling or passing fails `npm test`. Needs the npm registry, or an npm
+// cache that holds the versions this project uses (npm ci fills it). Reads `dist/`: `npm test` builds it first.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../support/free-port.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MINUTES = 60_000;
+
+/** The README's TypeScript blocks, each a test file named by its first line (`// test/first.test.ts`). */
+export function readmeRecipes(readme: string): { file: string; code: string }[] {
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => {
+    const file = /^\/\/ (test\/[\w-]+\.test\.ts)\b/.exec(code!)?.[1];
+    if (!file) throw new Error(`A ts block of the README must start with "// test/NAME.test.ts":\n${code}`);
+    return { file, code: code! };
+  });
+}
+
+/** The version of a package this project has installed: the consumer gets the same, from the npm cache. */
+async function versionOf(name: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  return `${name}@${manifest.version as string}`;
+}
+
+/** The environment without what `npm test` sets for its own scripts (npm_config_*, npm_package_*…). */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  return { ...env, ...extra };
+}
+
+async function sh(cmd: string, args: string[], cwd: string, env = cleanEnv()) {
+  try {
+    return await run(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+let work: string;
+let project: string;
+let cli: ChildProcess | undefined;
+let mockUrl: string;
+const recipes = readmeRecipes(await readFile(join(ROOT, 'README.md'), 'utf8'));
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/mock/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
+  work = await mkdtemp(join(tmpdir(), 'membership-mock-consumer-'));
+  project = join(work, 'app');
+  await mkdir(join(project, 'test'), { recursive: true });
+  // dist/ is what npm test just built: packing must not build it again under the other tests' feet.
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+  const tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'front-end-app', private: true, type: 'module' }, null, 2),
+  );
+  // A front-end project's settings: strict, the DOM's fetch and crypto, and no types but those imported, so
+  // every type the package's declarations name must come with the package.
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: [],
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+        },
+        include: ['test'],
+      },
+      null,
+      2,
+    ),
+  );
+  const tools = await Promise.all(
+    ['vitest', 'typescript', 'openapi-fetch', 'supertest', '@types/supertest'].map(versionOf),
+  );
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], project);
+  for (const { file, code } of recipes) await writeFile(join(project, file), code);
+  // The recipes against a mock in another process find it at MOCK_URL: the installed command line's.
+  const port = await freePort();
+  mockUrl = `http://127.0.0.1:${port}`;
+  cli = spawn(join(project, 'node_modules/.bin/membership-mock'), ['--port', String(port), '--log', 'off'], {
+    cwd: project,
+    env: cleanEnv(),
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`${mockUrl}/__mock/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || cli.exitCode !== null) throw new Error('the installed membership-mock did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}, 10 * MINUTES);
+
+afterAll(async () => {
+  cli?.kill();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Type-checks the recipes, then runs them; resolves with vitest's JSON report. */
+async function checkRecipes() {
+  await sh('npx', ['tsc', '-p', '.'], project);
+  const report = join(work, `report-${Date.now()}.json`);
+  await sh(
+    'npx',
+    ['vitest', 'run', '--reporter=json', `--outputFile=${report}`],
+    project,
+    cleanEnv({ MOCK_URL: mockUrl }),
+  );
+  return JSON.parse(await readFile(report, 'utf8')) as {
+    numFailedTests: number;
+    numPassedTests: number;
+    testResults: { name: string; status: string }[];
+  };
+}
+
+describe('the package installed in a front-end project', () => {
+  test('the README has a recipe for each part of the test API', () => {
+    expect(recipes.map((r) => r.file)).toEqual(
+      expect.arrayContaining(['test/first.test.ts', 'test/sent.test.ts', 'test/session.test.ts']),
+    );
+    expect(new Set(recipes.map((r) => r.file)).size).toBe(recipes.length);
+  });
+
+  test(
+    'from its tarball, every README recipe compiles under strict TypeScript and passes',
+    async () => {
+      const report = await checkRecipes();
+      expect(report.testResults.map((r) => [r.name.slice(project.length + 1), r.status]).sort()).toEqual(
+        recipes.map((r) => [r.file, 'passed']).sort(),
+      );
+      expect(report.numFailedTests).toBe(0);
+    },
+    5 * MINUTES,
+  );
+
+  test(
+    'linked to this folder, as npm link leaves it, the recipes still compile and pass',
+    async () => {
+      const installed = join(project, 'node_modules/membership-mock');
+      await rm(installed, { recursive: true, force: true });
+      await symlink(ROOT, installed, 'dir');
+      const report = await checkRecipes();
+      expect(report.numPassedTests).toBeGreaterThanOrEqual(recipes.length);
+      expect(report.numFailedTests).toBe(0);
+    },
+    5 * MINUTES,
+  );
+});
