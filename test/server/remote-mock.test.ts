@@ -24,7 +24,10 @@ describe('a mock in another process, through connectMock', () => {
   test('the same matchers work remotely', async () => {
     const mock = connectMock(cli.url, { session: 'remote-matchers' });
     await post(`${cli.url}/members/m1/credentials`, { kind: 'mobile' }, { 'X-Mock-Session': 'remote-matchers' });
-    await expect(mock).toHaveReceived('createCredential', { pathParams: { member_id: 'm1' }, body: { kind: 'mobile' } });
+    await expect(mock).toHaveReceived('createCredential', {
+      pathParams: { member_id: 'm1' },
+      body: { kind: 'mobile' },
+    });
     await expect(mock).toHaveReceivedTimes('createCredential', 1);
     await expect(expect(mock).toHaveReceived('createCredential', { body: { kind: 'pin' } })).rejects.toThrow(
       /body.kind: expected "pin", received "mobile"/,
