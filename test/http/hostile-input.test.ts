@@ -154,7 +154,7 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
     const deep = mock.calls().find((c) => c.body === '[not recorded: the body nests deeper than 64 levels]');
     expect(deep?.response.status).toBe(400);
     await request(mock.app).get('/__mock/calls').expect(200);
-    await request(mock.app).get('/__mock/calls/wait?timeout=10&operationId=nope').expect(408);
+    await request(mock.app).get('/__mock/calls/wait?timeout=10&path=/nowhere').expect(408);
   });
 
   test('a hostile member id is only a name: its collection is plain data', async () => {

@@ -59,7 +59,7 @@ async function textOf(res: IncomingMessage): Promise<string> {
 describe('long-polls of /__mock/calls/wait on a real socket', () => {
   test('a wait whose client disconnects stops listening at once, not at its timeout', async () => {
     await serve();
-    const wait = await openWait('operationId=nope&timeout=60000');
+    const wait = await openWait('path=/nowhere&timeout=60000');
     expect(await openWaits()).toBe(1);
     wait.req.destroy();
     await once(wait.socket, 'close');
@@ -71,8 +71,8 @@ describe('long-polls of /__mock/calls/wait on a real socket', () => {
   test('past 1000 open waits, another answers 429 with Retry-After: 1', async () => {
     await serve();
     const waits: OpenWait[] = [];
-    for (let i = 0; i < 1000; i++) waits.push(await openWait('operationId=nope&timeout=60000'));
-    const refused = await fetch(`${base}/__mock/calls/wait?operationId=nope&timeout=60000`);
+    for (let i = 0; i < 1000; i++) waits.push(await openWait('path=/nowhere&timeout=60000'));
+    const refused = await fetch(`${base}/__mock/calls/wait?path=/nowhere&timeout=60000`);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
@@ -82,7 +82,7 @@ describe('long-polls of /__mock/calls/wait on a real socket', () => {
 
   test('a wait on a session dropped past the session limit answers 410 at once', async () => {
     await serve({ sessionLimit: 1 });
-    const wait = await openWait('operationId=nope&timeout=60000', { 'X-Mock-Session': 'waiting' });
+    const wait = await openWait('path=/nowhere&timeout=60000', { 'X-Mock-Session': 'waiting' });
     await fetch(`${base}/members/m1/passes`, { headers: { 'X-Mock-Session': 'newcomer', Authorization: 'Bearer t' } });
     const res = await wait.answer;
     expect(res.statusCode).toBe(410);
