@@ -153,12 +153,10 @@ export function decide(
     // Every scheme the client may use, those it must send together too, as Prism lists them.
     const challenge: Record<string, string> =
       check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
-    // A 401's detail is its one violation's advice, said once (what to send, and how to turn the check off).
-    const detail = check.kind === 'unauthorized' ? check.violations[0]?.message : undefined;
     return refuse(check.kind, check.violations, {
       headers: challenge,
       violationCount: check.violationCount,
-      ...(detail === undefined ? {} : { detail }),
+      ...(check.detail === undefined ? {} : { detail: check.detail }),
     });
   }
   const prefer = parsePrefer(headers.prefer, request.query);

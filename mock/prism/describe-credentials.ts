@@ -7,8 +7,9 @@ export const SECURITY_CHECK_OFF =
   'To turn the check off, start the mock with --no-security-check (CLI) or checkSecurity: false (startMock, createApp).';
 
 /**
- * The detail of a 401: each requirement the operation accepts (schemes of one requirement are sent together),
- * what each scheme reads, that any value works, and how to turn the check off.
+ * What a 401's violation says: each requirement the operation accepts (schemes of one requirement are sent
+ * together), what each scheme reads, and that any value works. The problem's detail adds
+ * {@link SECURITY_CHECK_OFF}.
  * @example describeCredentials([[{ key: 'Bearer', type: 'http', scheme: 'bearer' }]])
  * // "Send credentials for one of the contract's security schemes: Bearer (header Authorization: Bearer <any token>). …"
  */
@@ -20,11 +21,7 @@ export function describeCredentials(security: readonly (readonly HttpSecuritySch
       : `${requirement.map(describeScheme).join(' and ')}, together`,
   );
   const which = ways.length > 0 ? `: ${ways.join('; or ')}` : '';
-  return (
-    `Send credentials for one of the contract's security schemes${which}. ` +
-    'The mock checks only that they are there: any value works. ' +
-    SECURITY_CHECK_OFF
-  );
+  return `Send credentials for one of the contract's security schemes${which}. The mock checks only that they are there: any value works.`;
 }
 
 /** One scheme: its name in the contract and what it reads, with a value that passes. */

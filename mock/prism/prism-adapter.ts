@@ -4,7 +4,7 @@ import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
 import { formText } from '../handler/request-body.js';
 import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
-import { credentialsPlace, describeCredentials } from './describe-credentials.js';
+import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
 /** The kinds of document Prism reads. */
@@ -113,6 +113,8 @@ export type RequestCheck =
       schemes: string[];
       /** How many violations there were, when there were more than `violations` lists. */
       violationCount?: number;
+      /** The problem's detail, when it says more than its violations (a 401: how to turn the check off). */
+      detail?: string;
     };
 
 /**
@@ -173,7 +175,13 @@ export function splitValidation(
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
       const message = (credentials ??= describeCredentials(spec.security));
       const place = credentialsPlace(spec.security);
-      return { ok: false, kind: 'unauthorized', schemes, violations: [{ ...place, message, code: 401 }] };
+      return {
+        ok: false,
+        kind: 'unauthorized',
+        schemes,
+        violations: [{ ...place, message, code: 401 }],
+        detail: `${message} ${SECURITY_CHECK_OFF}`,
+      };
     },
     parameters(element) {
       if (!request) return [];
