@@ -11,6 +11,7 @@ import { recordMakerOf, replaceState } from './instance/replace-state.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { DEFAULT_WAIT, waitForCall, waitTimeout, type WaitOptions } from './journal/wait-for-call.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
+import { readFaults } from './respond/faults.js';
 import { checkResponseBody } from './prism/check-response.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from './journal/call-match.js';
 import {
@@ -122,6 +123,10 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   const resolved = resolveMockOptions(options);
   if (resolved.admin !== false && resolved.admin.token === '')
     throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
+  // Checked as PUT /__mock/faults checks them: a latency of another form ([100, 300]) is refused, not guessed at.
+  const faults = readFaults(resolved.faults);
+  if (!faults.ok) throw new TypeError(`The faults were refused: ${faults.errors.join('; ')}.`);
+  resolved.faults = faults.faults;
   const served = serve(contract);
   const context = createMockContext(served, resolved);
   // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked.

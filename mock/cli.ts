@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { nearestFlag } from './nearest-flag.js';
 import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
-import { parseLatency } from './respond/faults.js';
+import { LATENCY_FORMAT, parseLatency, type Latency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
 import type { Contract } from './contract/load-contract.js';
 import { serverPaths } from './plan/server-paths.js';
@@ -234,10 +234,9 @@ function isLoopback(host: string): boolean {
   return name === 'localhost' || name === '::1' || (isIPv4(name) && name.startsWith('127.'));
 }
 
-function latencyOf(text: string): number | [number, number] {
+function latencyOf(text: string): Latency {
   const latency = parseLatency(text);
-  if (latency === undefined)
-    throw new UsageError(`--latency must be milliseconds (0-60000) or a range like 100-300, not "${text}".`);
+  if (latency === undefined) throw new UsageError(`--latency must be ${LATENCY_FORMAT}, not "${text}".`);
   return latency;
 }
 

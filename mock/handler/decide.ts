@@ -153,7 +153,11 @@ export function decide(
     // Every scheme the client may use, those it must send together too, as Prism lists them.
     const challenge: Record<string, string> =
       check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
-    return refuse(check.kind, check.violations, { headers: challenge, violationCount: check.violationCount });
+    return refuse(check.kind, check.violations, {
+      headers: challenge,
+      violationCount: check.violationCount,
+      ...(check.detail === undefined ? {} : { detail: check.detail }),
+    });
   }
   const prefer = parsePrefer(headers.prefer, request.query);
   if (!prefer.ok) {

@@ -139,7 +139,10 @@ function count(session: Session, { request, occurrence, override }: Effects): vo
   if (override) useOverride(session.overrides, override);
 }
 
-/** Runs an action now or after a delay; an error in a delayed one is answered like any other. */
+/**
+ * Runs an action now or after a delay; an error in a delayed one is answered like any other. The timer does
+ * not hold the process: once close() has cut off the connection waiting for it, nothing else is waiting.
+ */
 function later(context: MockContext, ex: Exchange, ms: number, action: () => void): void {
   if (ms <= 0) return action();
   setTimeout(() => {
@@ -148,5 +151,5 @@ function later(context: MockContext, ex: Exchange, ms: number, action: () => voi
     } catch (error) {
       handleError(context, ex, error);
     }
-  }, ms);
+  }, ms).unref();
 }

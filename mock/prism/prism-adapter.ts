@@ -4,6 +4,7 @@ import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
 import { formText } from '../handler/request-body.js';
 import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
+import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
 /** The kinds of document Prism reads. */
@@ -112,6 +113,8 @@ export type RequestCheck =
       schemes: string[];
       /** How many violations there were, when there were more than `violations` lists. */
       violationCount?: number;
+      /** The problem's detail, when it says more than its violations (a 401: how to turn the check off). */
+      detail?: string;
     };
 
 /**
@@ -156,6 +159,7 @@ export function splitValidation(
   let withoutBody: IHttpOperation | undefined;
   let bodyOnly: IHttpOperation | undefined;
   let jsonBody: JsonBodyCheck | undefined;
+  let credentials: string | undefined;
   const parametersPart = () =>
     (withoutBody ??= withBundle({ ...spec, request: request && { ...request, body: undefined } }));
   const bodyPart = () => (bodyOnly ??= withBundle({ ...spec, request: request && { body: request.body } }));
@@ -169,13 +173,14 @@ export function splitValidation(
       const security = validators.validateSecurity({ resource: spec, element });
       if (security._tag === 'Right') return undefined;
       const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
-      const named = schemes.length ? ` (${schemes.join(', ')})` : '';
-      const message = `Send credentials for one of the contract's security schemes${named}.`;
+      const message = (credentials ??= describeCredentials(spec.security));
+      const place = credentialsPlace(spec.security);
       return {
         ok: false,
         kind: 'unauthorized',
         schemes,
-        violations: [{ location: 'header', pointer: '/authorization', message, code: 401 }],
+        violations: [{ ...place, message, code: 401 }],
+        detail: `${message} ${SECURITY_CHECK_OFF}`,
       };
     },
     parameters(element) {

@@ -1,15 +1,29 @@
 // Fault injection for resilience tests: latency, failures and dropped connections, repeatable under a seed.
 import { hashSeed } from '../generate/hash-seed.js';
 
+/**
+ * Latency in milliseconds (0-60000): a number, or a range `"MIN-MAX"` (`"100-300"`) drawn from per request.
+ * The one format of the CLI (`--latency 100-300`), `PUT /__mock/faults` and `startMock({ faults })`.
+ */
+export type Latency = number | `${number}-${number}`;
+
+/** What every refusal of a latency says it should have been. */
+export const LATENCY_FORMAT = 'milliseconds (0-60000) or a range "MIN-MAX" such as "100-300"';
+
 /** Faults applied to every answer of the contract's operations. */
 export interface Faults {
-  /** Milliseconds added to each answer: a fixed number or a `[min, max]` range. */
-  latency?: number | [number, number];
+  /**
+   * Milliseconds added to each answer: a fixed number, or a range `"MIN-MAX"` drawn from per request.
+   * @example { latency: '100-300' }
+   */
+  latency?: Latency;
   /** Share of requests (0-1) answered with the operation's documented 5xx (500 if none is documented). */
   failureRate?: number;
   /** Share of requests (0-1) whose connection is closed without an answer. */
   dropRate?: number;
 }
+
+const MAX_LATENCY = 60_000;
 
 /** What happens to one request. */
 export interface FaultRoll {
@@ -30,7 +44,7 @@ export function rollFaults(faults: Faults, seed: number | string, session: strin
   // Without faults (the default) every roll is the same: skip the three hashes on each request.
   if (latency === 0 && failureRate === 0 && dropRate === 0) return NO_FAULT;
   const roll = (salt: string) => hashSeed(`${seed}|${session}|${n}|${salt}`) / 2 ** 32;
-  const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
+  const [min, max] = latencyRange(latency);
   return {
     delay: Math.round(min + roll('latency') * (max - min)),
     drop: roll('drop') < dropRate,
@@ -38,13 +52,40 @@ export function rollFaults(faults: Faults, seed: number | string, session: strin
   };
 }
 
-/** Reads `100` or `100-300` (milliseconds). */
-export function parseLatency(text: string): number | [number, number] | undefined {
-  const match = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
+/**
+ * Reads `100` or `100-300` (milliseconds), as text: the latency in its one form (a range whose ends are
+ * equal is that number), or `undefined` when the text is neither.
+ * @example parseLatency('100-300') // '100-300'
+ */
+export function parseLatency(text: string): Latency | undefined {
+  const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text.trim());
   if (!match) return undefined;
   const min = Number(match[1]);
   const max = match[2] === undefined ? min : Number(match[2]);
-  return max < min || max > 60_000 ? undefined : match[2] === undefined ? min : [min, max];
+  if (max < min || max > MAX_LATENCY) return undefined;
+  return min === max ? min : `${min}-${max}`;
+}
+
+/** The latency as given over HTTP or in options: its one form, or `undefined` when it is not a latency. */
+function readLatency(value: unknown): Latency | undefined {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value >= 0 && value <= MAX_LATENCY ? value : undefined;
+  return typeof value === 'string' ? parseLatency(value) : undefined;
+}
+
+/** The lowest and highest delay of a latency that {@link parseLatency} or {@link readFaults} accepted. */
+function latencyRange(latency: Latency): [number, number] {
+  if (typeof latency === 'number') return [latency, latency];
+  const [min, max] = latency.split('-').map(Number) as [number, number];
+  return [min, max];
+}
+
+/** Why a latency is refused; a `[min, max]` pair (an older form) is told how to write it. */
+function latencyError(latency: unknown): string {
+  const given = JSON.stringify(latency) ?? String(latency);
+  const pair = Array.isArray(latency) && latency.length === 2 ? parseLatency(latency.join('-')) : undefined;
+  const instead = typeof pair === 'string' ? ` (write "${pair}")` : '';
+  return `latency is ${LATENCY_FORMAT}, not ${given.length > 40 ? `${given.slice(0, 39)}…` : given}${instead}`;
 }
 
 /** Checks faults given over HTTP or in options: the faults, or the reasons they are refused. */
@@ -53,13 +94,8 @@ export function readFaults(value: unknown): { ok: true; faults: Faults } | { ok:
     return { ok: false, errors: ['faults are a JSON object: { latency, failureRate, dropRate }'] };
   const { latency, failureRate, dropRate, ...rest } = value as Record<string, unknown>;
   const errors = Object.keys(rest).map((key) => `unknown field "${key}"; faults have latency, failureRate, dropRate`);
-  const ms = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 60_000;
-  if (
-    latency !== undefined &&
-    !(ms(latency) || (Array.isArray(latency) && latency.length === 2 && latency.every(ms) && latency[0] <= latency[1]))
-  ) {
-    errors.push('latency is milliseconds (0-60000) or a [min, max] pair');
-  }
+  const delay = latency === undefined ? undefined : readLatency(latency);
+  if (latency !== undefined && delay === undefined) errors.push(latencyError(latency));
   for (const [name, rate] of [
     ['failureRate', failureRate],
     ['dropRate', dropRate],
@@ -68,12 +104,10 @@ export function readFaults(value: unknown): { ok: true; faults: Faults } | { ok:
       errors.push(`${name} is a share from 0 to 1`);
   }
   if (errors.length) return { ok: false, errors };
-  return {
-    ok: true,
-    faults: {
-      latency: latency as Faults['latency'],
-      failureRate: failureRate as number | undefined,
-      dropRate: dropRate as number | undefined,
-    },
-  };
+  // Only the faults given: what GET /__mock/faults answers is what was set.
+  const faults: Faults = {};
+  if (delay !== undefined) faults.latency = delay;
+  if (failureRate !== undefined) faults.failureRate = failureRate as number;
+  if (dropRate !== undefined) faults.dropRate = dropRate as number;
+  return { ok: true, faults };
 }

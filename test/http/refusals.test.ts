@@ -25,6 +25,10 @@ components:
       type: oauth2
       flows: { clientCredentials: { tokenUrl: /token, scopes: { read: read } } }
     Basic: { type: http, scheme: basic }
+    BearerAuth: { type: http, scheme: bearer }
+    HeaderKey: { type: apiKey, in: header, name: X-Api-Key }
+    CookieKey: { type: apiKey, in: cookie, name: session }
+    Digest: { type: http, scheme: digest }
 `,
   );
   return file;
@@ -265,6 +269,137 @@ ${NAME_BODY}
       .send({ name: 'far too long' })
       .expect(404);
     expect(missing.body.type).toBe('https://example.com/problems/not-documented');
+  });
+});
+
+describe('a 401 says what to send and how to turn the check off', () => {
+  const OFF = /--no-security-check \(CLI\) or checkSecurity: false \(startMock, createApp\)/;
+
+  test.each([
+    {
+      scheme: 'BearerAuth',
+      says: 'BearerAuth (header Authorization: Bearer <any token>)',
+      place: { location: 'header', pointer: '/authorization' },
+      path: '/things',
+      headers: { Authorization: 'Bearer anything' },
+    },
+    {
+      scheme: 'HeaderKey',
+      says: 'HeaderKey (header X-Api-Key: <any value>)',
+      place: { location: 'header', pointer: '/x-api-key' },
+      path: '/things',
+      headers: { 'X-Api-Key': 'anything' },
+    },
+    {
+      scheme: 'ApiKey',
+      says: 'ApiKey (query parameter apiKey=<any value>)',
+      place: { location: 'query', pointer: '/apiKey' },
+      path: '/things?apiKey=anything',
+      headers: {},
+    },
+    {
+      scheme: 'Basic',
+      says: 'Basic (header Authorization: Basic <base64 of any user:password>, such as Basic dXNlcjpwYXNz)',
+      place: { location: 'header', pointer: '/authorization' },
+      path: '/things',
+      headers: { Authorization: 'Basic dXNlcjpwYXNz' },
+    },
+    {
+      scheme: 'CookieKey',
+      says: 'CookieKey (cookie session=<any value>)',
+      place: { location: 'header', pointer: '/cookie' },
+      path: '/things',
+      headers: { Cookie: 'session=anything' },
+    },
+    {
+      scheme: 'Digest',
+      says: 'Digest (header Authorization: Digest username="u", realm="r", nonce="n", uri="u", response="r" (any values))',
+      place: { location: 'header', pointer: '/authorization' },
+      path: '/things',
+      headers: { Authorization: 'Digest username="u", realm="r", nonce="n", uri="u", response="r"' },
+    },
+    {
+      scheme: 'OAuth2',
+      says: 'OAuth2 (header Authorization: Bearer <any token>)',
+      place: { location: 'header', pointer: '/authorization' },
+      path: '/things',
+      headers: { Authorization: 'Bearer anything' },
+    },
+  ])('a $scheme 401 names the scheme, says any value works, and how to turn the check off', async (c) => {
+    const file = await contractFile(
+      `  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok }
+`,
+      { security: `security:\n  - ${c.scheme}: []` },
+    );
+    const mock = await newMock({ contract: file });
+    const res = await request(mock.app).get('/things').expect(401);
+    expect(res.body.detail).toContain(`security schemes: ${c.says}.`);
+    expect(res.body.detail).toContain('any value works');
+    expect(res.body.detail).toMatch(OFF);
+    expect(res.body.violations).toEqual([{ ...c.place, message: expect.stringContaining(c.says) }]);
+    // What the detail suggests is what passes.
+    await request(mock.app).get(c.path).set(c.headers).expect(200);
+  });
+
+  test('a 401 lists each way in, the schemes one requirement asks for together', async () => {
+    const file = await contractFile(
+      `  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok }
+`,
+      { security: `security:\n  - BearerAuth: []\n  - HeaderKey: []\n    ApiKey: []` },
+    );
+    const mock = await newMock({ contract: file });
+    const res = await request(mock.app).get('/things').expect(401);
+    expect(res.body.detail).toContain(
+      'security schemes: BearerAuth (header Authorization: Bearer <any token>); or HeaderKey (header X-Api-Key: ' +
+        '<any value>) and ApiKey (query parameter apiKey=<any value>), together.',
+    );
+  });
+
+  test('a 401 turned off by checkSecurity: false answers without credentials', async () => {
+    const file = await contractFile(
+      `  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok }
+`,
+      { security: 'security:\n  - BearerAuth: []' },
+    );
+    const mock = await newMock({ contract: file, checkSecurity: false });
+    await request(mock.app).get('/things').expect(200);
+  });
+
+  test('a documented 401 keeps only the fields its schema has, the advice in its detail', async () => {
+    const file = await contractFile(
+      `  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok }
+        '401':
+          description: unauthorized
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                required: [title]
+                properties: { title: { type: string }, detail: { type: string } }
+`,
+      { security: 'security:\n  - BearerAuth: []' },
+    );
+    const mock = await newMock({ contract: file });
+    const res = await request(mock.app).get('/things').expect(401);
+    expect(Object.keys(res.body).sort()).toEqual(['detail', 'title']);
+    expect(res.body.detail).toMatch(OFF);
   });
 });
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
-import type { MockApp } from '../../mock/index.js';
+import { startMock, type Faults, type MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
@@ -239,17 +239,49 @@ describe('faults', () => {
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
     const badRate = await request(mock.app).put('/__mock/faults').send({ failureRate: 2 }).expect(400);
     expect(badRate.body.detail).toContain('failureRate is a share from 0 to 1');
-    const badLatency = await request(mock.app)
-      .put('/__mock/faults')
-      .send({ latency: [5, 1] })
-      .expect(400);
-    expect(badLatency.body.detail).toContain('latency is milliseconds (0-60000) or a [min, max] pair');
+    const badLatency = await request(mock.app).put('/__mock/faults').send({ latency: '5-1' }).expect(400);
+    expect(badLatency.body.detail).toContain('latency is milliseconds (0-60000) or a range "MIN-MAX"');
     await request(mock.app).delete('/__mock/faults').set('Content-Type', 'application/json').expect(204);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
   });
 
+  test('PUT /__mock/faults takes a latency range as "MIN-MAX" and answers it in that form', async () => {
+    const slow = await newMock();
+    await request(slow.app)
+      .put('/__mock/faults')
+      .send({ latency: '100-150' })
+      .expect(200, { faults: { latency: '100-150' } });
+    await request(slow.app)
+      .get('/__mock/faults')
+      .expect(200, { faults: { latency: '100-150' } });
+    const start = Date.now();
+    await request(slow.app).get('/members/m1/passes').set(AUTH).expect(200);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(95);
+  });
+
+  test('PUT /__mock/faults refuses a [min, max] pair with a problem naming the one format', async () => {
+    const res = await request(mock.app)
+      .put('/__mock/faults')
+      .send({ latency: [100, 300] })
+      .expect('Content-Type', /application\/problem\+json/)
+      .expect(400);
+    expect(res.body.detail).toContain(
+      'latency is milliseconds (0-60000) or a range "MIN-MAX" such as "100-300", not [100,300] (write "100-300")',
+    );
+    await request(mock.app).get('/__mock/faults').expect(200, { faults: {} });
+  });
+
+  test('startMock and createApp refuse faults with a [min, max] latency, naming the one format', async () => {
+    const faults = { latency: [100, 300] } as unknown as Faults;
+    const refusal =
+      'The faults were refused: latency is milliseconds (0-60000) or a range "MIN-MAX" such as "100-300", not ' +
+      '[100,300] (write "100-300").';
+    await expect(newMock({ faults })).rejects.toThrow(refusal);
+    await expect(startMock({ faults })).rejects.toThrow(refusal);
+  });
+
   test('latency in a range delays every answer within it', async () => {
-    const slow = await newMock({ faults: { latency: [100, 150] } });
+    const slow = await newMock({ faults: { latency: '100-150' } });
     const start = Date.now();
     await request(slow.app).get('/members/m1/passes').set(AUTH).expect(200);
     const took = Date.now() - start;

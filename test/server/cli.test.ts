@@ -197,7 +197,12 @@ paths:
     const res = await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH });
     expect(res.status).toBe(500);
     expect((await runCli(['--failure-rate', '1.5'])).stderr).toContain('--failure-rate must be a share from 0 to 1');
-    expect((await runCli(['--latency', '9-1'])).stderr).toContain('--latency must be milliseconds');
+    expect((await runCli(['--latency', '9-1'])).stderr).toContain(
+      '--latency must be milliseconds (0-60000) or a range "MIN-MAX" such as "100-300", not "9-1".',
+    );
+    // The admin API answers the CLI's latency in the form the CLI took it.
+    const faults = await (await fetch(`${cli.url}/__mock/faults`)).json();
+    expect(faults).toEqual({ faults: { latency: '50-60', failureRate: 1 } });
   });
 
   test.each([

@@ -298,8 +298,8 @@ describe('decide: what the listener is told to count', () => {
     const counters = new Map([[REQUESTS, 1]]);
     const overrides = [override({ status: 404, times: 1, remaining: 1 })];
     const view = session({ counters, overrides });
-    const first = decide(plan('getPass'), getPass(), view, settings({ faults: { latency: [10, 90] } }));
-    const second = decide(plan('getPass'), getPass(), view, settings({ faults: { latency: [10, 90] } }));
+    const first = decide(plan('getPass'), getPass(), view, settings({ faults: { latency: '10-90' } }));
+    const second = decide(plan('getPass'), getPass(), view, settings({ faults: { latency: '10-90' } }));
     expect(second).toEqual(first);
     expect([...counters]).toEqual([[REQUESTS, 1]]);
     expect(overrides[0]!.remaining).toBe(1);
@@ -311,7 +311,7 @@ describe('decide: what the listener is told to count', () => {
         plan('getPass'),
         getPass(),
         session({ counters: new Map([[REQUESTS, count]]) }),
-        settings({ faults: { latency: [0, 1000] } }),
+        settings({ faults: { latency: '0-1000' } }),
       );
       return decision.kind === 'answer' ? decision.delay : -1;
     };

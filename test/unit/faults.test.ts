@@ -13,7 +13,7 @@ describe('rollFaults', () => {
   });
 
   test('rolls the same for the same seed, session and request number', () => {
-    const faults: Faults = { latency: [0, 1000], failureRate: 0.5, dropRate: 0.5 };
+    const faults: Faults = { latency: '0-1000', failureRate: 0.5, dropRate: 0.5 };
     expect(rolls(faults, 50)).toEqual(rolls(faults, 50));
   });
 
@@ -51,7 +51,7 @@ describe('rollFaults', () => {
   });
 
   test('spreads a latency range over whole milliseconds from its min to its max', () => {
-    const delays = rolls({ latency: [100, 300] }, 1000).map((r) => r.delay);
+    const delays = rolls({ latency: '100-300' }, 1000).map((r) => r.delay);
     expect(delays.every((d) => Number.isInteger(d) && d >= 100 && d <= 300)).toBe(true);
     expect(Math.min(...delays)).toBeLessThan(110);
     expect(Math.max(...delays)).toBeGreaterThan(290);
@@ -64,9 +64,10 @@ describe('parseLatency', () => {
     ['0', 0],
     [' 250 ', 250],
     ['60000', 60000],
-    ['100-300', [100, 300]],
-    ['100-100', [100, 100]],
-    ['0-60000', [0, 60000]],
+    ['100-300', '100-300'],
+    [' 0100-0300 ', '100-300'],
+    ['100-100', 100],
+    ['0-60000', '0-60000'],
   ])('reads %j as %j', (text, latency) => {
     expect(parseLatency(text)).toEqual(latency);
   });
@@ -84,8 +85,9 @@ describe('readFaults', () => {
     [{}, {}],
     [{ latency: 0 }, { latency: 0 }],
     [{ latency: 60000 }, { latency: 60000 }],
-    [{ latency: [100, 300] }, { latency: [100, 300] }],
-    [{ latency: [200, 200] }, { latency: [200, 200] }],
+    [{ latency: '100-300' }, { latency: '100-300' }],
+    [{ latency: '200-200' }, { latency: 200 }],
+    [{ latency: '100' }, { latency: 100 }],
     [
       { failureRate: 0, dropRate: 1 },
       { failureRate: 0, dropRate: 1 },
@@ -109,13 +111,14 @@ describe('readFaults', () => {
     ['latency', { latency: -1 }],
     ['latency', { latency: 60001 }],
     ['latency', { latency: 1.5 }],
-    ['latency', { latency: '100' }],
-    ['latency', { latency: [300, 100] }],
+    ['latency', { latency: '300-100' }],
+    ['latency', { latency: '100-60001' }],
+    ['latency', { latency: '100ms' }],
+    ['latency', { latency: '100 - 300' }],
     ['latency', { latency: [100] }],
     ['latency', { latency: [100, 200, 300] }],
-    ['latency', { latency: [-1, 100] }],
-    ['latency', { latency: [100, 60001] }],
-    ['latency', { latency: [100, '200'] }],
+    ['latency', { latency: { min: 100, max: 300 } }],
+    ['latency', { latency: null }],
     ['failureRate', { failureRate: -0.1 }],
     ['failureRate', { failureRate: 1.1 }],
     ['failureRate', { failureRate: '0.5' }],
@@ -125,6 +128,15 @@ describe('readFaults', () => {
     ['"retries"', { retries: 3 }],
   ])('refuses a bad %s in %j, naming it', (name, value) => {
     expect(readFaults(value)).toEqual({ ok: false, errors: [expect.stringContaining(name)] });
+  });
+
+  test('refuses a [min, max] pair, naming the one format and how to write this range in it', () => {
+    expect(readFaults({ latency: [100, 300] })).toEqual({
+      ok: false,
+      errors: [
+        'latency is milliseconds (0-60000) or a range "MIN-MAX" such as "100-300", not [100,300] (write "100-300")',
+      ],
+    });
   });
 
   test('gives every reason at once', () => {
