@@ -12,6 +12,7 @@ import { parseLatency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
 import type { Contract } from './contract/load-contract.js';
 import { serverPaths } from './plan/server-paths.js';
+import { watchParent } from './watch-parent.js';
 
 function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
   const { values } = parseFlags(argv, FLAGS);
@@ -242,6 +243,7 @@ async function main(): Promise<void> {
       `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})`,
     {
       event: 'start',
+      pid: process.pid,
       url: running.url,
       operations: served.operations.length,
       title: served.title,
@@ -268,11 +270,11 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, why = `${signal} received, stopping (again to force)`) => {
     // A second signal means: now.
     if (stopping) return process.exit(1);
     stopping = true;
-    logger.info(`${signal} received, stopping (again to force)`, { event: 'stop', signal });
+    logger.info(why, { event: 'stop', signal });
     // Requests in flight get 5 s to finish, then their connections are closed; the hard stop is a safety net.
     setTimeout(() => process.exit(1), 15_000).unref();
     running.close({ grace: 5000 }).then(
@@ -293,6 +295,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by an npm script (npm start, npx): the script's shell may die of a signal without passing it on.
+  if (process.env.npm_lifecycle_event !== undefined)
+    watchParent(() => stop('parent', 'the npm process that started the mock is gone (signalled?), stopping'));
 }
 
 void main();
