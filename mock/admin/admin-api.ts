@@ -275,7 +275,8 @@ function bad({ instance }: AdminRequest, detail: string, name?: string): Reply {
 /** A body that could not be read (400, 413...), or an endpoint that failed (500, logged). */
 function failure(context: MockContext, ex: Exchange, error: unknown, instance: string, bodyLimit: number): Reply {
   const [found] = toProblem(error instanceof Error ? error : new Error(String(error)), instance, bodyLimit);
-  if (found.status === 500 || isStateFailure(error))
+  if (isStateFailure(error)) context.logger.error(`${ex.method} ${instance} changed nothing: ${error.message}`);
+  else if (found.status === 500)
     context.logger.error(`the admin endpoint ${ex.method} ${instance} failed: ${describe(error)}`);
   return problemReply(found);
 }

@@ -20,9 +20,9 @@ export function handleError(
   try {
     const error: HttpError = thrown instanceof Error ? thrown : new Error(String(thrown));
     const [found, violations] = toProblem(error, ex.path, context.options.bodyLimit);
-    if (found.status === 500) log(`unexpected error on ${ex.method} ${ex.path}: ${describe(error)}`);
-    // The client hears it (503, 507); whoever runs the mock must too: the changes are not being kept.
-    else if (isStateFailure(error)) log(`${ex.method} ${ex.path} changed nothing: ${error.message}`);
+    // The client hears a refused change (500, 507); whoever runs the mock must too: changes are not being kept.
+    if (isStateFailure(error)) log(`${ex.method} ${ex.path} changed nothing: ${error.message}`);
+    else if (found.status === 500) log(`unexpected error on ${ex.method} ${ex.path}: ${describe(error)}`);
     if (ex.res.headersSent) return void ex.res.destroy();
     ex.body = undefined;
     if (error.type === 'entity.too.deep') ex.unrecordableBody = TOO_DEEP_BODY;
