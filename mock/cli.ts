@@ -270,11 +270,11 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
-  const stop = (signal: string, why = `${signal} received, stopping (again to force)`) => {
+  const stop = (signal: NodeJS.Signals | undefined, why = `${signal} received, stopping (again to force)`) => {
     // A second signal means: now.
     if (stopping) return process.exit(1);
     stopping = true;
-    logger.info(why, { event: 'stop', signal });
+    logger.info(why, { event: 'stop', ...(signal ? { signal } : {}) });
     // Requests in flight get 5 s to finish, then their connections are closed; the hard stop is a safety net.
     setTimeout(() => process.exit(1), 15_000).unref();
     running.close({ grace: 5000 }).then(
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   // Started by an npm script (npm start, npx): the script's shell may die of a signal without passing it on.
   if (process.env.npm_lifecycle_event !== undefined)
-    watchParent(() => stop('parent', 'the npm process that started the mock is gone (signalled?), stopping'));
+    watchParent(() => stop(undefined, 'the npm process that started the mock is gone (signalled?), stopping'));
 }
 
 void main();
