@@ -3,129 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { nearestFlag } from './nearest-flag.js';
+import { createLogger, type LogFormat } from './logger.js';
+import { FLAGS, HELP } from './cli-flags.js';
+import { parseFlags, UsageError } from './parse-flags.js';
 import { hostName } from './handler/host-guard.js';
 import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
 import { LATENCY_FORMAT, parseLatency, type Latency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
 import type { Contract } from './contract/load-contract.js';
 import { serverPaths } from './plan/server-paths.js';
-
-const HELP = `Usage: membership-mock [options]
-       membership-mock verify --base-url URL [options]   (check a real server; see verify --help)
-
-Serves a mock of an OpenAPI contract: routes, validation and bodies come from the contract.
-
-Options:
-  --contract FILE        OpenAPI 3.x or Swagger 2.0 file (YAML or JSON), Postman collection (v2), or URL
-                         to serve, with the files and URLs its $refs name (default: the bundled
-                         contracts/membership.openapi.yaml)
-  --port N               TCP port (default: $PORT, else 4010; 0 picks a free port)
-  --host ADDR            interface to listen on (default: 127.0.0.1)
-  --seed S               seed for generated bodies and placeholders; the same seed gives the same data (default: 1)
-  --static               serve the contract's examples first instead of generated bodies
-  --stateless            keep no state: every answer generated, as Prism does
-  --placeholders N       records a member's collection starts with (default: 3)
-  --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
-                         anchor so a whole session repeats byte for byte
-  --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }; fields left out
-                         are made from the seed (ids too)
-  --state-file FILE      keep the default session's state in the SQLite database FILE across restarts:
-                         every change is committed before it is answered; a new FILE starts from --data;
-                         a JSON state file of earlier versions is imported once (kept as FILE.imported.json)
-  --state-sync MODE      normal (default): answered changes survive the mock being killed; full: they
-                         survive the machine losing power too (a disk sync per change)
-  --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
-                         answers only these, and takes changes only from them or its own origin)
-  --allowed-hosts LIST   host names answered besides IP addresses, localhost, *.localhost and --host,
-                         comma-separated; .example.com allows its subdomains too; all answers any host
-  --no-cors              send no CORS headers
-  --no-watch             do not reload the contract when its file changes
-  --log FORMAT           pretty (default), json, or off: one line per request
-  --body-limit BYTES     largest request body accepted, larger answers 413 (default: 65536)
-  --journal-limit N      calls kept in the journal, oldest dropped first (default: 10000)
-  --journal-secrets      record credentials as sent (default: Authorization, cookies and API keys are
-                         recorded as their scheme and a sha256 fingerprint)
-  --journal-bytes N      bytes the journals of all sessions hold together, oldest call dropped first
-                         (default: 67108864, 64 MiB)
-  --journal-body-limit N longest body text kept whole in the journal; longer ones keep their start and are
-                         marked truncated (default: 16384)
-  --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
-  --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
-  --state-limit N        records one session may hold across its collections; a create or delete needing
-                         room past it answers 507, once untouched placeholders are dropped (default: 1500;
-                         1000000 for the default session with --state-file)
-  --no-security-check    do not require the contract's credentials (no 401)
-  --errors               check every body (examples and generated ones) against its schema and answer one
-                         that breaks it with a 500 problem listing the violations, as Prism does (default:
-                         an example that breaks it is sent with an sl-violations header, and logged once)
-  --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
-  --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
-  --drop-rate R          share (0-1) of connections closed without an answer
-  --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);
-                         with a token, every host name is answered
-  --no-admin             remove the admin API /__mock/* altogether
-  -h, --help             show this help
-  -v, --version          show the version
-
-Admin API: GET /__mock/health, GET|DELETE /__mock/calls, GET|PUT /__mock/state, POST /__mock/reset,
-           GET|POST /__mock/state/members/m1/passes, GET|PUT|PATCH|DELETE /__mock/state/members/m1/passes/ID
-           (changes need Content-Type: application/json or an X-Mock-Session header)
-Per request: Prefer: code=404 | example=NAME | dynamic=true|false`;
-
-/** Thrown for a bad flag: the message is for the person at the terminal. */
-class UsageError extends Error {}
-
-/** parseArgs, strict, whose unknown flag names the nearest known one. */
-function parseFlags<T extends ParseArgsConfig['options'] & object>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, strict: true, allowPositionals: false, options });
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw error;
-    const typed = /'([^']+)'/.exec(message)?.[1] ?? '';
-    const near = nearestFlag(typed, Object.keys(options));
-    throw new UsageError(`Unknown option '${typed}'.${near ? ` Did you mean ${near}?` : ''}`);
-  }
-}
+import { watchParent } from './watch-parent.js';
 
 function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
-  const { values } = parseFlags(argv, {
-    contract: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    seed: { type: 'string' },
-    static: { type: 'boolean' },
-    'body-limit': { type: 'string' },
-    'journal-limit': { type: 'string' },
-    'journal-bytes': { type: 'string' },
-    'journal-body-limit': { type: 'string' },
-    'session-limit': { type: 'string' },
-    'journal-secrets': { type: 'boolean' },
-    'collection-limit': { type: 'string' },
-    'state-limit': { type: 'string' },
-    'no-security-check': { type: 'boolean' },
-    errors: { type: 'boolean' },
-    stateless: { type: 'boolean' },
-    placeholders: { type: 'string' },
-    clock: { type: 'string' },
-    data: { type: 'string' },
-    'state-file': { type: 'string' },
-    'state-sync': { type: 'string' },
-    'cors-origin': { type: 'string' },
-    'allowed-hosts': { type: 'string' },
-    'no-cors': { type: 'boolean' },
-    'no-watch': { type: 'boolean' },
-    log: { type: 'string' },
-    'admin-token': { type: 'string' },
-    latency: { type: 'string' },
-    'failure-rate': { type: 'string' },
-    'drop-rate': { type: 'string' },
-    'no-admin': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-    version: { type: 'boolean', short: 'v' },
-  });
+  const { values } = parseFlags(argv, FLAGS);
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
   return {
@@ -217,13 +107,13 @@ function allowedHosts(list: string): string[] | true {
 }
 
 /**
- * One line for stderr when the admin API is open to the network: no token, and an interface beyond loopback.
- * @example exposureWarning({ host: '0.0.0.0', admin: {} }, 4010) // 'membership-mock: warning: ...'
+ * A warning when the admin API is open to the network: no token, and an interface beyond loopback.
+ * @example exposureWarning({ host: '0.0.0.0', admin: {} }, 4010) // 'listening on 0.0.0.0 without an admin token: ...'
  */
 function exposureWarning({ host = '127.0.0.1', admin }: ServerOptions, port: number): string | undefined {
   if (admin === false || admin?.token || isLoopback(host)) return undefined;
   return (
-    `membership-mock: warning: listening on ${host} without an admin token: anyone who can reach port ${port} ` +
+    `listening on ${host} without an admin token: anyone who can reach port ${port} ` +
     'can read the journal (with its Authorization and Cookie headers) and reset the state; ' +
     'set one with --admin-token or MOCK_ADMIN_TOKEN.'
   );
@@ -288,9 +178,18 @@ function version(): string {
   return pkg.version;
 }
 
+/** The log format asked for, read before the flags are checked, so that even a usage error is written in it. */
+function askedFormat(argv: string[]): LogFormat {
+  const at = argv.lastIndexOf('--log');
+  const value = at >= 0 ? argv[at + 1] : argv.findLast((arg) => arg.startsWith('--log='))?.slice(6);
+  return value === 'json' || value === 'off' ? value : 'pretty';
+}
+
+let logger = createLogger(askedFormat(process.argv.slice(2)));
+
 // A rejection nobody handled is a bug in the mock: log it and keep serving, rather than lose every call.
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`membership-mock: unhandled failure (please report it): ${stackOf(reason)}\n`);
+  logger.error(`unhandled failure (please report it): ${stackOf(reason)}`, { event: 'bug' });
 });
 
 async function main(): Promise<void> {
@@ -307,11 +206,12 @@ async function main(): Promise<void> {
   try {
     options = readOptions(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`membership-mock: ${(error as Error).message}\nRun with --help for the options.\n`);
+    logger.error(`${(error as Error).message}\nRun with --help for the options.`, { event: 'usage' });
     process.exit(2);
   }
   if (options.help) return void process.stdout.write(`${HELP}\n`);
   if (options.version) return void process.stdout.write(`${version()}\n`);
+  logger = createLogger(options.log ?? 'pretty');
 
   // Loaded only now, so that --help and flag errors answer at once.
   const [{ startMock }, { ContractError }, { StateError }, { reportBrokenExamples }] = await Promise.all([
@@ -333,55 +233,70 @@ async function main(): Promise<void> {
           : e.code === 'EADDRNOTAVAIL'
             ? `cannot listen on ${options.host}: no such local address.`
             : e.message;
-    process.stderr.write(`membership-mock: ${message}\n`);
+    logger.error(message, { event: 'start', ...(e.code ? { code: e.code } : {}) });
     process.exit(1);
   }
   const { contract: served } = running.mock;
-  process.stdout.write(
-    `membership-mock: serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
-      `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})\n`,
+  logger.info(
+    `serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
+      `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})`,
+    {
+      event: 'start',
+      pid: process.pid,
+      url: running.url,
+      operations: served.operations.length,
+      title: served.title,
+      version: served.version,
+      seed: options.seed,
+      admin: options.admin === false ? null : `${running.url}/__mock`,
+    },
   );
   if (served.operations.length === 0) {
-    process.stderr.write(
-      'membership-mock: the contract has no operation under "paths" (webhooks are calls the API makes, ' +
-        'not ones it answers): every request answers 404.\n',
+    logger.warn(
+      'the contract has no operation under "paths" (webhooks are calls the API makes, ' +
+        'not ones it answers): every request answers 404.',
+      { event: 'start' },
     );
   }
   const warning = exposureWarning(options, running.port);
-  if (warning) process.stderr.write(`${warning}\n`);
+  if (warning) logger.warn(warning, { event: 'start', host: options.host });
   // After listening: the first answers never wait for it.
   void reportBrokenExamples(
     served.operations,
-    (line) => process.stderr.write(`${line}\n`),
+    (msg, fields) => logger.warn(msg, { event: 'example', ...fields }),
     {},
-    (line) => process.stdout.write(`${line}\n`),
+    (msg) => logger.info(msg, { event: 'example' }),
   );
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: NodeJS.Signals | undefined, why = `${signal} received, stopping (again to force)`) => {
     // A second signal means: now.
     if (stopping) return process.exit(1);
     stopping = true;
-    process.stdout.write(`membership-mock: ${signal} received, stopping (again to force)\n`);
+    logger.info(why, { event: 'stop', ...(signal ? { signal } : {}) });
     // Requests in flight get 5 s to finish, then their connections are closed; the hard stop is a safety net.
     setTimeout(() => process.exit(1), 15_000).unref();
     running.close({ grace: 5000 }).then(
       ({ cutOff }) => {
         if (cutOff > 0)
-          process.stdout.write(
-            `membership-mock: cut off ${cutOff} connection${cutOff === 1 ? '' : 's'} still open after 5 s ` +
-              '(slow clients, long-polls or delayed answers)\n',
+          logger.warn(
+            `cut off ${cutOff} connection${cutOff === 1 ? '' : 's'} still open after 5 s ` +
+              '(slow clients, long-polls or delayed answers)',
+            { event: 'stop', cutOff },
           );
         process.exit(0);
       },
       (error: Error) => {
-        process.stderr.write(`membership-mock: ${error.message}\n`);
+        logger.error(error.message, { event: 'stop' });
         process.exit(1);
       },
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by an npm script (npm start, npx): the script's shell may die of a signal without passing it on.
+  if (process.env.npm_lifecycle_event !== undefined)
+    watchParent(() => stop(undefined, 'the npm process that started the mock is gone (signalled?), stopping'));
 }
 
 void main();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Contract } from './contract/load-contract.js';
-import { createLineWriter } from './handler/line-writer.js';
+import { defaultSink, type LogSink } from './logger.js';
 import type { Faults } from './respond/faults.js';
 import type { StateSync } from './state/open-state-file.js';
 import type { Store, StoreSnapshot } from './state/store.js';
@@ -143,15 +143,17 @@ export interface MockOptions {
    */
   allowedHosts?: string[] | true;
   /**
-   * One log line per request (method, path, operationId, status, ms): `pretty` for people, `json` for machines.
+   * One log line per request (method, path, operationId, status, ms, and the fault when one was injected):
+   * `pretty` for people, `json` for machines. It also decides how the mock's other news reads (a reload, a
+   * broken example, an error): `json` writes them as objects with `level` and `msg`; `off` and `pretty` as text.
    * @default 'off'
    */
   log?: 'off' | 'pretty' | 'json';
   /**
-   * Where log lines go.
-   * @default process.stdout
+   * Where log lines go; `level` is `info` for requests and news, `warn` or `error` for the rest.
+   * @default `info` to process.stdout, `warn` and `error` to process.stderr
    */
-  logTo?: (line: string) => void;
+  logTo?: LogSink;
 }
 
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
@@ -228,7 +230,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     admin = {},
     allowedHosts = [],
     log = 'off',
-    logTo = defaultLogTo(),
+    logTo = defaultSink(),
   } = options;
   return {
     seed,
@@ -256,13 +258,6 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log,
     logTo,
   };
-}
-
-let stdoutWriter: ((line: string) => void) | undefined;
-
-/** One batching writer for stdout, made when first needed (it flushes on exit). */
-function defaultLogTo(): (line: string) => void {
-  return (line) => (stdoutWriter ??= createLineWriter(process.stdout, 1))(line);
 }
 
 /** The contract served when none is named: contracts/membership.openapi.yaml of this package. */

@@ -9,6 +9,7 @@ import type { Typed, UntypedOperations } from './testing/operation-types.js';
 import { loadContract } from './contract/load-contract.js';
 import { withListeningHost } from './handler/host-guard.js';
 import { watchContract } from './contract/watch-contract.js';
+import { createLogger, type Logger } from './logger.js';
 import {
   DEFAULT_CONTRACT,
   FILE_STATE_LIMIT,
@@ -93,9 +94,10 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   const fixtures = data
     ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
     : fixturesOf(mockOptions.state ?? {}, 'the initial state', collections, mockOptions);
-  const { logTo } = resolveMockOptions(mockOptions);
+  const { log, logTo } = resolveMockOptions(mockOptions);
+  const logger = createLogger(log, logTo);
   const store = stateFile
-    ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logTo)
+    ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logger)
     : undefined;
 
   let mock: MockApp<Ops>;
@@ -117,25 +119,26 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
           contract.source,
           (next) => {
             mock.reload(next);
-            logTo(
-              `membership-mock: contract reloaded, serving ${next.operations.length} operations ` +
-                `of "${next.title}" ${next.version}`,
+            const served = { operations: next.operations.length, title: next.title, version: next.version };
+            logger.info(
+              `contract reloaded, serving ${served.operations} operations of "${served.title}" ${served.version}`,
+              { event: 'reload', contract: contract.source, ...served },
             );
             // The state is kept as it is; say so when the edit makes some of it break the new contract.
             try {
               checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
             } catch (error) {
-              logTo(
-                `membership-mock: after the reload, ${(error as Error).message} ` +
-                  'It is kept as it is; POST /__mock/reset starts again.',
+              logger.warn(
+                `after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
+                { event: 'reload', contract: contract.source },
               );
             }
           },
           (error) =>
-            logTo(
-              'membership-mock: the contract edit was not loaded, still serving the last good version: ' +
-                error.message,
-            ),
+            logger.error(`the contract edit was not loaded, still serving the last good version: ${error.message}`, {
+              event: 'reload',
+              contract: contract.source,
+            }),
         )
       : () => undefined;
 
@@ -239,7 +242,7 @@ async function openState(
   { collectionLimit = 1000, stateLimit = FILE_STATE_LIMIT }: MockOptions,
   collections: CollectionMap,
   fixtures: StoreSnapshot,
-  logTo: (line: string) => void,
+  logger: Logger,
 ): Promise<SqliteStore> {
   const { store, origin, imported } = await openStateFile(file, {
     limits: { collection: collectionLimit, state: stateLimit },
@@ -249,9 +252,10 @@ async function openState(
     idOf: (path, record) => recordId(collections, path, record),
   });
   if (origin === 'imported')
-    logTo(
-      `membership-mock: imported ${plural(imported!.records, 'record')} from the JSON state file ${file} into SQLite ` +
+    logger.info(
+      `imported ${plural(imported!.records, 'record')} from the JSON state file ${file} into SQLite ` +
         `(the JSON file is kept as ${imported!.from}).`,
+      { event: 'import', file, records: imported!.records, kept: imported!.from },
     );
   return store;
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
 import type { Exchange } from '../handler/exchange.js';
 import type { AdminHandler } from '../handler/handle.js';
-import { describe } from '../handler/handle-error.js';
+import { describe, isStateFailure } from '../handler/handle-error.js';
 import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
@@ -109,14 +109,14 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     }
     const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : atIndex ? index : records;
     readBody(ex, (error) => {
-      if (error) return writeAnswer(ex, failure(ex, error, instance, bodyLimit));
+      if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
       // A client that left (during a long-poll) has no one to answer.
       const answer = (reply: Reply) => {
         if (!ex.res.destroyed) writeAnswer(ex, reply);
       };
       new Promise<Reply>((resolve) => resolve(endpoint(request)))
-        .then(answer, (thrown: unknown) => answer(failure(ex, thrown, instance, bodyLimit)))
+        .then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)))
         .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
     });
   };
@@ -280,10 +280,11 @@ function bad({ instance }: AdminRequest, detail: string, name?: string): Reply {
 }
 
 /** A body that could not be read (400, 413...), or an endpoint that failed (500, logged). */
-function failure(ex: Exchange, error: unknown, instance: string, bodyLimit: number): Reply {
+function failure(context: MockContext, ex: Exchange, error: unknown, instance: string, bodyLimit: number): Reply {
   const [found] = toProblem(error instanceof Error ? error : new Error(String(error)), instance, bodyLimit);
-  if (found.status === 500)
-    console.error(`membership-mock: the admin endpoint ${ex.method} ${instance} failed: ${describe(error)}`);
+  if (isStateFailure(error)) context.logger.error(`${ex.method} ${instance} changed nothing: ${error.message}`);
+  else if (found.status === 500)
+    context.logger.error(`the admin endpoint ${ex.method} ${instance} failed: ${describe(error)}`);
   return problemReply(found);
 }
 

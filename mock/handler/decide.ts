@@ -5,7 +5,7 @@ import type { CollectionPlan } from '../plan/collection-plan.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
-import { NO_FAULT, rollFaults, type Faults } from '../respond/faults.js';
+import { NO_FAULT, rollFaults, type FaultKind, type Faults } from '../respond/faults.js';
 import { findOverride, type Override } from '../respond/overrides.js';
 import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { generationKey, type Rendering } from '../respond/render-response.js';
@@ -89,6 +89,8 @@ export interface Answer {
   delay: number;
   /** Extra response headers (an override's). */
   headers?: Record<string, string>;
+  /** Set when the answer is an injected failure, or held back by a fault or an override (see CallRecord.fault). */
+  fault?: Exclude<FaultKind, 'drop'>;
   effects: Effects;
 }
 
@@ -184,6 +186,8 @@ export function decide(
   const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
   const delay = wish.delay ?? override?.delay ?? fault.delay;
   if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
+  // A delay the request asks for (`Prefer: delay=`) is no fault: the request says so itself, as with `code=`.
+  const held = wish.delay === undefined && delay > 0 ? ({ fault: 'latency' } as const) : {};
   if (fault.fail && plan.responses.failure === undefined) {
     const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
     const reply = problemReply(problem('internal', detail, { instance: request.path }));
@@ -193,6 +197,7 @@ export function decide(
       mediaType: reply.contentType,
       source: { from: 'problem', reply },
       delay,
+      fault: 'failure',
       effects: { request: count },
     };
   }
@@ -229,6 +234,8 @@ export function decide(
       : { from: 'contract', rendering, body: override?.body },
     delay,
     headers: override?.headers,
+    // An injected failure says more than its latency: the answer itself is not the contract's usual one.
+    ...(fault.fail ? { fault: 'failure' as const } : held),
     effects: {
       request: count,
       override,

@@ -8,6 +8,7 @@ import type { Redactor } from '../journal/redact.js';
 import type { SettleAnswer } from '../problems/settle-answer.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
+import type { FaultKind } from '../respond/faults.js';
 import { newRequestId } from './request-id.js';
 import { requestedSession } from './select-session.js';
 import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
@@ -49,6 +50,8 @@ export interface Exchange {
   bodyJson?: Buffer;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
+  /** The fault the mock injected, for the journal and the log line (see CallRecord.fault). */
+  fault?: FaultKind;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
   readonly headers: string[];
   /** When the request arrived (`performance.now()`), for the log line. */

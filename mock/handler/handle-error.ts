@@ -12,15 +12,17 @@ import { sendReply, writeAnswer } from './send-reply.js';
  * throws: if even the answer fails, the connection is closed and the process goes on.
  */
 export function handleError(
-  context: Pick<MockContext, 'options'>,
+  context: Pick<MockContext, 'options' | 'logger'>,
   ex: Exchange,
   thrown: unknown,
-  log: (message: string) => void = console.error,
+  log: (message: string) => void = (message) => context.logger.error(message),
 ): void {
   try {
     const error: HttpError = thrown instanceof Error ? thrown : new Error(String(thrown));
     const [found, violations] = toProblem(error, ex.path, context.options.bodyLimit);
-    if (found.status === 500) log(`membership-mock: unexpected error on ${ex.method} ${ex.path}: ${describe(error)}`);
+    // The client hears a refused change (500, 507); whoever runs the mock must too: changes are not being kept.
+    if (isStateFailure(error)) log(`${ex.method} ${ex.path} changed nothing: ${error.message}`);
+    else if (found.status === 500) log(`unexpected error on ${ex.method} ${ex.path}: ${describe(error)}`);
     if (ex.res.headersSent) return void ex.res.destroy();
     ex.body = undefined;
     if (error.type === 'entity.too.deep') ex.unrecordableBody = TOO_DEEP_BODY;
@@ -33,13 +35,19 @@ export function handleError(
       // Recording failed too (the session or the journal is what broke): the client still gets its answer.
       // (Had the write failed instead, the headers would be sent: the outer catch closes the connection.)
       if (ex.res.headersSent) throw failure;
-      log(`membership-mock: could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
+      log(`could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
       writeAnswer(ex, reply);
     }
   } catch (failure) {
-    log(`membership-mock: could not answer ${ex.method} ${ex.path} after an error: ${describe(failure)}`);
+    log(`could not answer ${ex.method} ${ex.path} after an error: ${describe(failure)}`);
     ex.res.destroy();
   }
+}
+
+/** Whether the state file refused a change (see sqlite-store.ts's StateWriteError). */
+export function isStateFailure(error: unknown): error is Error {
+  const type = (error as HttpError | undefined)?.type;
+  return type === 'state.unsaved' || type === 'state.disk.full';
 }
 
 /** An error's stack (or message) for the log. */

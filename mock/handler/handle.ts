@@ -36,13 +36,13 @@ export function createHandler(
   admin: AdminHandler | undefined,
   readBody: BodyReader,
 ): RequestListener {
-  const logRequest = createRequestLogger(context.options);
+  const logRequest = createRequestLogger(context.logger);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   const refuseHost = hostGuard(context.options);
   const settle = createSettleAnswer({
     generator: context.generator,
     errors: context.options.errors,
-    warn: (line) => console.error(line),
+    warn: (msg, fields) => context.logger.warn(msg, fields),
   });
   return (req, res) => {
     let ex: Exchange;
@@ -50,7 +50,7 @@ export function createHandler(
       ex = openExchange(context, req, res);
     } catch (error) {
       // Nothing to record the call with: answer, log, and keep the process.
-      console.error(`membership-mock: cannot read the request ${req.method} ${req.url}: ${describe(error)}`);
+      context.logger.error(`cannot read the request ${req.method} ${req.url}: ${describe(error)}`);
       const detail = 'The mock failed to answer this request; the server log has the details.';
       return writeReply(res, problemReply(problem('internal', detail)));
     }
@@ -60,8 +60,9 @@ export function createHandler(
       ex.settle = settle;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal = refuseHost(ex) ?? refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
-      // Admin answers are not journaled: the journal holds the calls to the contract.
-      if (refusal) return isAdmin ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
+      // Admin answers are not journaled: the journal holds the calls to the contract. Nor are allowed CORS
+      // preflights (204): the browser asks them, not the app; a refused one (403) is, to explain the failure.
+      if (refusal) return isAdmin || refusal.status === 204 ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
       if (isAdmin) return admin(ex);
 
       const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
@@ -108,7 +109,11 @@ function answer(context: MockContext, ex: Exchange): void {
     return sendReply(ex, decision.reply);
   }
   count(session, decision.effects);
-  if (decision.kind === 'drop') return later(context, ex, decision.delay, () => recordDrop(ex));
+  if (decision.kind === 'drop') {
+    ex.fault = 'drop';
+    return later(context, ex, decision.delay, () => recordDrop(ex));
+  }
+  ex.fault = decision.fault;
   const { reply, changed } = produceReply(
     context,
     session,

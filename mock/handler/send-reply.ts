@@ -36,12 +36,13 @@ export function writeAnswer(ex: Exchange, reply: Reply): void {
 }
 
 /**
- * Records a call whose connection is dropped on purpose (a fault), with status 0 for "no answer", then
- * closes the connection.
+ * Records a call whose connection is dropped on purpose (a fault: `ex.fault` is `drop`), with no answer
+ * (status 0), then closes the connection and logs it.
  */
 export function recordDrop(ex: Exchange): void {
   recordCall(ex, NONE, { status: 0, headers: {} });
   ex.req.socket.destroy();
+  ex.log?.(ex, undefined);
 }
 
 /** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
@@ -76,6 +77,7 @@ function recordCall(
     violationCount,
     ...(verdict.refusal ? { refusal: verdict.refusal } : {}),
     ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
+    ...(ex.fault ? { fault: ex.fault } : {}),
   });
 }
 

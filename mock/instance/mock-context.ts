@@ -2,6 +2,7 @@
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
 import { useRecent } from '../memo/use-recent.js';
+import { createLogger, type Logger } from '../logger.js';
 import type { ResolvedMockOptions } from '../options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
@@ -14,6 +15,8 @@ import { createSession, type Session } from './session.js';
 export interface MockContext {
   served: Served;
   options: ResolvedMockOptions;
+  /** Says what happens, in the format of `options.log`, to `options.logTo`. */
+  logger: Logger;
   generator: BodyGenerator;
   /** What a reset returns a store to: the fixtures, or nothing (placeholders come back lazily). */
   initialState: StoreSnapshot;
@@ -39,6 +42,7 @@ export function createMockContext(
   const context: MockContext = {
     served,
     options,
+    logger: createLogger(options.log, options.logTo),
     generator: createBodyGenerator(options.seed),
     initialState,
     sessions: new Map(),

@@ -2,6 +2,7 @@
 import type { BodyViolation } from '../prism/check-response.js';
 import type { Violation } from '../problems/problems.js';
 import type { Refusal } from '../problems/shape-refusal.js';
+import type { FaultKind } from '../respond/faults.js';
 import { JournalBudget, type BudgetHolder } from './journal-budget.js';
 import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
 
@@ -28,7 +29,10 @@ export interface CallRecord {
   body?: unknown;
   /** Set only when `body` was cut: the body is then the start of its text, and `bytes` the size received. */
   truncated?: { bytes: number };
-  /** What the mock answered; a body cut like the request's says so in `truncated`. */
+  /**
+   * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
+   * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
+   */
   response: { status: number; headers: Record<string, string>; body?: unknown; truncated?: { bytes: number } };
   /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
   violations: Violation[];
@@ -45,6 +49,17 @@ export interface CallRecord {
    * documented schema: each way it does. With `errors` on, the answer was a 500 problem listing them instead.
    */
   responseViolations?: BodyViolation[];
+  /**
+   * Set only when the mock departed on purpose from the answer the contract gives (faults, `--latency`,
+   * `--failure-rate`, `--drop-rate`, or an override's `fault` and `delay`):
+   * - `drop`: **no answer was sent**; the connection was closed (`response.status` is 0, not a status);
+   * - `failure`: the answer is an injected 5xx (the operation's documented one, else a 500 problem), not one
+   *   the request itself earned;
+   * - `latency`: the answer was held back (`--latency`, the faults' latency, an override's `delay`).
+   * One value a call: a drop or a failure held back too is marked `drop` or `failure`, which say more than
+   * the delay. What a request asks for itself (`Prefer: code=500, delay=2000`) is no fault and is not marked.
+   */
+  fault?: FaultKind;
 }
 
 /** Which calls to return; every field that is set must match. */

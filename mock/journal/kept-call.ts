@@ -13,7 +13,7 @@ interface KeptBody {
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
 export interface Kept extends Pick<
   CallRecord,
-  'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'refusal' | 'responseViolations'
+  'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'refusal' | 'responseViolations' | 'fault'
 > {
   number: number;
   at: number;
@@ -61,6 +61,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     violationCount: Math.max(call.violationCount ?? 0, violations.length),
     refusal: call.refusal,
     responseViolations: call.responseViolations,
+    fault: call.fault,
   };
   kept.cost = costOf(kept);
   return kept;
@@ -133,6 +134,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     ...(kept.violationCount > MAX_VIOLATIONS ? { violationCount: kept.violationCount } : {}),
     ...(parts.refusal ? { refusal: parts.refusal } : {}),
     ...(parts.responseViolations ? { responseViolations: parts.responseViolations } : {}),
+    ...(kept.fault ? { fault: kept.fault } : {}),
   };
 }
 

@@ -52,16 +52,17 @@ export interface ReportLimits {
 }
 
 /**
- * Reports the broken examples of a contract, one line each, checking in slices between other work.
+ * Reports the broken examples of a contract, one line each (its message, and the example's fields for a
+ * logger), checking in slices between other work.
  * @returns when every example was checked or the budget ran out
- * @example await reportBrokenExamples(contract.operations, (line) => process.stderr.write(`${line}\n`))
+ * @example await reportBrokenExamples(contract.operations, logger.warn, {}, logger.info)
  */
 export async function reportBrokenExamples(
   operations: readonly Operation[],
-  warn: (line: string) => void,
+  warn: (msg: string, fields?: Record<string, unknown>) => void,
   { lines = 20, budget = 100, slice = 20 }: ReportLimits = {},
   // That the budget ran out depends on the machine's load, not on the contract: it is news, not a warning.
-  info: (line: string) => void = warn,
+  info: (msg: string) => void = warn,
 ): Promise<void> {
   // Schemas compiled for the report are let go with it. Only small ones are compiled: ajv's work on a big
   // contract's large schemas grew DigitalOcean's memory by ~130 MB for good, for a report at start.
@@ -74,21 +75,21 @@ export async function reportBrokenExamples(
     // At least one example a slice, so any budget makes progress.
     do {
       const broken = next.value;
-      if (broken && ++found <= lines) warn(describeBroken(broken));
+      if (broken && ++found <= lines) warn(describeBroken(broken), { ...broken });
       next = examples.next();
     } while (!next.done && performance.now() - start < slice);
     spent += performance.now() - start;
     if (next.done) break;
     if (spent >= budget) {
-      info(`membership-mock: stopped checking the contract's examples after ${Math.round(spent)} ms.`);
+      info(`stopped checking the contract's examples after ${Math.round(spent)} ms.`);
       break;
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
-  if (found > lines) warn(`membership-mock: ${found - lines} more examples break their schema.`);
+  if (found > lines) warn(`${found - lines} more examples break their schema.`);
 }
 
 function describeBroken({ operationId, code, mediaType, name, violations }: BrokenExample): string {
   const listed = violations.map((v) => `${v.pointer || '(root)'}: ${v.message}`).join('; ');
-  return `membership-mock: the example "${name}" of ${operationId} ${code} ${mediaType} breaks its schema (${listed}).`;
+  return `the example "${name}" of ${operationId} ${code} ${mediaType} breaks its schema (${listed}).`;
 }

@@ -31,8 +31,8 @@ export interface SettleSettings {
   generator: BodyGenerator;
   /** Answer a body that breaks its schema with a 500 problem listing the violations (Prism's `--errors`). */
   errors: boolean;
-  /** Where the one line about each body that breaks its schema goes. */
-  warn: (line: string) => void;
+  /** Where the one line about each body that breaks its schema goes (a logger's `warn`). */
+  warn: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
 /** Distinct broken bodies logged; past it, no more lines (a generator that breaks every body says so once). */
@@ -41,7 +41,7 @@ const MAX_LOGGED = 1000;
 /**
  * Makes the settler of one mock instance. Anything failing while a refusal is shaped leaves the mock's own
  * problem in place: a refusal always gets an answer.
- * @example createSettleAnswer({ generator, errors: false, warn: console.error })({ hit, path, headers, query }, reply)
+ * @example createSettleAnswer({ generator, errors: false, warn: logger.warn })({ hit, path, headers, query }, reply)
  */
 export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
   const logged = new Set<string>();
@@ -64,7 +64,9 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
           query: request.query,
         });
       } catch (error) {
-        settings.warn(`membership-mock: could not shape a refusal as documented: ${(error as Error).message}`);
+        settings.warn(`could not shape a refusal as documented: ${(error as Error).message}`, {
+          operationId: hit.plan.operation.id,
+        });
         settled = { reply: given, refusal: { status: given.status, documented: false } };
       }
     }
@@ -96,8 +98,9 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
     if (logged.has(key) || logged.size >= MAX_LOGGED) return;
     logged.add(key);
     settings.warn(
-      `membership-mock: ${operationId} answers ${reply.status} with a body that breaks its schema ` +
+      `${operationId} answers ${reply.status} with a body that breaks its schema ` +
         `(${listed})${settings.errors ? '; answered as a 500 (--errors)' : ''}. Reported once.`,
+      { operationId, status: reply.status, violations: broken },
     );
   }
 }

@@ -25,6 +25,12 @@ export interface Faults {
 
 const MAX_LATENCY = 60_000;
 
+/**
+ * A departure from the contract's answer the mock made on purpose, as the journal and the log mark it:
+ * `drop` (the connection closed, no answer), `failure` (an injected 5xx), `latency` (an answer held back).
+ */
+export type FaultKind = 'drop' | 'failure' | 'latency';
+
 /** What happens to one request. */
 export interface FaultRoll {
   delay: number;

@@ -1,7 +1,7 @@
 // `membership-mock verify --base-url URL`: the provider check as a command, for CI.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_CONTRACT } from '../options.js';
+import { parseFlags, type FlagTable } from '../parse-flags.js';
 
 export const VERIFY_HELP = `Usage: membership-mock verify --base-url URL [options]
 
@@ -19,35 +19,33 @@ Options:
   --timeout MS         per request (default: 10000)
   -h, --help           show this help`;
 
+/** Every flag of `verify`; each one is described in {@link VERIFY_HELP} (test/unit/cli-flags.test.ts). */
+export const VERIFY_FLAGS = {
+  'base-url': { type: 'string' },
+  contract: { type: 'string' },
+  token: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  param: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies FlagTable;
+
 /** Runs the command; resolves with the exit code (0 clean, 1 violations, 2 usage). */
 export async function runVerify(
   argv: string[],
   out: (text: string) => void,
   err: (text: string) => void,
 ): Promise<number> {
+  const usage = (message: string) => (err(`membership-mock verify: ${message}\nRun with --help for the options.\n`), 2);
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        contract: { type: 'string' },
-        token: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        param: { type: 'string', multiple: true },
-        seed: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values } = parseFlags(argv, VERIFY_FLAGS));
   } catch (error) {
-    err(`membership-mock verify: ${(error as Error).message}\n`);
-    return 2;
+    // A misspelt flag names the one meant, as the main command's do (parse-flags.ts).
+    return usage((error as Error).message);
   }
   if (values.help) return (out(`${VERIFY_HELP}\n`), 0);
-  const usage = (message: string) => (err(`membership-mock verify: ${message}\nRun with --help for the options.\n`), 2);
   if (!values['base-url']) return usage('--base-url is required.');
   const headers: Record<string, string> = {};
   const token = values.token ?? process.env.MOCK_VERIFY_TOKEN;

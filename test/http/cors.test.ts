@@ -145,7 +145,23 @@ describe('CORS', () => {
     expect((await request(mock.app).get('/members/m1/passes').set(AUTH)).headers.vary).toContain('Origin');
   });
 
-  test('a refused preflight is journaled like any request', async () => {
+  test('an allowed preflight is logged but not journaled: the browser asked it, not the app', async () => {
+    const lines: string[] = [];
+    const mock = await newMock({ log: 'pretty', logTo: (line) => lines.push(line) });
+    await request(mock.app)
+      .options('/members/m1/passes')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(204);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('Origin', ORIGIN).expect(200);
+    expect(mock.calls().map((c) => [c.method, c.operationId])).toEqual([['GET', 'listPasses']]);
+    expect(lines.map((line) => line.split(' ').slice(0, 4).join(' '))).toEqual([
+      'OPTIONS /members/m1/passes - 204',
+      'GET /members/m1/passes listPasses 200',
+    ]);
+  });
+
+  test('a refused preflight is journaled like any request, to explain the failure', async () => {
     const mock = await newMock({ cors: [ORIGIN] });
     await request(mock.app)
       .options('/members/m1/passes')

@@ -19,6 +19,7 @@ describe('the request log', () => {
     await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201);
     expect(JSON.parse(lines[0]!)).toEqual({
       time: expect.any(String),
+      level: 'info',
       requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       method: 'POST',
       path: '/members/m1/credentials',

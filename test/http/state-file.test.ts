@@ -10,11 +10,13 @@ import { AUTH, newMock } from '../support/harness.js';
 let db: Database.Database;
 let store: SqliteStore;
 let mock: MockApp;
+let errors: string[];
 beforeEach(async () => {
   db = new Database(':memory:');
   createStateTables(db);
   store = new SqliteStore(db, { collection: 1000, state: 1_000_000 });
-  mock = await newMock({ seed: 3, store });
+  errors = [];
+  mock = await newMock({ seed: 3, store, logTo: (line, level) => level === 'error' && errors.push(line) });
 });
 afterEach(() => store.close());
 
@@ -46,6 +48,11 @@ describe('a mock whose state is kept in SQLite', () => {
       .set('Content-Type', 'application/json')
       .expect(500);
     expect(refused.body.type).toBe('https://example.com/problems/state-not-saved');
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^membership-mock: DELETE \/__mock\/state\/members\/m1\/passes\/\S+ changed nothing: The state file/,
+      ),
+    ]);
   });
 
   test('a create the database refuses answers a 500 problem, stores nothing, and is journaled', async () => {
@@ -62,6 +69,10 @@ describe('a mock whose state is kept in SQLite', () => {
     db.pragma('query_only = OFF');
     expect((await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200)).body.data).toHaveLength(3);
     expect(mock.calls({ operationId: 'createPass' }).map((c) => c.response.status)).toEqual([500]);
+    // Whoever runs the mock hears it too, in one line without a stack: the mock did not fail, the file did.
+    expect(errors).toEqual([
+      expect.stringMatching(/^membership-mock: POST \/members\/m1\/passes changed nothing: The state file .*readonly/),
+    ]);
   });
 
   test('a delete the database refuses answers a 500 problem and keeps the record', async () => {

@@ -192,6 +192,12 @@ paths:
     expect(usage.stderr).toContain('--base-url is required.');
   });
 
+  test('verify names the flag a misspelt one most likely meant, as the main command does', async () => {
+    const { code, stderr } = await runCli(['verify', '--base-ur', 'http://127.0.0.1:1']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("membership-mock verify: Unknown option '--base-ur'. Did you mean --base-url?");
+  });
+
   test('fault flags make a running mock fail, repeatably', async () => {
     const cli = await start(['--port', '0', '--log', 'off', '--failure-rate', '1', '--latency', '50-60']);
     const res = await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH });
@@ -283,7 +289,7 @@ paths:
     ]);
     await cli.stop();
     expect(cli.stderr).toContain(
-      'membership-mock: the example "one" of getPath 200 application/json breaks its schema ((root): must be object).\n',
+      'membership-mock: warning: the example "one" of getPath 200 application/json breaks its schema ((root): must be object).\n',
     );
   });
 

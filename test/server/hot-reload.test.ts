@@ -14,8 +14,9 @@ afterEach(async () => {
 /**
  * Resolves with the first whole line the process prints from now on that matches: the CLI logs each reload
  * (and each refused edit) once it has happened, so this is the event to wait for. Create it before the edit.
+ * A reload is news, on stdout; a refused edit or state that no longer fits, on stderr.
  */
-function printed(cli: CliProcess, pattern: RegExp): Promise<string> {
+function printed(cli: CliProcess, pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (chunk: Buffer) => {
@@ -29,11 +30,11 @@ function printed(cli: CliProcess, pattern: RegExp): Promise<string> {
     const onExit = (code: number | null) =>
       settle(() => reject(new Error(`the CLI exited with ${code} before printing ${pattern}; it printed: ${out}`)));
     const settle = (finish: () => void) => {
-      cli.child.stdout!.off('data', onData);
+      cli.child[stream]!.off('data', onData);
       cli.child.off('exit', onExit);
       finish();
     };
-    cli.child.stdout!.on('data', onData);
+    cli.child[stream]!.on('data', onData);
     cli.child.once('exit', onExit);
   });
 }
@@ -92,7 +93,7 @@ describe('hot reload of the contract on a running server', () => {
     const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: DEFAULT_CONTRACT });
     started.push(cli);
     await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH });
-    const warned = printed(cli, /after the reload/);
+    const warned = printed(cli, /after the reload/, 'stderr');
     await writeFile(`${path}.tmp`, text.replace('enum: [pin, card, mobile]', 'enum: [badge]'));
     await rename(`${path}.tmp`, path);
     expect(await warned).toMatch(
@@ -108,7 +109,7 @@ describe('hot reload of the contract on a running server', () => {
     // Its answers are checked against the original: the broken edit is never served.
     const cli = await CliProcess.start(['--port', '0', '--contract', path], { contract: DEFAULT_CONTRACT });
     started.push(cli);
-    const refused = printed(cli, /the contract edit was not loaded/);
+    const refused = printed(cli, /the contract edit was not loaded/, 'stderr');
     await writeFile(path, 'openapi: [3.0\n');
     expect(await refused).toContain('the contract edit was not loaded, still serving the last good version');
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);

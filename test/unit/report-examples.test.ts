@@ -26,9 +26,23 @@ test('reports one line per broken example, then how many more past the limit', a
   const lines: string[] = [];
   await reportBrokenExamples([operation('a', [1, {}, 2]), operation('b', [3, 4])], (l) => lines.push(l), { lines: 2 });
   expect(lines).toEqual([
-    'membership-mock: the example "e0" of a 200 application/json breaks its schema ((root): must be object).',
-    'membership-mock: the example "e2" of a 200 application/json breaks its schema ((root): must be object).',
-    'membership-mock: 2 more examples break their schema.',
+    'the example "e0" of a 200 application/json breaks its schema ((root): must be object).',
+    'the example "e2" of a 200 application/json breaks its schema ((root): must be object).',
+    '2 more examples break their schema.',
+  ]);
+});
+
+test('hands each broken example over as fields too, for a JSON log', async () => {
+  const fields: unknown[] = [];
+  await reportBrokenExamples([operation('a', [1])], (_, f) => fields.push(f));
+  expect(fields).toEqual([
+    {
+      operationId: 'a',
+      code: '200',
+      mediaType: 'application/json',
+      name: 'e0',
+      violations: [{ pointer: '', code: 'type', message: 'must be object' }],
+    },
   ]);
 });
 
@@ -51,5 +65,5 @@ test('stops once its time budget is spent, and says so as news, not as a warning
   );
   expect(warnings).toHaveLength(1);
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^membership-mock: stopped checking the contract's examples after \d+ ms\.$/);
+  expect(lines[0]).toMatch(/^stopped checking the contract's examples after \d+ ms\.$/);
 });
