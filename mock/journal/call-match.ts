@@ -84,7 +84,7 @@ export function differences(call: CallRecord, match: CallMatch): string[] {
   if (match.path !== undefined && !pathMatches(call.path, match.path))
     out.push(`path: expected ${show(match.path)}, received ${show(call.path)}`);
   if (match.status !== undefined && call.response.status !== match.status)
-    out.push(`status: expected ${match.status}, received ${call.response.status}`);
+    out.push(`status: expected ${match.status}, received ${answered(call)}`);
   if (match.pathParams !== undefined) compare('pathParams', call.pathParams, match.pathParams, out);
   if (match.query !== undefined) compare('query', call.query, match.query, out);
   if (match.headers !== undefined) {
@@ -93,6 +93,12 @@ export function differences(call: CallRecord, match: CallMatch): string[] {
   }
   if ('body' in match) compare('body', call.body, match.body, out);
   return out;
+}
+
+/** What the mock answered, as a failure message says it: a dropped connection has no status. */
+export function answered(call: Pick<CallRecord, 'response' | 'fault'>): string {
+  if (call.fault === 'drop') return 'no answer (dropped on purpose)';
+  return call.fault === 'failure' ? `${call.response.status} (an injected failure)` : String(call.response.status);
 }
 
 function pathMatches(path: string, expected: string): boolean {

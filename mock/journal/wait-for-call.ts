@@ -1,5 +1,5 @@
 // Waits for a call to arrive, for apps that call the API asynchronously.
-import { differences, matchesCall, type CallMatch } from './call-match.js';
+import { answered, differences, matchesCall, type CallMatch } from './call-match.js';
 import { callNumber, JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
 /** How long a wait lasts unless told: 5 s. */
@@ -89,8 +89,7 @@ export function explainMisses(calls: CallRecord[], match: CallMatch): string {
   if (calls.length === 0) return 'The mock received no calls.';
   if (misses.length === 0) return `Received: ${calls.map((c) => `${c.id} ${c.operationId ?? '-'}`).join(', ')}.`;
   const lines = misses.map(({ call, differences }) => {
-    const answered = `${call.operationId ?? 'no operation'}, ${call.response.status}`;
-    const head = `  ${call.id} ${call.method} ${call.path} (${answered}):`;
+    const head = `  ${call.id} ${call.method} ${call.path} (${call.operationId ?? 'no operation'}, ${answered(call)}):`;
     return [head, ...differences.map((d) => `    - ${d}`)].join('\n');
   });
   return `Closest calls:\n${lines.join('\n')}`;

@@ -191,6 +191,23 @@ describe('checkCallMatch', () => {
   });
 });
 
+describe('a status difference says what the mock did', () => {
+  test('a dropped call received no answer, not status 0', () => {
+    const dropped: CallRecord = { ...call, fault: 'drop', response: { status: 0, headers: {} } };
+    expect(differences(dropped, { status: 201 })).toEqual([
+      'status: expected 201, received no answer (dropped on purpose)',
+    ]);
+  });
+
+  test('an injected 500 is told from a real one', () => {
+    const failed: CallRecord = { ...call, fault: 'failure', response: { status: 500, headers: {} } };
+    expect(differences(failed, { status: 201 })).toEqual(['status: expected 201, received 500 (an injected failure)']);
+    expect(differences({ ...failed, fault: undefined }, { status: 201 })).toEqual([
+      'status: expected 201, received 500',
+    ]);
+  });
+});
+
 describe('unknownOperation', () => {
   const ids = ['listPasses', 'createPass', 'getPass', 'deletePass'];
 
