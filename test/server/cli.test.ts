@@ -1,7 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
@@ -10,6 +7,7 @@ import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
 import { inlineContract } from '../support/inline-contract.js';
 
+const BROKEN_EXAMPLE = fileURLToPath(new URL('../fixtures/broken-example.openapi.yaml', import.meta.url));
 const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
 const started: CliProcess[] = [];
 
@@ -264,21 +262,7 @@ paths:
   });
 
   test('reports at start each example that breaks its schema; with --errors such an answer is a 500', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'broken-example-')), 'broken.yaml');
-    await writeFile(
-      file,
-      `openapi: 3.0.3
-info: { title: broken, version: '1' }
-paths:
-  /path:
-    get:
-      operationId: getPath
-      responses:
-        '200':
-          description: ok
-          content: { application/json: { schema: { type: object }, examples: { one: { value: 123 } } } }
-`,
-    );
+    const file = BROKEN_EXAMPLE;
     const cli = await start(['--contract', file, '--port', '0', '--log', 'off', '--static', '--errors'], {
       contract: file,
     });

@@ -3,11 +3,13 @@
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
 import { AUTH } from '../support/harness.js';
 
+const BROKEN_EXAMPLE = fileURLToPath(new URL('../fixtures/broken-example.openapi.yaml', import.meta.url));
 const started: CliProcess[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
@@ -104,21 +106,7 @@ describe('--log json on a running process', () => {
   });
 
   test('a broken example at start is a JSON warning on stderr, with its operation', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'log-json-')), 'broken.yaml');
-    await writeFile(
-      file,
-      `openapi: 3.0.3
-info: { title: broken, version: '1' }
-paths:
-  /path:
-    get:
-      operationId: getPath
-      responses:
-        '200':
-          description: ok
-          content: { application/json: { schema: { type: object }, examples: { one: { value: 123 } } } }
-`,
-    );
+    const file = BROKEN_EXAMPLE;
     const cli = await CliProcess.start(['--port', '0', '--log', 'json', '--contract', file], { contract: file });
     started.push(cli);
     expect(await stderrObject(cli, (e) => e.event === 'example')).toMatchObject({
