@@ -45,7 +45,7 @@ const REPORT_NODES = 500;
 export interface ReportLimits {
   /** Lines at most; then one line says how many more were found. @default 20 */
   lines?: number;
-  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 100 */
+  /** Milliseconds of checking at most, in slices; then one line says the check stopped. @default 1000 */
   budget?: number;
   /** Milliseconds of checking a slice, before the event loop gets its turn. @default 20 */
   slice?: number;
@@ -60,7 +60,7 @@ export interface ReportLimits {
 export async function reportBrokenExamples(
   operations: readonly Operation[],
   warn: (msg: string, fields?: Record<string, unknown>) => void,
-  { lines = 20, budget = 100, slice = 20 }: ReportLimits = {},
+  { lines = 20, budget = 1000, slice = 20 }: ReportLimits = {},
   // That the budget ran out depends on the machine's load, not on the contract: it is news, not a warning.
   info: (msg: string) => void = warn,
 ): Promise<void> {
