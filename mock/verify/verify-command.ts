@@ -1,7 +1,9 @@
 // `membership-mock verify --base-url URL`: the provider check as a command, for CI.
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_CONTRACT } from '../options.js';
 import { parseFlags, type FlagTable } from '../parse-flags.js';
+import { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export const VERIFY_HELP = `Usage: membership-mock verify --base-url URL [options]
 
@@ -17,7 +19,12 @@ Options:
   --param NAME=VALUE   a fixed path parameter value, e.g. member_id=mbr_1; repeat as needed
   --seed S             seed for generated bodies and values (default: 1)
   --timeout MS         per request (default: 10000)
-  -h, --help           show this help`;
+  --format F           text (default), json, junit or markdown
+  --output FILE        write the report there in --format, and print the text report too
+  -h, --help           show this help
+
+Exit codes: 0 every answer kept the contract; 1 a violation (an answer that breaks the contract, or none);
+2 verify could not run (a flag, the contract, the base URL).`;
 
 /** Every flag of `verify`; each one is described in {@link VERIFY_HELP} (test/unit/cli-flags.test.ts). */
 export const VERIFY_FLAGS = {
@@ -28,6 +35,8 @@ export const VERIFY_FLAGS = {
   param: { type: 'string', multiple: true },
   seed: { type: 'string' },
   timeout: { type: 'string' },
+  format: { type: 'string' },
+  output: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies FlagTable;
 
@@ -61,6 +70,9 @@ export async function runVerify(
     if (at < 1) return usage(`--param "${param}" must look like name=value.`);
     params[param.slice(0, at)] = param.slice(at + 1);
   }
+  const format = (values.format ?? 'text') as ReportFormat;
+  if (!REPORT_FORMATS.includes(format))
+    return usage(`--format must be one of ${REPORT_FORMATS.join(', ')}, not "${values.format}".`);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
     return usage('--timeout must be a positive number of milliseconds.');
@@ -71,7 +83,7 @@ export async function runVerify(
         ? values.contract
         : resolve(process.env.INIT_CWD ?? process.cwd(), values.contract);
 
-  const { verifyProvider, formatReport } = await import('./verify-provider.js');
+  const { verifyProvider, formatAs } = await import('./verify-provider.js');
   try {
     const report = await verifyProvider({
       baseUrl: values['base-url'],
@@ -81,7 +93,12 @@ export async function runVerify(
       seed: values.seed,
       timeoutMs,
     });
-    out(`${formatReport(report)}\n`);
+    if (values.output === undefined) out(`${formatAs(format, report)}\n`);
+    else {
+      // The file for the CI server, the text for the person reading the job's log.
+      await writeFile(resolve(process.env.INIT_CWD ?? process.cwd(), values.output), `${formatAs(format, report)}\n`);
+      out(`${formatAs('text', report)}\n`);
+    }
     return report.violations > 0 ? 1 : 0;
   } catch (error) {
     err(`membership-mock verify: ${(error as Error).message}\n`);

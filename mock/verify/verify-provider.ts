@@ -7,6 +7,7 @@ import { createVerifySession } from './verify-session.js';
 import type { VerifyReport } from './verify-report.js';
 
 export { formatReport } from './format-report.js';
+export { formatAs, REPORT_FORMATS, reportHints, type ReportFormat } from './report-formats.js';
 export type { SkippedOperation, VerifyReport, VerifyStep } from './verify-report.js';
 
 /** Where the provider is and how to call it. */
@@ -54,7 +55,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
   const { baseUrl, contract = DEFAULT_CONTRACT, headers = {}, seed = 1, timeoutMs = 10_000, params = {} } = options;
   if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl))
     throw new TypeError(`The base URL "${baseUrl}" is not an http(s) URL.`);
-  const { operations } = await loadContract(contract);
+  const { operations, title, version } = await loadContract(contract);
   const { collections, roles } = inferCollections(operations);
   const session = createVerifySession({ baseUrl, headers, seed, timeoutMs, params });
   const others = operations.filter((operation) => !roles.has(operation));
@@ -72,5 +73,5 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
     if ('skip' in plan) session.skip(operation, plan.skip);
     else await session.call(operation, {}, plan);
   }
-  return session.report();
+  return { ...session.report(), baseUrl, contract: { title, version } };
 }

@@ -11,6 +11,8 @@ export interface VerifyStep {
   status: number | null;
   /** Readable messages, empty when the answer kept the contract. */
   violations: string[];
+  /** Milliseconds from sending the request to reading the whole answer (or giving up). */
+  ms?: number;
 }
 
 /** An operation the walk could not call, and why. */
@@ -27,4 +29,8 @@ export interface VerifyReport {
   /** How many requests were sent. */
   requests: number;
   skipped: SkippedOperation[];
+  /** The server verified, as given. */
+  baseUrl?: string;
+  /** The contract verified against. */
+  contract?: { title: string; version: string };
 }

@@ -61,6 +61,7 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
         violations: [],
       };
       steps.push(step);
+      const started = performance.now();
       const answer = await sendRequest(
         {
           method: step.method,
@@ -70,6 +71,7 @@ export function createVerifySession(settings: SessionSettings): VerifySession {
         },
         timeoutMs,
       );
+      step.ms = Math.round(performance.now() - started);
       if (!answer.ok) {
         step.violations.push(answer.error);
         return { step };

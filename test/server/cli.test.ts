@@ -1,5 +1,9 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
@@ -188,6 +192,40 @@ paths:
     const usage = await runCli(['verify']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--base-url is required.');
+  });
+
+  test('verify --format junit writes well-formed JUnit, and hints at --token when every answer is 401', async () => {
+    const cli = await start(['--port', '0', '--log', 'off']);
+    const { code, stdout } = await runCli(['verify', '--base-url', cli.url, '--format', 'junit']);
+    expect(code).toBe(1);
+    expect(XMLValidator.validate(stdout)).toBe(true);
+    expect(stdout).toMatch(/<testsuite name="Membership Passes and Credentials API 1\.0\.0" tests="7" failures="4"/);
+    expect(stdout).toContain('hint: every answer was 401: the server wants credentials. Pass --token TOKEN');
+  });
+
+  test('verify --output writes the report in its format to the file, and the text to stdout', async () => {
+    const cli = await start(['--port', '0', '--log', 'off']);
+    const file = join(await mkdtemp(join(tmpdir(), 'verify-')), 'summary.md');
+    const { code, stdout } = await runCli([
+      'verify',
+      '--base-url',
+      cli.url,
+      '--token',
+      't',
+      '--format',
+      'markdown',
+      '--output',
+      file,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('7 operations, 8 requests, 0 violations');
+    expect((await readFile(file, 'utf8')).split('\n')[2]).toBe('**✓ 7 operations, 8 requests, no violation**');
+  });
+
+  test('verify refuses a format it does not write', async () => {
+    const { code, stderr } = await runCli(['verify', '--base-url', 'http://127.0.0.1:1', '--format', 'xml']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--format must be one of text, json, junit, markdown, not "xml".');
   });
 
   test('verify names the flag a misspelt one most likely meant, as the main command does', async () => {
