@@ -2,6 +2,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { createAdminApi } from './admin/admin-api.js';
+import { createEventStreams } from './admin/event-streams.js';
 import type { MockControls } from './admin/mock-controls.js';
 import type { Contract } from './contract/load-contract.js';
 import { createHandler } from './handler/handle.js';
@@ -102,6 +103,12 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
   restore(snapshot: StoreSnapshot): void;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
+  /**
+   * Ends the event streams of `GET /__mock/events` open on this mock (the inspector's live calls): each client
+   * reads the end of its stream. A server of your own calls it when it closes, as startMock's `close()` does,
+   * since a stream never ends by itself. Returns how many were open.
+   */
+  endStreams(): number;
 }
 
 /** A mock as it is built: its test API takes any operationId, as the contract's are checked at run time. */
@@ -174,9 +181,10 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     },
   };
 
+  const streams = createEventStreams();
   const handle = createHandler(
     context,
-    resolved.admin === false ? undefined : createAdminApi(context, controls, resolved.admin.token),
+    resolved.admin === false ? undefined : createAdminApi(context, controls, resolved.admin.token, streams),
     createBodyReader(resolved.bodyLimit),
   );
   const app = bareExpress();
@@ -233,6 +241,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       // Pages were made with the old contract's envelopes.
       for (const session of context.sessions.values()) session.pages.clear();
     },
+    endStreams: () => streams.endAll(),
   };
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;

@@ -43,7 +43,8 @@ export interface RunningMock<Ops = UntypedOperations>
    * once, gives requests in flight `grace` ms (250 by default) to finish, then cuts off the connections still
    * open (a delayed answer, a long-poll of `/__mock/calls/wait`, a client sending its body slowly): their
    * clients see the connection close with no answer, as when a real server goes away (the mock sends no 503,
-   * which the contract does not document). The state file, if any, is closed last; every change is in it
+   * which the contract does not document). The event streams of `/__mock/events` are ended at once, cleanly
+   * (their clients read the end of the stream), and are not counted as cut off. The state file, if any, is closed last; every change is in it
    * already, the changes of the requests cut off included. Resolves with how many connections were cut off.
    * @example afterAll(() => mock.close()); // well under a second, whatever is still in flight
    */
@@ -167,6 +168,8 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     setState: (snapshot, session) => mock.setState(snapshot, session),
     async close({ grace = CLOSE_GRACE }: CloseOptions = {}) {
       stopWatching();
+      // A stream of /__mock/events never ends by itself: ended now, its connection is closed as idle at once.
+      mock.endStreams();
       const report = await closeServer(server, grace);
       store?.close();
       return report;

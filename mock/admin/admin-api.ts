@@ -1,7 +1,9 @@
 // The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
 // sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session;
 // a change must be a request no web page can forge (csrf-guard.ts).
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import accepts from 'accepts';
 import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
 import type { Exchange } from '../handler/exchange.js';
 import type { AdminHandler } from '../handler/handle.js';
@@ -9,7 +11,7 @@ import { describe, isStateFailure } from '../handler/handle-error.js';
 import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
-import type { CallFilter } from '../journal/journal.js';
+import { callNumber, type CallFilter } from '../journal/journal.js';
 import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { toProblem } from '../problems/to-problem.js';
@@ -20,6 +22,10 @@ import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } fr
 import { adminGuard } from './admin-guard.js';
 import { csrfGuard } from './csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
+import { toHar, type HarCreator } from './calls-har.js';
+import { createEventStreams, type EventStreams } from './event-streams.js';
+import { INSPECTOR, inspectorFiles } from './inspector-files.js';
+import { operationsSeen } from './operations-seen.js';
 import type { MockControls } from './mock-controls.js';
 import { createWaits, type OpenWait } from './open-waits.js';
 import { recordEndpoints } from './record-endpoints.js';
@@ -43,10 +49,16 @@ interface Routed {
 
 /**
  * The admin API: a table of endpoints routed like the contract (so an unknown path answers 404 listing the
- * endpoints, a wrong method 405 with `Allow`), each answering with a reply.
+ * endpoints, a wrong method 405 with `Allow`), each answering with a reply. The inspector page and its files
+ * are served before the token is asked for: they hold no data (the page asks for the token itself).
  * @example createHandler(context, createAdminApi(context, controls, undefined), readBody)
  */
-export function createAdminApi(context: MockContext, controls: MockControls, token: string | undefined): AdminHandler {
+export function createAdminApi(
+  context: MockContext,
+  controls: MockControls,
+  token: string | undefined,
+  streams: EventStreams = createEventStreams(),
+): AdminHandler {
   const guard = adminGuard(token);
   const refuseForgery = csrfGuard(context.options.cors);
   const readBody = createJsonReader(ADMIN_BODY_LIMIT);
@@ -55,7 +67,7 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
   });
   const routes = new RouteTable<Routed>(
-    Object.entries(endpoints(context, controls, createWaits())).map(([key, endpoint]) => {
+    Object.entries(endpoints(context, controls, createWaits(), streams)).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
       return {
         method: method.toLowerCase(),
@@ -70,32 +82,43 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
     { method: 'GET|POST', path: '/__mock/state/{collection path}' },
     { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
+    { method: 'GET', path: `${INSPECTOR}{file}` },
   ];
   const listed = listing.map((e) => `${e.method} ${e.path}`).join(', ');
   const index: Routed = {
     endpoint: () =>
-      json({
-        title: 'The admin API of membership-mock',
-        contract: { title: context.served.contract.title, version: context.served.contract.version },
-        endpoints: listing,
-      }),
+      json(
+        {
+          title: 'The admin API of membership-mock',
+          contract: { title: context.served.contract.title, version: context.served.contract.version },
+          endpoints: listing,
+        },
+        200,
+        { Vary: 'Accept' },
+      ),
     params: () => ({}),
     ...reading(),
   };
 
+  const files = inspectorFiles();
+
   return (ex) => {
+    const reading = ex.method === 'GET' || ex.method === 'HEAD';
+    const atIndex = ex.path === '/__mock' || ex.path === '/__mock/';
+    if (ex.path.startsWith(INSPECTOR)) return files.serveAsset(ex);
+    // A browser at the banner's admin URL gets the page; a script, the JSON index.
+    if (atIndex && reading && prefersHtml(ex.req) && files.servePage(ex)) return;
     const instance = targetOf(ex.req);
     const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
     // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
-    const atIndex = ex.path === '/__mock' || ex.path === '/__mock/';
-    if (atIndex && ex.method !== 'GET' && ex.method !== 'HEAD') {
+    if (atIndex && !reading) {
       const detail = `${ex.method} is not defined for ${ex.path}; use GET.`;
       return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: 'GET, HEAD' }));
     }
     const found =
-      ex.path.startsWith(STATE_RECORDS) || (atIndex && (ex.method === 'GET' || ex.method === 'HEAD'))
+      ex.path.startsWith(STATE_RECORDS) || (atIndex && reading)
         ? undefined
         : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
     if (found?.kind === 'no-path') {
@@ -111,11 +134,11 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
     readBody(ex, (error) => {
       if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
       const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
-      // A client that left (during a long-poll) has no one to answer.
-      const answer = (reply: Reply) => {
-        if (!ex.res.destroyed) writeAnswer(ex, reply);
+      // A client that left (during a long-poll) has no one to answer; a stream answered itself.
+      const answer = (reply: Reply | undefined) => {
+        if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
       };
-      new Promise<Reply>((resolve) => resolve(endpoint(request)))
+      new Promise<Reply | undefined>((resolve) => resolve(endpoint(request)))
         .then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)))
         .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
     });
@@ -123,7 +146,12 @@ export function createAdminApi(context: MockContext, controls: MockControls, tok
 }
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
-function endpoints(context: MockContext, controls: MockControls, wait: OpenWait): Record<string, Endpoint> {
+function endpoints(
+  context: MockContext,
+  controls: MockControls,
+  wait: OpenWait,
+  streams: EventStreams,
+): Record<string, Endpoint> {
   const operationIds = () => context.served.operationIds;
   return {
     'GET /health': () => {
@@ -163,6 +191,12 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
           return bad(r, 'cursor must be the next_cursor of a previous page, unchanged.', 'cursor');
         return callsPage(r.session.journal, filter, after, size);
       }),
+    'GET /calls.har': (r) =>
+      withFilter(r, [], operationIds, (filter) => {
+        const host = r.ex.req.headers.host ?? 'localhost';
+        const har = toHar(r.session.journal.list(filter), creator(), host);
+        return json(har, 200, { 'Content-Disposition': 'attachment; filename="membership-mock-calls.har"' });
+      }),
     'DELETE /calls': ({ session }) => {
       session.journal.clear();
       return noContent();
@@ -190,6 +224,27 @@ function endpoints(context: MockContext, controls: MockControls, wait: OpenWait)
       if (wrong) return bad(r, wrong);
       return wait(r.ex, match, timeout, typeof since === 'string' ? since : undefined);
     },
+    'GET /events': (r) =>
+      withFilter(r, ['since'], operationIds, (filter, { since }) => {
+        // A reconnect says where it was with Last-Event-ID, more recent than the since it first opened with.
+        const header = r.ex.req.headers['last-event-id'];
+        const lastId = typeof header === 'string' ? header : undefined;
+        const given = lastId ?? since;
+        const after = given === undefined ? undefined : callNumber(given);
+        if (given !== undefined && after === undefined) {
+          const where = lastId === undefined ? 'since' : 'Last-Event-ID';
+          const detail = `${where} must be the id of a call the stream sent (call-12), not ${JSON.stringify(given)}.`;
+          const violations: Violation[] = [
+            lastId === undefined
+              ? { location: 'query', pointer: '/since', message: detail }
+              : { location: 'header', pointer: '/last-event-id', message: detail },
+          ];
+          return problemReply(problem('invalidRequest', detail, { instance: r.instance, violations }));
+        }
+        if (r.ex.method === 'HEAD') return { status: 200, headers: { 'Content-Type': 'text/event-stream' } };
+        return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
+      }),
+    'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served.plans, session.journal) }),
     ...stateEndpoints(context),
     'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
     'POST /overrides': ({ session, body, instance }) => {
@@ -252,8 +307,8 @@ function withFilter(
   request: AdminRequest,
   extra: string[],
   operationIds: () => string[],
-  use: (filter: CallFilter, given: Record<string, string | undefined>) => Reply | Promise<Reply>,
-): Reply | Promise<Reply> {
+  use: (filter: CallFilter, given: Record<string, string | undefined>) => Reply | undefined | Promise<Reply>,
+): Reply | undefined | Promise<Reply> {
   const filter: CallFilter = {};
   const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.ex.query)) {
@@ -290,6 +345,27 @@ function failure(context: MockContext, ex: Exchange, error: unknown, instance: s
 
 function bodyViolations(errors: string[]): Violation[] {
   return errors.map((message) => ({ location: 'body', pointer: '', message }));
+}
+
+/** Whether a request prefers HTML to JSON: a browser's `Accept` does, a script's (`*\/*`, none) does not. */
+function prefersHtml(req: IncomingMessage): boolean {
+  return accepts(req).type(['application/json', 'text/html']) === 'text/html';
+}
+
+let packageCreator: HarCreator | undefined;
+
+/** The mock as a HAR's creator: its package's name and version, read once (from the source tree or dist). */
+function creator(): HarCreator {
+  if (packageCreator) return packageCreator;
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const { name, version } = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as HarCreator;
+      if (name === 'membership-mock') return (packageCreator = { name, version });
+    } catch {
+      // not there: the other layout
+    }
+  }
+  return (packageCreator = { name: 'membership-mock', version: 'unknown' });
 }
 
 /** The request target as the client sent it (below a mount path, Express keeps the whole of it). */

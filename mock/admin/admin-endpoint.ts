@@ -16,10 +16,11 @@ export interface AdminRequest {
 }
 
 /**
- * One endpoint: answers a request with a reply (a problem reply for a refusal).
+ * One endpoint: answers a request with a reply (a problem reply for a refusal), or `undefined` when it wrote
+ * the answer itself (an event stream).
  * @example const health: AdminEndpoint = () => json({ status: 'ok' });
  */
-export type AdminEndpoint = (request: AdminRequest) => Reply | Promise<Reply>;
+export type AdminEndpoint = (request: AdminRequest) => Reply | undefined | Promise<Reply | undefined>;
 
 /** A JSON answer. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {

@@ -1,4 +1,5 @@
 // The last step of every contract request: record the call in the journal, then write the response.
+import { performance } from 'node:perf_hooks';
 import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../problems/problems.js';
 import { bodyText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
@@ -62,6 +63,8 @@ function recordCall(
   const answered = ex.redact ? ex.redact(response.headers, NO_QUERY).headers : response.headers;
   ex.session.journal.record({
     requestId: ex.requestId,
+    // As the log line measures it (log-requests.ts), to the hundredth of a millisecond.
+    ms: Math.round((performance.now() - ex.start) * 100) / 100,
     operationId: ex.match?.plan.operation.id ?? null,
     method: ex.method,
     path: ex.path,

@@ -24,6 +24,8 @@ export interface MockContext {
   sessions: Map<string, Session>;
   /** Numbers calls across every session, so an id is never reused while the mock runs. */
   nextCallNumber: () => number;
+  /** The number of the last call numbered, 0 before the first. */
+  lastCallNumber: () => number;
   /** The bytes every session's journal shares (`journalBytes`): past them, the oldest call anywhere goes. */
   journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
@@ -47,6 +49,7 @@ export function createMockContext(
     initialState,
     sessions: new Map(),
     nextCallNumber: () => ++calls,
+    lastCallNumber: () => calls,
     journalBudget: new JournalBudget(options.journalBytes),
     faults: options.faults,
     texts: new WeakMap(),

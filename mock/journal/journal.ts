@@ -14,6 +14,11 @@ export interface CallRecord {
   requestId?: string;
   /** ISO 8601 time the request was recorded. */
   time: string;
+  /**
+   * Milliseconds from the request's arrival to its answer being decided (its delay included): the time the
+   * log line says, measured as the call is recorded, just before the answer is written.
+   */
+  ms?: number;
   /** The contract's operationId, or `null` when no operation matched. */
   operationId: string | null;
   method: string;
@@ -93,6 +98,12 @@ export interface JournalSettings {
   bodyLimit?: number;
 }
 
+/** What a listener hears besides calls: its journal closed, or cleared. */
+interface Ends {
+  closed: (() => void) | undefined;
+  cleared: (() => void) | undefined;
+}
+
 /** Thrown to a wait when its journal is closed: the session it belongs to was dropped. */
 export class JournalClosedError extends Error {
   constructor() {
@@ -119,7 +130,7 @@ export class Journal implements BudgetHolder {
   readonly #nextNumber: () => number;
   readonly #budget: JournalBudget;
   readonly #bodyLimit: number;
-  readonly #listeners = new Map<CallListener, (() => void) | undefined>();
+  readonly #listeners = new Map<CallListener, Ends>();
 
   /** @param limit how many calls it keeps */
   constructor(
@@ -210,11 +221,12 @@ export class Journal implements BudgetHolder {
   }
 
   /**
-   * Calls `listener` with each call recorded from now on, and `closed` if the journal is closed first (its
-   * session was dropped). Returns the function that stops listening.
+   * Calls `listener` with each call recorded from now on, `closed` if the journal is closed first (its
+   * session was dropped), and `cleared` each time it is cleared (a reset). Returns the function that stops
+   * listening.
    */
-  subscribe(listener: CallListener, closed?: () => void): () => void {
-    this.#listeners.set(listener, closed);
+  subscribe(listener: CallListener, closed?: () => void, cleared?: () => void): () => void {
+    this.#listeners.set(listener, { closed, cleared });
     return () => this.#listeners.delete(listener);
   }
 
@@ -250,8 +262,13 @@ export class Journal implements BudgetHolder {
     this.#budget.release(this, cost, this.#size === 0);
   }
 
-  /** Forgets every call, releasing their bytes; ids keep increasing. */
+  /** Forgets every call, releasing their bytes; ids keep increasing. Tells the listeners that asked. */
   clear(): void {
+    this.#forget();
+    for (const { cleared } of [...this.#listeners.values()]) cleared?.();
+  }
+
+  #forget(): void {
     this.#budget.release(this, this.#bytes, true);
     this.#ring = [];
     this.#next = 0;
@@ -262,11 +279,11 @@ export class Journal implements BudgetHolder {
 
   /** Clears it for good (its session is dropped): it keeps no more calls, and every wait on it ends. */
   close(): void {
-    this.clear();
+    this.#forget();
     this.#closed = true;
     const closing = [...this.#listeners.values()];
     this.#listeners.clear();
-    for (const closed of closing) closed?.();
+    for (const { closed } of closing) closed?.();
   }
 }
 
@@ -279,7 +296,21 @@ export function callNumber(id: string): number | undefined {
   return found ? Number(found[1]) : undefined;
 }
 
-function matcher({ operationId, method, path }: CallFilter): (kept: Kept) => boolean {
+/**
+ * Whether a call matches a filter, as {@link Journal.list} filters.
+ * @example matchesFilter({ method: 'get' })(call) // true for a GET
+ */
+export function matchesFilter(
+  filter: CallFilter,
+): (call: Pick<CallRecord, 'operationId' | 'method' | 'path'>) => boolean {
+  return matcher(filter);
+}
+
+function matcher({
+  operationId,
+  method,
+  path,
+}: CallFilter): (kept: Pick<Kept, 'operationId' | 'method' | 'path'>) => boolean {
   const upper = method?.toUpperCase();
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
   return (kept) =>

@@ -17,6 +17,7 @@ export interface Kept extends Pick<
 > {
   number: number;
   at: number;
+  ms: number | undefined;
   /** What it is charged against the journal's byte budget. */
   cost: number;
   requestId: string | undefined;
@@ -44,6 +45,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
   const kept: Kept = {
     number,
     at: Date.now(),
+    ms: call.ms,
     cost: 0,
     requestId: call.requestId,
     operationId: call.operationId,
@@ -115,6 +117,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
   return {
     id: `call-${kept.number}`,
     time: new Date(kept.at).toISOString(),
+    ...(kept.ms === undefined ? {} : { ms: kept.ms }),
     requestId: kept.requestId,
     operationId: kept.operationId,
     method: kept.method,

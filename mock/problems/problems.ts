@@ -65,6 +65,7 @@ export const PROBLEMS = {
   waitTimedOut: { type: `${BASE}wait-timed-out`, title: 'No matching call arrived in time', status: 408 },
   sessionDropped: { type: `${BASE}session-dropped`, title: 'The session was dropped', status: 410 },
   tooManyWaits: { type: `${BASE}too-many-waits`, title: 'Too many waits are open', status: 429 },
+  tooManyStreams: { type: `${BASE}too-many-streams`, title: 'Too many event streams are open', status: 429 },
   notAcceptable: { type: `${BASE}not-acceptable`, title: 'No acceptable media type', status: 406 },
   recordExists: { type: `${BASE}record-exists`, title: 'A record with this id exists already', status: 409 },
   tooManyOverrides: {

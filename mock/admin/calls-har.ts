@@ -1,0 +1,106 @@
+// GET /__mock/calls.har: the journal's calls as an HTTP Archive (HAR 1.2), to open in a browser's network panel.
+import { STATUS_CODES } from 'node:http';
+import type { CallRecord } from '../journal/journal.js';
+
+/** Who made the archive: the `creator` of its log. */
+export interface HarCreator {
+  name: string;
+  version: string;
+}
+
+type NameValue = { name: string; value: string };
+
+/**
+ * A HAR 1.2 log of calls, one entry each. Bodies are text (a JSON body as JSON text); a body the journal cut
+ * is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`) has status 0 and
+ * `_fault`; `_operationId` and `_violations` say what the mock made of it (HAR allows fields starting `_`).
+ * `time` and `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
+ * @example toHar(journal.list(), { name: 'membership-mock', version: '0.1.0' }, 'localhost:4010')
+ */
+export function toHar(calls: CallRecord[], creator: HarCreator, host: string): object {
+  return { log: { version: '1.2', creator, entries: calls.map((call) => entryOf(call, host)) } };
+}
+
+function entryOf(call: CallRecord, fallbackHost: string): object {
+  const ms = call.ms ?? 0;
+  const host = first(call.headers.host) ?? fallbackHost;
+  const queryString = pairs(call.query);
+  const search = new URLSearchParams(queryString.map(({ name, value }): [string, string] => [name, value])).toString();
+  const body = textOf(call.body);
+  const requestType = first(call.headers['content-type']) ?? 'application/octet-stream';
+  const { response } = call;
+  const answered = textOf(response.body);
+  const responseType = headerOf(response.headers, 'content-type') ?? '';
+  return {
+    startedDateTime: call.time,
+    time: ms,
+    request: {
+      method: call.method,
+      url: `http://${host}${call.path}${search ? `?${search}` : ''}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(call.headers),
+      queryString,
+      ...(body === undefined
+        ? {}
+        : {
+            postData: {
+              mimeType: requestType,
+              text: body,
+              ...(call.truncated ? { _truncated: call.truncated } : {}),
+            },
+          }),
+      headersSize: -1,
+      bodySize: call.truncated?.bytes ?? (body === undefined ? 0 : Buffer.byteLength(body)),
+    },
+    response: {
+      status: response.status,
+      statusText: response.status === 0 ? '' : (STATUS_CODES[response.status] ?? ''),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(response.headers),
+      content: {
+        size: response.truncated?.bytes ?? (answered === undefined ? 0 : Buffer.byteLength(answered)),
+        mimeType: responseType,
+        ...(answered === undefined ? {} : { text: answered }),
+        ...(response.truncated ? { _truncated: response.truncated } : {}),
+      },
+      redirectURL: headerOf(response.headers, 'location') ?? '',
+      headersSize: -1,
+      bodySize:
+        response.status === 0
+          ? -1
+          : (response.truncated?.bytes ?? (answered === undefined ? 0 : Buffer.byteLength(answered))),
+    },
+    cache: {},
+    timings: { send: 0, wait: ms, receive: 0 },
+    _id: call.id,
+    _operationId: call.operationId,
+    _violations: call.violations,
+    ...(call.fault ? { _fault: call.fault } : {}),
+    ...(call.responseViolations ? { _responseViolations: call.responseViolations } : {}),
+  };
+}
+
+/** A body as HAR's text: a string as it is, anything else as JSON. */
+function textOf(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** Headers or query parameters as HAR's name-value list; a repeated one gives an entry per value. */
+function pairs(record: Record<string, string | string[]>): NameValue[] {
+  const out: NameValue[] = [];
+  for (const [name, value] of Object.entries(record))
+    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: String(one) });
+  return out;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function headerOf(headers: Record<string, string>, name: string): string | undefined {
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key];
+  return undefined;
+}

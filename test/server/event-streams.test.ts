@@ -1,0 +1,96 @@
+import { once } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createEventStreams, type EventStreamSettings } from '../../mock/admin/event-streams.js';
+import type { Exchange } from '../../mock/handler/exchange.js';
+import { Journal, type NewCall } from '../../mock/journal/journal.js';
+import { writeReply } from '../../mock/reply/reply.js';
+import { openEvents } from '../support/event-reader.js';
+
+let server: Server | undefined;
+
+/** A server whose every request opens a stream of `journal`; `opened` gets each stream's response. */
+async function serveStreams(journal: Journal, settings: EventStreamSettings) {
+  const streams = createEventStreams(settings);
+  const opened: ServerResponse[] = [];
+  server = createServer((req, res) => {
+    const ex = { req, res, session: { journal }, headers: [] } as unknown as Exchange;
+    const refused = streams.open(ex, {}, { lastIssued: 1e9 });
+    if (refused) writeReply(res, refused);
+    else opened.push(res);
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { streams, opened, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+function newCall(body?: string): NewCall {
+  return {
+    operationId: 'op',
+    method: 'POST',
+    path: '/things',
+    pathParams: {},
+    query: {},
+    headers: {},
+    body,
+    response: { status: 201, headers: {} },
+    violations: [],
+  };
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+describe('event streams', () => {
+  test('send a ping comment at the interval they are given', async () => {
+    const { url } = await serveStreams(new Journal(10), { ping: 20 });
+    const stream = await openEvents(url);
+    expect(await stream.next({ comments: true })).toEqual({ comment: 'ping' });
+    stream.close();
+  });
+
+  test('past the most open at once, another is a 429 problem with Retry-After', async () => {
+    const { url } = await serveStreams(new Journal(10), { max: 1 });
+    const first = await openEvents(url);
+    const refused = await fetch(url);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ status: 429, title: 'Too many event streams are open' });
+    first.close();
+  });
+
+  test('endAll ends every stream, and says how many', async () => {
+    const journal = new Journal(10);
+    const { streams, url } = await serveStreams(journal, {});
+    const [a, b] = [await openEvents(url), await openEvents(url)];
+    expect(streams.endAll()).toBe(2);
+    expect(await a.next()).toBeUndefined();
+    expect(await b.next()).toBeUndefined();
+    expect(streams.size).toBe(0);
+  });
+
+  test('a reader that does not read holds at most the bound unsent, and once the calls it missed are gone it gets event: overflow', async () => {
+    const journal = new Journal(5);
+    const unsent = 65_536;
+    const { opened, url } = await serveStreams(journal, { unsent });
+    const { hostname, port } = new URL(url);
+    const answer = once(request({ hostname, port, path: '/', agent: false }).end(), 'response');
+    const [res] = (await answer) as [IncomingMessage];
+    res.pause();
+    const body = 'x'.repeat(40_000);
+    // Far more than a socket buffers: without the bound, the server would hold every one of them.
+    for (let i = 0; i < 500; i++) journal.record(newCall(body));
+    const [stream] = opened;
+    expect(stream!.writableLength).toBeLessThan(unsent + 2 * body.length);
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.resume();
+    await once(res, 'end');
+    const events = text.split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toMatch(/^event: overflow\ndata: \{"after":"call-\d+"\}$/);
+  });
+});
