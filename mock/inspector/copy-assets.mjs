@@ -2,8 +2,8 @@
 // copied beside the compiled admin API (dist/mock/inspector/assets), which serves them from there.
 import { cpSync, rmSync } from 'node:fs';
 
-const from = new URL('../mock/inspector/assets/', import.meta.url);
-const to = new URL('../dist/mock/inspector/assets/', import.meta.url);
+const from = new URL('./assets/', import.meta.url);
+const to = new URL('../../dist/mock/inspector/assets/', import.meta.url);
 // A file deleted from the source must not linger in dist and ship.
 rmSync(to, { recursive: true, force: true });
 cpSync(from, to, { recursive: true });
