@@ -25,6 +25,7 @@ import {
   type OverrideSpec,
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
+import { coverageOf, type Coverage } from './coverage/coverage.js';
 import type {
   AnyCall,
   OperationId,
@@ -101,6 +102,13 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * first, whatever the limits (as a state file is read at start).
    */
   restore(snapshot: StoreSnapshot): void;
+  /**
+   * How a session's calls covered the contract: operations called, documented statuses seen and never seen,
+   * request fields and query parameters sent and never sent, calls that broke the contract. Of the calls the
+   * journal keeps (`journalLimit`).
+   * @example expect(mock.coverage().summary.called).toBe(7)
+   */
+  coverage(session?: string): Coverage;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
   /**
@@ -229,6 +237,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       if (!result.ok) throw result.error;
       return result.snapshot;
     },
+    coverage: (session = '') => coverageOf(context.served, sessionOf(context, session).journal),
     restore(snapshot) {
       restoreState(
         context,

@@ -2,6 +2,15 @@
 export { createApp, type MockApp } from './app.js';
 export { loadContract, ContractError, type Contract, type Operation } from './contract/load-contract.js';
 export type { CallFilter, CallRecord } from './journal/journal.js';
+export type { Coverage, OperationCoverage } from './coverage/coverage.js';
+export {
+  checkCoverage,
+  coverageJunit,
+  coverageMarkdown,
+  coverageSummary,
+  type CoverageThreshold,
+} from './coverage/coverage-report.js';
+export { mockGlobalSetup, type CoverageOutput, type MockSetupOptions } from './coverage/global-setup.js';
 export { redactSecret } from './journal/redact.js';
 export { CallWaitTimeout } from './journal/wait-for-call.js';
 export type { WaitOptions } from './journal/wait-for-call.js';

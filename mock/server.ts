@@ -34,7 +34,10 @@ const CLOSE_GRACE = 250;
 export interface RunningMock<Ops = UntypedOperations>
   extends
     Typed<Ops>,
-    Pick<MockApp<Ops>, 'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState'> {
+    Pick<
+      MockApp<Ops>,
+      'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState' | 'coverage'
+    > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
   port: number;
@@ -163,6 +166,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     waitForCall: mock.waitForCall,
     override: mock.override,
     clearOverrides: (session) => mock.clearOverrides(session),
+    coverage: (session) => mock.coverage(session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
     setState: (snapshot, session) => mock.setState(snapshot, session),

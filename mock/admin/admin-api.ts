@@ -23,6 +23,7 @@ import { adminGuard } from './admin-guard.js';
 import { csrfGuard } from './csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { toHar, type HarCreator } from './calls-har.js';
+import { coverageOf } from '../coverage/coverage.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
 import { operationsSeen } from './operations-seen.js';
@@ -245,6 +246,7 @@ function endpoints(
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
     'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served.plans, session.journal) }),
+    'GET /coverage': ({ session }) => json(coverageOf(context.served, session.journal)),
     ...stateEndpoints(context),
     'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
     'POST /overrides': ({ session, body, instance }) => {

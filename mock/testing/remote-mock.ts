@@ -5,6 +5,7 @@ import { DEFAULT_WAIT, waitTimeout, type WaitOptions } from '../journal/wait-for
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
+import type { Coverage } from '../coverage/coverage.js';
 import type {
   AnyCall,
   OperationId,
@@ -38,6 +39,8 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   ): Promise<TypedOverrideInForce<Ops, Id, Status>>;
   clearOverrides(): Promise<void>;
   state(): Promise<StoreSnapshot>;
+  /** How this client's session covered the contract (`GET /__mock/coverage`). */
+  coverage(): Promise<Coverage>;
   /**
    * Replaces this client's session's state (`PUT /__mock/state`), partial records completed as fixtures are;
    * resolves with the state now in force, rejects with the message of the record at fault.
@@ -132,6 +135,7 @@ export function connectMock<Ops = UntypedOperations>(
     },
     override: async (spec: OverrideSpec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
+    coverage: async () => (await (await call('GET', '/coverage')).json()) as Coverage,
     state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
     setState: async (snapshot) =>
       ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,

@@ -1,6 +1,7 @@
 // A verification report for machines and CI pages: JSON, JUnit XML (test tabs of CI servers), Markdown (a
 // GitHub job summary), beside the text a person reads (format-report.ts). Every format carries the same
 // summary and the same hints.
+import { markdownCell, xmlEscape } from '../reply/escape.js';
 import { formatReport } from './format-report.js';
 import type { VerifyReport, VerifyStep } from './verify-report.js';
 
@@ -99,18 +100,18 @@ function toJunit(report: VerifyReport): string {
   const seconds = (ms = 0) => (ms / 1000).toFixed(3);
   const total = report.steps.reduce((sum, s) => sum + (s.ms ?? 0), 0);
   const cases = report.steps.map((step) => {
-    const head = `    <testcase classname="${xml(step.operationId)}" name="${xml(stepName(step))}" time="${seconds(step.ms)}"`;
+    const head = `    <testcase classname="${xmlEscape(step.operationId)}" name="${xmlEscape(stepName(step))}" time="${seconds(step.ms)}"`;
     if (step.violations.length === 0) return `${head}/>`;
     const message = `${plural(step.violations.length, 'violation')}: ${step.violations[0]}`;
     return (
-      `${head}>\n      <failure message="${xml(message)}" type="contract">${xml(step.violations.join('\n'))}</failure>\n` +
+      `${head}>\n      <failure message="${xmlEscape(message)}" type="contract">${xmlEscape(step.violations.join('\n'))}</failure>\n` +
       '    </testcase>'
     );
   });
   const skipped = report.skipped.map(
     ({ operationId, reason }) =>
-      `    <testcase classname="${xml(operationId)}" name="${xml(operationId)}" time="0.000">\n` +
-      `      <skipped message="${xml(reason)}"/>\n    </testcase>`,
+      `    <testcase classname="${xmlEscape(operationId)}" name="${xmlEscape(operationId)}" time="0.000">\n` +
+      `      <skipped message="${xmlEscape(reason)}"/>\n    </testcase>`,
   );
   const hints = reportHints(report);
   const out = [summaryLine(summary), ...hints.map((h) => `hint: ${h}`)].join('\n');
@@ -118,10 +119,10 @@ function toJunit(report: VerifyReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="membership-mock verify" ${counts} skipped="${summary.skipped}" time="${seconds(total)}">`,
-    `  <testsuite name="${xml(name)}" ${counts} skipped="${summary.skipped}" time="${seconds(total)}">`,
+    `  <testsuite name="${xmlEscape(name)}" ${counts} skipped="${summary.skipped}" time="${seconds(total)}">`,
     ...cases,
     ...skipped,
-    `    <system-out>${xml(out)}</system-out>`,
+    `    <system-out>${xmlEscape(out)}</system-out>`,
     '  </testsuite>',
     '</testsuites>',
   ].join('\n');
@@ -135,8 +136,8 @@ function toMarkdown(report: VerifyReport): string {
   const lines = [`### verify: ${title}${where}`, '', `**${summaryLine(summary)}**`, ''];
   for (const hint of reportHints(report)) lines.push(`> hint: ${hint}`, '');
   const row = (step: VerifyStep) =>
-    `| ${step.violations.length ? '✗' : '✓'} | ${cell(step.operationId)} | ${step.method} | ${code(step.path)} | ` +
-    `${step.status ?? 'no answer'} | ${step.violations.map(cell).join('<br>') || ''} |`;
+    `| ${step.violations.length ? '✗' : '✓'} | ${markdownCell(step.operationId)} | ${step.method} | ${code(step.path)} | ` +
+    `${step.status ?? 'no answer'} | ${step.violations.map(markdownCell).join('<br>') || ''} |`;
   const header = ['| | operation | method | path | status | violations |', '|---|---|---|---|---|---|'];
   const failed = report.steps.filter((s) => s.violations.length > 0);
   if (failed.length) lines.push(...header, ...failed.map(row), '');
@@ -151,23 +152,9 @@ function toMarkdown(report: VerifyReport): string {
       '</details>',
       '',
     );
-  for (const { operationId, reason } of report.skipped) lines.push(`- ${cell(operationId)} skipped: ${cell(reason)}`);
+  for (const { operationId, reason } of report.skipped)
+    lines.push(`- ${markdownCell(operationId)} skipped: ${markdownCell(reason)}`);
   return lines.join('\n').trimEnd();
-}
-
-/** Text safe in XML attributes and content. */
-function xml(text: string): string {
-  return text
-    .replace(/[^\x09\x0a\x0d\x20-\u{d7ff}\u{e000}-\u{fffd}\u{10000}-\u{10ffff}]/gu, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
-
-/** Text safe in a Markdown table cell: no pipe ends the cell, no newline the row, no HTML is read. */
-function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
 }
 
 function code(text: string): string {

@@ -1,0 +1,63 @@
+// One mock for a whole vitest run, and its coverage report when the run ends: a `globalSetup` file's default
+// export. It needs nothing of vitest's (so it works whichever copy a project has): vitest calls it, and calls
+// what it returns when every test file is done.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { ServerOptions } from '../options.js';
+import { startMock } from '../server.js';
+import { checkCoverage, coverageJunit, coverageMarkdown, coverageSummary, type CoverageThreshold } from './coverage-report.js';
+
+/** Where the coverage goes when the run ends, and what it must reach. */
+export interface CoverageOutput {
+  /** A Markdown file (`process.env.GITHUB_STEP_SUMMARY` on GitHub Actions), appended to. */
+  markdown?: string;
+  /** A JUnit XML file, written over. */
+  junit?: string;
+  /** The coverage as JSON (what `GET /__mock/coverage` answers), written over. */
+  json?: string;
+  /** Fails the run when not met (the teardown throws, naming what is missing). @default none */
+  threshold?: CoverageThreshold;
+  /** The session whose calls count. @default the default session */
+  session?: string;
+}
+
+/** startMock's options, and the coverage report's. */
+export interface MockSetupOptions extends ServerOptions {
+  coverage?: CoverageOutput;
+}
+
+/**
+ * A vitest `globalSetup`: starts a mock before the first test file, gives its URL to the tests
+ * (`process.env.MOCK_URL`, and `inject('mockUrl')`), and when the run ends writes its coverage, prints one
+ * summary line, stops it, and fails the run when the threshold is not met.
+ * @example
+ * // test/global-setup.ts, named in vitest.config.ts: test: { globalSetup: ['test/global-setup.ts'] }
+ * export default mockGlobalSetup({ coverage: { markdown: 'reports/api-coverage.md', threshold: { operations: 1 } } });
+ */
+export function mockGlobalSetup(options: MockSetupOptions = {}) {
+  const { coverage: output = {}, ...serverOptions } = options;
+  return async (project?: { provide?: (key: string, value: unknown) => void }) => {
+    const mock = await startMock(serverOptions);
+    process.env.MOCK_URL = mock.url;
+    project?.provide?.('mockUrl', mock.url);
+    return async () => {
+      try {
+        const coverage = mock.coverage(output.session);
+        const failures = output.threshold ? checkCoverage(coverage, output.threshold) : [];
+        const write = async (file: string, text: string, append = false) => {
+          const path = resolve(file);
+          await mkdir(dirname(path), { recursive: true });
+          await writeFile(path, `${text}\n`, append ? { flag: 'a' } : {});
+        };
+        if (output.markdown) await write(output.markdown, coverageMarkdown(coverage, failures), true);
+        if (output.junit) await write(output.junit, coverageJunit(coverage, failures));
+        if (output.json) await write(output.json, JSON.stringify({ ...coverage, failures }, null, 2));
+        console.log(`membership-mock: API coverage: ${coverageSummary(coverage)}`);
+        if (failures.length)
+          throw new Error(`API coverage below the threshold:\n${failures.map((f) => `- ${f}`).join('\n')}`);
+      } finally {
+        await mock.close();
+      }
+    };
+  };
+}

@@ -1,0 +1,181 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import {
+  checkCoverage,
+  coverageJunit,
+  coverageMarkdown,
+  mockGlobalSetup,
+  type Coverage,
+  type OperationCoverage,
+} from '../../mock/index.js';
+import { inlineContract } from '../support/inline-contract.js';
+import { AUTH, newMock } from '../support/harness.js';
+
+const of = (coverage: Coverage, operationId: string): OperationCoverage =>
+  coverage.operations.find((o) => o.operationId === operationId)!;
+
+describe('coverage of the contract by the calls kept', () => {
+  test('before any call, no operation is called and every documented status is unseen', async () => {
+    const mock = await newMock();
+    const coverage = mock.coverage();
+    expect(coverage.summary).toMatchObject({ operations: 7, called: 0, statusesSeen: 0, calls: 0 });
+    expect(coverage.summary.statuses).toBe(coverage.operations.reduce((n, o) => n + o.statuses.documented.length, 0));
+    for (const operation of coverage.operations)
+      expect(operation.statuses.unseen).toEqual(operation.statuses.documented);
+  });
+
+  test('counts the statuses seen, and leaves the others unseen', async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    await request(mock.app).get('/members/m1/passes').expect(401);
+    const list = of(mock.coverage(), 'listPasses');
+    expect(list.calls).toBe(2);
+    expect(list.statuses.seen).toEqual({ '200': 1, '401': 1 });
+    expect(list.statuses.unseen).toEqual(list.statuses.documented.filter((c) => c !== '200' && c !== '401'));
+    expect(mock.coverage().summary).toMatchObject({ called: 1, statusesSeen: 2, calls: 2 });
+  });
+
+  test('lists the query parameters and body fields sent, and those never sent', async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes?limit=5').set(AUTH).expect(200);
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(201);
+    const coverage = mock.coverage();
+    expect(of(coverage, 'listPasses').query).toEqual({ sent: ['limit'], never: ['cursor'] });
+    expect(of(coverage, 'createCredential').body).toEqual({ sent: ['kind'], never: ['label'] });
+    expect(of(coverage, 'getPass').body).toEqual({ sent: [], never: [] });
+  });
+
+  test('names the calls that broke the contract', async () => {
+    const mock = await newMock();
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'password' });
+    const create = of(mock.coverage(), 'createCredential');
+    expect(create.violationCount).toBe(1);
+    expect(create.violations).toEqual([
+      { callId: expect.stringMatching(/^call-\d+$/), messages: [expect.stringMatching(/^body \/kind: /)] },
+    ]);
+    expect(mock.coverage().summary.callsWithViolations).toBe(1);
+  });
+
+  test('an answer under a range or default covers that code', async () => {
+    const file = await inlineContract(`openapi: 3.0.3
+info: { title: ranges, version: '1' }
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object } } } }
+        '4XX': { description: refused, content: { application/json: { schema: { type: object } } } }
+        default: { description: other, content: { application/json: { schema: { type: object } } } }
+`);
+    const mock = await newMock({ contract: file });
+    mock.override({ operationId: 'getThing', status: 404, times: 1 });
+    await request(mock.app).get('/things/a').expect(404);
+    expect(of(mock.coverage(), 'getThing').statuses).toEqual({
+      documented: ['200', '4XX', 'default'],
+      seen: { '404': 1 },
+      unseen: ['200', 'default'],
+    });
+  });
+
+  test('a dropped call is seen as "0" and covers no documented status', async () => {
+    const mock = await newMock();
+    mock.override({ operationId: 'listPasses', fault: 'drop', times: 1 });
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .catch(() => undefined);
+    const list = of(mock.coverage(), 'listPasses');
+    expect(list.statuses.seen).toEqual({ '0': 1 });
+    expect(list.statuses.unseen).toEqual(list.statuses.documented);
+  });
+
+  test('GET /__mock/coverage answers the coverage of the session asked for', async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Mock-Session', 'a').expect(200);
+    const a = await request(mock.app).get('/__mock/coverage').set('X-Mock-Session', 'a').expect(200);
+    expect(a.body).toEqual(mock.coverage('a'));
+    expect(a.body.summary.called).toBe(1);
+    const main = await request(mock.app).get('/__mock/coverage').expect(200);
+    expect(main.body.summary.called).toBe(0);
+  });
+});
+
+describe('coverage reports', () => {
+  async function covered(): Promise<Coverage> {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'password' });
+    return mock.coverage();
+  }
+
+  test('checkCoverage names each threshold not met, and nothing when all are', async () => {
+    const coverage = await covered();
+    expect(checkCoverage(coverage, { operations: 1 })).toEqual([
+      expect.stringMatching(/^2 of 7 \(28%\) of operations were called, below 100%; never called: createPass, getPass/),
+    ]);
+    expect(checkCoverage(coverage, { violations: 0 })).toEqual([
+      expect.stringMatching(/^1 calls broke the contract, more than the 0 allowed: call-\d+ createCredential \(body /),
+    ]);
+    expect(checkCoverage(coverage, { statuses: 0.9 })).toEqual([
+      expect.stringMatching(/documented statuses were seen, below 90%$/),
+    ]);
+    expect(checkCoverage(coverage, { operations: 0.2, statuses: 0, violations: 1 })).toEqual([]);
+  });
+
+  test('the Markdown report has the summary, the failures and a row per operation, uncalled first', async () => {
+    const coverage = await covered();
+    const lines = coverageMarkdown(coverage, ['too few']).split('\n');
+    expect(lines[0]).toBe('### API coverage: Membership Passes and Credentials API 1.0.0');
+    expect(lines[2]).toMatch(/^\*\*✗ 2 of 7 operations called, 2 of \d+ documented statuses seen, 1 of 2 calls broke/);
+    expect(lines[4]).toBe('> ✗ too few');
+    const rows = lines.filter((l) => l.startsWith('| ') && !l.startsWith('| operation'));
+    expect(rows).toHaveLength(7);
+    expect(rows[0]).toMatch(/^\| ✗ `POST \/members\/\{member_id\}\/passes` createPass \| 0 \| — \|/);
+    expect(rows.at(-1)).toMatch(
+      /^\| `POST \/members\/\{member_id\}\/credentials` createCredential \| 1 \| (400|422) ×1 \|/,
+    );
+  });
+
+  test('the JUnit report is well-formed: uncalled operations skipped, broken calls failed, the threshold a case', async () => {
+    const coverage = await covered();
+    const text = coverageJunit(coverage, ['2 of 7 operations were called']);
+    expect(XMLValidator.validate(text)).toBe(true);
+    expect(text).toMatch(/<testsuites name="API coverage" tests="8" failures="2" errors="0" skipped="5">/);
+    expect(text).toContain('<testcase classname="api-coverage" name="threshold">');
+  });
+});
+
+describe('mockGlobalSetup', () => {
+  test('starts a mock for the run, and at its end writes the reports and stops it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
+    const setup = mockGlobalSetup({
+      coverage: { markdown: join(dir, 'md/coverage.md'), junit: join(dir, 'coverage.xml'), json: join(dir, 'c.json') },
+    });
+    const provided: Record<string, unknown> = {};
+    const teardown = await setup({ provide: (key, value) => void (provided[key] = value) });
+    const url = provided.mockUrl as string;
+    expect(process.env.MOCK_URL).toBe(url);
+    expect((await fetch(`${url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+    await teardown();
+    expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(/\*\*✓ 1 of 7 operations called/);
+    expect(XMLValidator.validate(await readFile(join(dir, 'coverage.xml'), 'utf8'))).toBe(true);
+    expect(JSON.parse(await readFile(join(dir, 'c.json'), 'utf8')).summary.called).toBe(1);
+    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
+  });
+
+  test('fails the run when the threshold is not met, naming what is missing, and still stops the mock', async () => {
+    const setup = mockGlobalSetup({ coverage: { threshold: { operations: 1 } } });
+    const teardown = await setup();
+    const url = process.env.MOCK_URL!;
+    await expect(teardown()).rejects.toThrow(
+      /^API coverage below the threshold:\n- 0 of 7 \(0%\) of operations were called, below 100%; never called: listPasses/,
+    );
+    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
+  });
+});
