@@ -18,11 +18,14 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MINUTES = 60_000;
 
-/** The README's TypeScript blocks, each a test file named by its first line (`// test/first.test.ts`). */
-export function readmeRecipes(readme: string): { file: string; code: string }[] {
+/**
+ * The README's TypeScript blocks, each a file of the project named by its first line: a test file
+ * (`// test/first.test.ts`), or one a recipe needs (`// vitest.config.ts`, `// test/global-setup.ts`).
+ */
+export function readmeFiles(readme: string): { file: string; code: string }[] {
   return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => {
-    const file = /^\/\/ (test\/[\w-]+\.test\.ts)\b/.exec(code!)?.[1];
-    if (!file) throw new Error(`A ts block of the README must start with "// test/NAME.test.ts":\n${code}`);
+    const file = /^\/\/ ((?:test\/)?[\w-]+(?:\.[\w-]+)*\.ts)\b/.exec(code!)?.[1];
+    if (!file) throw new Error(`A ts block of the README must start with "// test/NAME.test.ts" or its file:\n${code}`);
     return { file, code: code! };
   });
 }
@@ -52,7 +55,8 @@ let work: string;
 let project: string;
 let cli: ChildProcess | undefined;
 let mockUrl: string;
-const recipes = readmeRecipes(await readFile(join(ROOT, 'README.md'), 'utf8'));
+const files = readmeFiles(await readFile(join(ROOT, 'README.md'), 'utf8'));
+const recipes = files.filter((f) => f.file.endsWith('.test.ts'));
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/mock/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
@@ -82,7 +86,7 @@ beforeAll(async () => {
           skipLibCheck: false,
           noEmit: true,
         },
-        include: ['test'],
+        include: ['test', 'vitest.config.ts'],
       },
       null,
       2,
@@ -92,7 +96,7 @@ beforeAll(async () => {
     ['vitest', 'typescript', 'openapi-fetch', 'supertest', '@types/supertest'].map(versionOf),
   );
   await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], project);
-  for (const { file, code } of recipes) await writeFile(join(project, file), code);
+  for (const { file, code } of files) await writeFile(join(project, file), code);
   // The recipes against a mock in another process find it at MOCK_URL: the installed command line's.
   const port = await freePort();
   mockUrl = `http://127.0.0.1:${port}`;
@@ -137,10 +141,16 @@ async function checkRecipes() {
 
 describe('the package installed in a front-end project', () => {
   test('the README has a recipe for each part of the test API', () => {
-    expect(recipes.map((r) => r.file)).toEqual(
-      expect.arrayContaining(['test/first.test.ts', 'test/sent.test.ts', 'test/session.test.ts']),
+    expect(files.map((r) => r.file)).toEqual(
+      expect.arrayContaining([
+        'test/first.test.ts',
+        'test/sent.test.ts',
+        'test/session.test.ts',
+        'vitest.config.ts',
+        'test/global-setup.ts',
+      ]),
     );
-    expect(new Set(recipes.map((r) => r.file)).size).toBe(recipes.length);
+    expect(new Set(files.map((r) => r.file)).size).toBe(files.length);
   });
 
   test(
@@ -151,6 +161,10 @@ describe('the package installed in a front-end project', () => {
         recipes.map((r) => [r.file, 'passed']).sort(),
       );
       expect(report.numFailedTests).toBe(0);
+      // The coverage recipe's global setup wrote its report when the run ended.
+      expect(await readFile(join(project, 'reports/api-coverage.md'), 'utf8')).toMatch(
+        /^### API coverage: Membership Passes and Credentials API 1\.0\.0\n\n\*\*✓ \d of 7 operations called/,
+      );
     },
     5 * MINUTES,
   );
