@@ -1,0 +1,27 @@
+// How a call is summed up in a row: its status (or that it was dropped), its status class, its duration.
+
+/** `dropped`, `2xx`, `4xx`... the classes the status filter offers. */
+export function statusClass(call) {
+  if (call.fault === 'drop' || call.response.status === 0) return 'dropped';
+  return `${String(call.response.status)[0]}xx`;
+}
+
+/** `201`, `500 (injected)`, or `dropped: no answer`. */
+export function describeStatus(call) {
+  if (statusClass(call) === 'dropped') return 'dropped: no answer';
+  return call.fault === 'failure' ? `${call.response.status} (injected)` : String(call.response.status);
+}
+
+/** Milliseconds the mock took, when the call says (`durationMs` or `duration`). */
+export function durationOf(call) {
+  const ms = call.durationMs ?? call.duration;
+  return typeof ms === 'number' ? `${Math.round(ms)} ms` : '—';
+}
+
+/** `14:03:22.481`, in the browser's time zone. */
+export function clockTime(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n) => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+}

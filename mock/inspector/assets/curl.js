@@ -1,0 +1,45 @@
+// A recorded call as a curl command, to send it again from a terminal.
+
+/** Headers curl or the connection sets itself, and ones that would make a replay wrong. */
+const SKIPPED = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding']);
+
+/**
+ * The curl command that sends `call` again to the mock at `origin` (its headers as recorded; a credential the
+ * journal redacted stays redacted, which the mock accepts as any other value).
+ * @example toCurl({ method: 'GET', path: '/members/m1/passes', query: {}, headers: {} }, 'http://127.0.0.1:4010')
+ * // curl 'http://127.0.0.1:4010/members/m1/passes'
+ */
+export function toCurl(call, origin) {
+  const url = new URL(call.path, origin);
+  for (const [name, value] of Object.entries(call.query ?? {})) {
+    for (const one of [value].flat()) url.searchParams.append(name, one);
+  }
+  const parts = ['curl'];
+  if (call.method !== 'GET') parts.push('-X', call.method);
+  parts.push(quote(url.href));
+  for (const [name, value] of Object.entries(call.headers ?? {})) {
+    if (SKIPPED.has(name) || name.startsWith('sec-') || name.startsWith(':')) continue;
+    for (const one of [value].flat()) parts.push('-H', quote(`${name}: ${one}`));
+  }
+  if (call.body !== undefined) {
+    parts.push('--data-raw', quote(bodyText(call)));
+  }
+  return parts.join(' ');
+}
+
+/** The body as it was sent: text as it is, form fields encoded again, anything else as JSON. */
+function bodyText(call) {
+  if (typeof call.body === 'string') return call.body;
+  const type = [call.headers?.['content-type'] ?? ''].flat()[0];
+  if (type.startsWith('application/x-www-form-urlencoded') && call.body !== null && typeof call.body === 'object') {
+    return new URLSearchParams(
+      Object.entries(call.body).flatMap(([k, v]) => [v].flat().map((one) => [k, one])),
+    ).toString();
+  }
+  return JSON.stringify(call.body);
+}
+
+/** Single-quoted for a POSIX shell: a quote inside ends the string, adds an escaped quote, and starts again. */
+function quote(text) {
+  return `'${String(text).replace(/'/g, `'\\''`)}'`;
+}
