@@ -1,0 +1,368 @@
+// The call inspector in a real browser: Debian's chromium driven by playwright-core, which never downloads one.
+// Each test opens the page on a session of its own, so what one sends never shows in another.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningMock } from '../../mock/index.js';
+import { AUTH, newServer } from '../support/harness.js';
+
+// The page's globals, for the functions that run in it (the project compiles without the DOM library).
+declare const document: {
+  querySelectorAll(selectors: string): { length: number };
+  activeElement: unknown;
+  documentElement: { scrollWidth: number };
+};
+declare const window: { innerWidth: number };
+declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TOKEN = 'inspector-admin-token';
+/** Where the screenshots go: test artifacts (reports/ is not committed). */
+const SHOTS = 'reports/inspector';
+
+let browser: Browser;
+let mock: RunningMock;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The browser test drives ${CHROMIUM}, which is not installed: apt-get install -y chromium.`);
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  mock = await newServer({ admin: { token: TOKEN } });
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+interface Open {
+  session: string;
+  width?: number;
+  colorScheme?: 'light' | 'dark';
+  /** The token the tab already holds; `null`: none, the page asks for it. */
+  token?: string | null;
+  path?: string;
+}
+
+/** A fresh tab on the inspector, looking at `session`; resolves once the page follows the calls live. */
+async function openInspector({
+  session,
+  width = 1280,
+  colorScheme = 'light',
+  token = TOKEN,
+  path = '/__mock/',
+}: Open): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+  contexts.push(context);
+  // What the login field and the session picker would have stored in this tab.
+  await context.addInitScript(
+    ([token, session]) => {
+      if (token) sessionStorage.setItem('membership-mock.admin-token', token);
+      sessionStorage.setItem('membership-mock.session', session!);
+    },
+    [token, session],
+  );
+  const page = await context.newPage();
+  await page.goto(mock.url + path);
+  if (token !== null) await page.locator('#live[data-state="live"]').waitFor();
+  return page;
+}
+
+/** A request of the app under test, in `session`. */
+function send(session: string, method: string, path: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = { ...AUTH, 'X-Mock-Session': session };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+const rows = (page: Page) => page.locator('#call-rows tr');
+
+/** Waits until the call list shows `count` rows (as the page draws them; no sleep). */
+async function rowCount(page: Page, count: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('#call-rows tr').length === n, count);
+}
+
+/** Waits until `locator` has this text (a RegExp, or exactly this string). */
+async function hasText(locator: Locator, text: string | RegExp): Promise<void> {
+  const wanted = typeof text === 'string' ? new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : text;
+  await locator.filter({ hasText: wanted }).waitFor();
+}
+
+describe('the call inspector in chromium', () => {
+  test('loads under its strict Content-Security-Policy with nothing refused and no script error', async () => {
+    const problems: string[] = [];
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/401/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto(`${mock.url}/__mock/`);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+    await page.locator('#live[data-state="unauthorized"]').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  test('asks for the admin token at the banner’s URL, and follows the calls once it is given', async () => {
+    const page = await openInspector({ session: 'login', token: null, path: '/__mock' });
+    await page.locator('#live[data-state="unauthorized"]').waitFor();
+    await expect(page.locator('#login-message').textContent()).resolves.toContain('admin token');
+    await page.getByLabel('Admin token').fill(TOKEN);
+    await page.getByLabel('Admin token').press('Enter');
+    await page.locator('#live[data-state="live"]').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('membership-mock.admin-token'))).toBe(TOKEN);
+    expect(await page.locator('#login-message').isHidden()).toBe(true);
+  });
+
+  test('shows the calls already made, then each new one as it arrives, without a reload', async () => {
+    await send('live', 'GET', '/members/m1/passes');
+    const page = await openInspector({ session: 'live' });
+    await rowCount(page, 1);
+    await send('live', 'GET', '/members/m2/credentials');
+    await send('live', 'GET', '/members/m1/passes/pas_404');
+    await rowCount(page, 3);
+    const newest = rows(page).first();
+    await expect(newest.locator('.path').textContent()).resolves.toBe('/members/m1/passes/pas_404');
+    await expect(newest.locator('.operation').textContent()).resolves.toBe('getPass');
+    await expect(newest.locator('.status').textContent()).resolves.toBe('404');
+    await expect(newest.locator('.session').textContent()).resolves.toBe('live');
+    // A call of another session does not show; the next one of this session does, after it.
+    await send('other', 'GET', '/members/m1/passes');
+    await send('live', 'GET', '/members/m3/passes');
+    await rowCount(page, 4);
+    await expect(page.locator('#call-rows .session').allTextContents()).resolves.toEqual([
+      'live',
+      'live',
+      'live',
+      'live',
+    ]);
+  });
+
+  test('filters the calls by operation, status class and text', async () => {
+    await send('filters', 'GET', '/members/m1/passes');
+    await send('filters', 'GET', '/members/m1/passes/pas_none');
+    await send('filters', 'POST', '/members/m9/credentials', { kind: 'nfc' });
+    const page = await openInspector({ session: 'filters' });
+    await rowCount(page, 3);
+    await page.getByLabel('Operation', { exact: true }).first().selectOption('listPasses');
+    await rowCount(page, 1);
+    await page.getByLabel('Operation', { exact: true }).first().selectOption('');
+    await page.getByLabel('Status').selectOption('4xx');
+    await rowCount(page, 1);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Text').fill('m9');
+    await rowCount(page, 1);
+    await hasText(page.locator('#calls-count'), '1 of 3');
+  });
+
+  test('opens a call with Enter: request and response side by side, the violation marked at its pointer', async () => {
+    await send('violation', 'POST', '/members/m1/passes', { name: 42 });
+    const page = await openInspector({ session: 'violation' });
+    const open = rows(page)
+      .first()
+      .getByRole('button', { name: /Open POST \/members\/m1\/passes/ });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await expect(dialog.getByRole('heading', { name: 'Request', exact: true }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('heading', { name: 'Response 422' }).isVisible()).resolves.toBe(true);
+    const marked = dialog.locator('.side').first().locator('.violation[data-pointer="/name"]');
+    await expect(marked.textContent()).resolves.toBe('42');
+    await expect(marked.getAttribute('title')).resolves.toBe('must be string');
+    await expect(dialog.locator('.violations').textContent()).resolves.toContain('body /name must be string');
+    await expect(dialog.locator('pre.curl').textContent()).resolves.toContain(`--data-raw '{"name":42}'`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await open.evaluate((button) => button === document.activeElement)).toBe(true);
+  });
+
+  test('sets an override from the page, and the next call answers with it', async () => {
+    const page = await openInspector({ session: 'override' });
+    await page.locator('#override-operation').selectOption('getPass');
+    await page.getByLabel('Status', { exact: true }).last().fill('404');
+    await page.getByLabel('Times').fill('1');
+    await page.getByRole('button', { name: 'Set override' }).click();
+    await expect(page.locator('#override-message').textContent()).resolves.toMatch(/set: getPass answers 404/);
+    await page.locator('#overrides li').waitFor();
+    const overridden = await send('override', 'GET', '/members/m1/passes/pas_1');
+    expect(overridden.status).toBe(404);
+    await hasText(rows(page).first().locator('.status'), '404');
+    // Used once, it is gone from the list.
+    await page.locator('#overrides li').waitFor({ state: 'detached' });
+  });
+
+  test('shows the contract’s refusal of an override inline', async () => {
+    const page = await openInspector({ session: 'refused' });
+    await page.locator('#override-operation').selectOption('getPass');
+    await page.getByLabel('Status', { exact: true }).last().fill('418');
+    await page.getByRole('button', { name: 'Set override' }).click();
+    const message = page.locator('#override-message .problem');
+    await message.waitFor();
+    await expect(message.textContent()).resolves.toMatch(/^422 .*418/);
+    expect(await page.locator('#overrides li').count()).toBe(0);
+  });
+
+  test('turns faults on and off, resets the session, and shows a collection as a table', async () => {
+    const page = await openInspector({ session: 'controls' });
+    await page.getByLabel('Failure rate').fill('1');
+    await page.getByRole('button', { name: 'Faults on' }).click();
+    await hasText(page.locator('#faults-now'), /On: 100% failures/);
+    const failed = await send('controls', 'GET', '/members/m1/passes');
+    await page.getByRole('button', { name: 'Faults off' }).click();
+    await hasText(page.locator('#faults-now'), /^Off/);
+    expect(failed.status).toBe(500);
+    await hasText(rows(page).first().locator('.status'), '500 (injected)');
+
+    const created = await send('controls', 'POST', '/members/m1/passes', { name: 'Shown in the table' });
+    expect(created.status).toBe(201);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByLabel('Collection').selectOption('/members/m1/passes');
+    await expect(page.locator('#state table.records').getByText('Shown in the table').count()).resolves.toBe(1);
+
+    await page.getByRole('button', { name: 'Reset this session' }).click();
+    await rowCount(page, 0);
+  });
+
+  test('exports the session’s calls as HAR 1.2, fetched with the admin token', async () => {
+    await send('har', 'GET', '/members/m1/passes?limit=2');
+    await send('har', 'POST', '/members/m1/passes', { name: 42 });
+    const page = await openInspector({ session: 'har' });
+    await rowCount(page, 2);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export HAR' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('membership-mock-calls.har');
+    const har = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    const ajv = new Ajv({ allErrors: true });
+    expect(ajv.validate(HAR_SCHEMA, har), ajv.errorsText()).toBe(true);
+    const [listed, refused] = har.log.entries;
+    expect(listed.request.queryString).toEqual([{ name: 'limit', value: '2' }]);
+    expect(listed._operationId).toBe('listPasses');
+    expect(refused.response.status).toBe(422);
+    expect(refused.request.postData.text).toBe('{"name":42}');
+    expect(refused._violations[0].pointer).toBe('/name');
+  });
+
+  test.each([
+    [1280, 'light'],
+    [1280, 'dark'],
+    [390, 'light'],
+    [390, 'dark'],
+  ] as const)('reads at %i px wide in %s, with no sideways scrolling', async (width, colorScheme) => {
+    const session = `shots-${width}-${colorScheme}`;
+    await send(session, 'GET', '/members/m1/passes');
+    await send(session, 'POST', '/members/m1/passes', { name: 'Gold membership' });
+    await send(session, 'POST', '/members/m1/passes', { name: 42 });
+    await send(session, 'GET', '/members/m1/passes/pas_unknown');
+    await send(session, 'GET', '/members/m1/credentials');
+    const page = await openInspector({ session, width, colorScheme });
+    await rowCount(page, 5);
+    await page.locator('#contract .chip.seen').first().waitFor();
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(sideways).toBeLessThanOrEqual(0);
+    await mkdir(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/inspector-${width}-${colorScheme}.png` });
+    await rows(page).nth(2).getByRole('button').click();
+    await page.getByRole('dialog').locator('.violation').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/inspector-${width}-${colorScheme}-call.png` });
+  });
+});
+
+/** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) every entry must have. */
+const NAME_VALUES = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['name', 'value'],
+    properties: { name: { type: 'string' }, value: { type: 'string' } },
+  },
+};
+const HAR_SCHEMA = {
+  type: 'object',
+  required: ['log'],
+  properties: {
+    log: {
+      type: 'object',
+      required: ['version', 'creator', 'entries'],
+      properties: {
+        version: { const: '1.2' },
+        creator: { type: 'object', required: ['name', 'version'] },
+        entries: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings'],
+            properties: {
+              startedDateTime: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT' },
+              time: { type: 'number', minimum: 0 },
+              request: {
+                type: 'object',
+                required: [
+                  'method',
+                  'url',
+                  'httpVersion',
+                  'cookies',
+                  'headers',
+                  'queryString',
+                  'headersSize',
+                  'bodySize',
+                ],
+                properties: {
+                  url: { type: 'string', pattern: '^https?://' },
+                  headers: NAME_VALUES,
+                  queryString: NAME_VALUES,
+                  postData: { type: 'object', required: ['mimeType'] },
+                },
+              },
+              response: {
+                type: 'object',
+                required: [
+                  'status',
+                  'statusText',
+                  'httpVersion',
+                  'cookies',
+                  'headers',
+                  'content',
+                  'redirectURL',
+                  'headersSize',
+                  'bodySize',
+                ],
+                properties: {
+                  status: { type: 'integer' },
+                  headers: NAME_VALUES,
+                  content: { type: 'object', required: ['size', 'mimeType'] },
+                },
+              },
+              timings: {
+                type: 'object',
+                required: ['send', 'wait', 'receive'],
+                properties: {
+                  send: { type: 'number' },
+                  wait: { type: 'number' },
+                  receive: { type: 'number' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
