@@ -2,7 +2,9 @@
 // Each test opens the page on a session of its own, so what one sends never shows in another.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningMock } from '../../mock/index.js';
@@ -66,8 +68,10 @@ async function openInspector({
   token = TOKEN,
   path = '/__mock/',
 }: Open): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+  const context = await browser.newContext({ viewport: { width, height: 720 }, colorScheme });
   contexts.push(context);
+  // Under the test's own timeout, so a step that waits in vain is named in the failure.
+  context.setDefaultTimeout(10_000);
   // What the login field and the session picker would have stored in this tab.
   await context.addInitScript(
     ([token, session]) => {
@@ -87,6 +91,16 @@ function send(session: string, method: string, path: string, body?: unknown): Pr
   const headers: Record<string, string> = { ...AUTH, 'X-Mock-Session': session };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   return fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** HAR 1.2 as the har-schema package writes it (JSON Schema draft-06). */
+function harValidator() {
+  const require = createRequire(import.meta.url);
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+  for (const schema of Object.values(require('har-schema') as Record<string, object>)) ajv.addSchema(schema);
+  return ajv.getSchema('har.json#')!;
 }
 
 const rows = (page: Page) => page.locator('#call-rows tr');
@@ -156,16 +170,16 @@ describe('the call inspector in chromium', () => {
   test('filters the calls by operation, status class and text', async () => {
     await send('filters', 'GET', '/members/m1/passes');
     await send('filters', 'GET', '/members/m1/passes/pas_none');
-    await send('filters', 'POST', '/members/m9/credentials', { kind: 'nfc' });
+    await send('filters', 'POST', '/members/m9/credentials', { kind: 'pin', label: 'Desk' });
     const page = await openInspector({ session: 'filters' });
     await rowCount(page, 3);
-    await page.getByLabel('Operation', { exact: true }).first().selectOption('listPasses');
+    await page.locator('#filter-operation').selectOption('listPasses');
     await rowCount(page, 1);
-    await page.getByLabel('Operation', { exact: true }).first().selectOption('');
-    await page.getByLabel('Status').selectOption('4xx');
+    await page.locator('#filter-operation').selectOption('');
+    await page.locator('#filter-status').selectOption('4xx');
     await rowCount(page, 1);
-    await page.getByLabel('Status').selectOption('');
-    await page.getByLabel('Text').fill('m9');
+    await page.locator('#filter-status').selectOption('');
+    await page.locator('#filter-text').fill('m9');
     await rowCount(page, 1);
     await hasText(page.locator('#calls-count'), '1 of 3');
   });
@@ -195,8 +209,8 @@ describe('the call inspector in chromium', () => {
   test('sets an override from the page, and the next call answers with it', async () => {
     const page = await openInspector({ session: 'override' });
     await page.locator('#override-operation').selectOption('getPass');
-    await page.getByLabel('Status', { exact: true }).last().fill('404');
-    await page.getByLabel('Times').fill('1');
+    await page.locator('#override-status').fill('404');
+    await page.locator('#override-times').fill('1');
     await page.getByRole('button', { name: 'Set override' }).click();
     await expect(page.locator('#override-message').textContent()).resolves.toMatch(/set: getPass answers 404/);
     await page.locator('#overrides li').waitFor();
@@ -210,7 +224,7 @@ describe('the call inspector in chromium', () => {
   test('shows the contract’s refusal of an override inline', async () => {
     const page = await openInspector({ session: 'refused' });
     await page.locator('#override-operation').selectOption('getPass');
-    await page.getByLabel('Status', { exact: true }).last().fill('418');
+    await page.locator('#override-status').fill('418');
     await page.getByRole('button', { name: 'Set override' }).click();
     const message = page.locator('#override-message .problem');
     await message.waitFor();
@@ -220,7 +234,7 @@ describe('the call inspector in chromium', () => {
 
   test('turns faults on and off, resets the session, and shows a collection as a table', async () => {
     const page = await openInspector({ session: 'controls' });
-    await page.getByLabel('Failure rate').fill('1');
+    await page.locator('#fault-failure').fill('1');
     await page.getByRole('button', { name: 'Faults on' }).click();
     await hasText(page.locator('#faults-now'), /On: 100% failures/);
     const failed = await send('controls', 'GET', '/members/m1/passes');
@@ -232,8 +246,8 @@ describe('the call inspector in chromium', () => {
     const created = await send('controls', 'POST', '/members/m1/passes', { name: 'Shown in the table' });
     expect(created.status).toBe(201);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.getByLabel('Collection').selectOption('/members/m1/passes');
-    await expect(page.locator('#state table.records').getByText('Shown in the table').count()).resolves.toBe(1);
+    await page.locator('#state-collection').selectOption('/members/m1/passes');
+    await page.locator('#state table.records td', { hasText: 'Shown in the table' }).waitFor();
 
     await page.getByRole('button', { name: 'Reset this session' }).click();
     await rowCount(page, 0);
@@ -250,8 +264,8 @@ describe('the call inspector in chromium', () => {
     ]);
     expect(download.suggestedFilename()).toBe('membership-mock-calls.har');
     const har = JSON.parse(await readFile((await download.path())!, 'utf8'));
-    const ajv = new Ajv({ allErrors: true });
-    expect(ajv.validate(HAR_SCHEMA, har), ajv.errorsText()).toBe(true);
+    const validate = harValidator();
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
     const [listed, refused] = har.log.entries;
     expect(listed.request.queryString).toEqual([{ name: 'limit', value: '2' }]);
     expect(listed._operationId).toBe('listPasses');
@@ -284,85 +298,3 @@ describe('the call inspector in chromium', () => {
     await page.screenshot({ path: `${SHOTS}/inspector-${width}-${colorScheme}-call.png` });
   });
 });
-
-/** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) every entry must have. */
-const NAME_VALUES = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['name', 'value'],
-    properties: { name: { type: 'string' }, value: { type: 'string' } },
-  },
-};
-const HAR_SCHEMA = {
-  type: 'object',
-  required: ['log'],
-  properties: {
-    log: {
-      type: 'object',
-      required: ['version', 'creator', 'entries'],
-      properties: {
-        version: { const: '1.2' },
-        creator: { type: 'object', required: ['name', 'version'] },
-        entries: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings'],
-            properties: {
-              startedDateTime: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT' },
-              time: { type: 'number', minimum: 0 },
-              request: {
-                type: 'object',
-                required: [
-                  'method',
-                  'url',
-                  'httpVersion',
-                  'cookies',
-                  'headers',
-                  'queryString',
-                  'headersSize',
-                  'bodySize',
-                ],
-                properties: {
-                  url: { type: 'string', pattern: '^https?://' },
-                  headers: NAME_VALUES,
-                  queryString: NAME_VALUES,
-                  postData: { type: 'object', required: ['mimeType'] },
-                },
-              },
-              response: {
-                type: 'object',
-                required: [
-                  'status',
-                  'statusText',
-                  'httpVersion',
-                  'cookies',
-                  'headers',
-                  'content',
-                  'redirectURL',
-                  'headersSize',
-                  'bodySize',
-                ],
-                properties: {
-                  status: { type: 'integer' },
-                  headers: NAME_VALUES,
-                  content: { type: 'object', required: ['size', 'mimeType'] },
-                },
-              },
-              timings: {
-                type: 'object',
-                required: ['send', 'wait', 'receive'],
-                properties: {
-                  send: { type: 'number' },
-                  wait: { type: 'number' },
-                  receive: { type: 'number' },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};

@@ -73,7 +73,12 @@ const events = followEvents({
   headers: () => adminHeaders(),
   onEvent: ({ event, data }) => {
     if (event === 'call') calls.add(JSON.parse(data));
-    else if (event === 'reset') {
+    else if (event === 'overflow') {
+      // The page fell behind and the journal dropped calls meanwhile; the stream resumes after them.
+      const note = byId('stream-note');
+      fill(note, `Calls after ${JSON.parse(data).after} were dropped from the journal before this page read them.`);
+      note.hidden = false;
+    } else if (event === 'reset') {
       calls.clear();
       refreshState();
     }

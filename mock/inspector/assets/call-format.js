@@ -12,10 +12,9 @@ export function describeStatus(call) {
   return call.fault === 'failure' ? `${call.response.status} (injected)` : String(call.response.status);
 }
 
-/** Milliseconds the mock took, when the call says (`durationMs` or `duration`). */
+/** Milliseconds from the request's arrival to its answer (`ms`, its delay included). */
 export function durationOf(call) {
-  const ms = call.durationMs ?? call.duration;
-  return typeof ms === 'number' ? `${Math.round(ms)} ms` : '—';
+  return typeof call.ms === 'number' ? `${Math.round(call.ms)} ms` : '—';
 }
 
 /** `14:03:22.481`, in the browser's time zone. */
