@@ -135,7 +135,7 @@ describe('the call inspector in chromium', () => {
   test('asks for the admin token at the banner’s URL, and follows the calls once it is given', async () => {
     const page = await openInspector({ session: 'login', token: null, path: '/__mock' });
     await page.locator('#live[data-state="unauthorized"]').waitFor();
-    await expect(page.locator('#login-message').textContent()).resolves.toContain('admin token');
+    await hasText(page.locator('#login-message'), /needs the admin token/);
     await page.getByLabel('Admin token').fill(TOKEN);
     await page.getByLabel('Admin token').press('Enter');
     await page.locator('#live[data-state="live"]').waitFor();
@@ -165,6 +165,17 @@ describe('the call inspector in chromium', () => {
       'live',
       'live',
     ]);
+  });
+
+  test('switches to a session the mock has, offered in the session field', async () => {
+    await send('picked', 'GET', '/members/m1/passes');
+    const page = await openInspector({ session: '' });
+    await page.locator('#session-names option[value="picked"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Session').fill('picked');
+    await page.getByRole('button', { name: 'Switch' }).click();
+    await rowCount(page, 1);
+    await hasText(rows(page).first().locator('.session'), 'picked');
+    expect(await page.evaluate(() => sessionStorage.getItem('membership-mock.session'))).toBe('picked');
   });
 
   test('filters the calls by operation, status class and text', async () => {
@@ -212,7 +223,7 @@ describe('the call inspector in chromium', () => {
     await page.locator('#override-status').fill('404');
     await page.locator('#override-times').fill('1');
     await page.getByRole('button', { name: 'Set override' }).click();
-    await expect(page.locator('#override-message').textContent()).resolves.toMatch(/set: getPass answers 404/);
+    await hasText(page.locator('#override-message'), /set: getPass answers 404 for the next 1 call/);
     await page.locator('#overrides li').waitFor();
     const overridden = await send('override', 'GET', '/members/m1/passes/pas_1');
     expect(overridden.status).toBe(404);
@@ -250,6 +261,8 @@ describe('the call inspector in chromium', () => {
     await page.locator('#state table.records td', { hasText: 'Shown in the table' }).waitFor();
 
     await page.getByRole('button', { name: 'Reset this session' }).click();
+    await hasText(page.locator('#reset-message'), 'The session controls was reset.');
+    expect(mock.calls({}, 'controls')).toEqual([]);
     await rowCount(page, 0);
   });
 

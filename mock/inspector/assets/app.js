@@ -89,6 +89,7 @@ const events = followEvents({
     live.dataset.state = state;
     fill(live, LIVE_TEXT[state] ?? state);
     if (state === 'live') byId('login-message').hidden = true;
+    if (state === 'unauthorized') askForToken();
   },
 });
 
@@ -139,7 +140,8 @@ byId('forget').addEventListener('click', () => {
   showToken();
   reload();
 });
-window.addEventListener('admin-unauthorized', () => {
+/** Says the token is missing or wrong, beside the field to enter it. */
+function askForToken() {
   const message = byId('login-message');
   fill(
     message,
@@ -148,7 +150,8 @@ window.addEventListener('admin-unauthorized', () => {
       : 'The admin API needs the admin token (--admin-token): enter it above.',
   );
   message.hidden = false;
-});
+}
+window.addEventListener('admin-unauthorized', askForToken);
 
 // The session: every request names it with X-Mock-Session; empty is the default session.
 const sessionInput = byId('session');
