@@ -26,6 +26,7 @@ import {
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { coverageOf, type Coverage } from './coverage/coverage.js';
+import { toPact, type Pact, type PactParties } from './export/pact.js';
 import type {
   AnyCall,
   OperationId,
@@ -109,6 +110,12 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * @example expect(mock.coverage().summary.called).toBe(7)
    */
   coverage(session?: string): Coverage;
+  /**
+   * A Pact v3 of a session's calls: one interaction per request shape, with matching rules from the
+   * contract's schemas (see export/pact.ts); write it where your Pact tooling reads it.
+   * @example writeFileSync('pacts/web-app-membership.json', JSON.stringify(mock.pact({ consumer: 'web-app', provider: 'membership' })))
+   */
+  pact(parties: PactParties, session?: string): Pact;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
   /**
@@ -238,6 +245,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       return result.snapshot;
     },
     coverage: (session = '') => coverageOf(context.served, sessionOf(context, session).journal),
+    pact: (parties, session = '') => toPact(sessionOf(context, session).journal.list(), context.served.plans, parties),
     restore(snapshot) {
       restoreState(
         context,

@@ -3,6 +3,7 @@ export { createApp, type MockApp } from './app.js';
 export { loadContract, ContractError, type Contract, type Operation } from './contract/load-contract.js';
 export type { CallFilter, CallRecord } from './journal/journal.js';
 export type { Coverage, OperationCoverage } from './coverage/coverage.js';
+export type { Pact, PactParties } from './export/pact.js';
 export {
   checkCoverage,
   coverageJunit,

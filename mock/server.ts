@@ -36,7 +36,7 @@ export interface RunningMock<Ops = UntypedOperations>
     Typed<Ops>,
     Pick<
       MockApp<Ops>,
-      'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState' | 'coverage'
+      'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState' | 'coverage' | 'pact'
     > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -167,6 +167,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     override: mock.override,
     clearOverrides: (session) => mock.clearOverrides(session),
     coverage: (session) => mock.coverage(session),
+    pact: (parties, session) => mock.pact(parties, session),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
     setState: (snapshot, session) => mock.setState(snapshot, session),

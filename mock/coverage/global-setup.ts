@@ -2,8 +2,9 @@
 // export. It needs nothing of vitest's (so it works whichever copy a project has): vitest calls it, and calls
 // what it returns when every test file is done.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ServerOptions } from '../options.js';
+import type { PactParties } from '../export/pact.js';
 import { startMock } from '../server.js';
 import { checkCoverage, coverageJunit, coverageMarkdown, coverageSummary, type CoverageThreshold } from './coverage-report.js';
 
@@ -21,9 +22,11 @@ export interface CoverageOutput {
   session?: string;
 }
 
-/** startMock's options, and the coverage report's. */
+/** startMock's options, the coverage report's, and the Pact file's. */
 export interface MockSetupOptions extends ServerOptions {
   coverage?: CoverageOutput;
+  /** Writes the run's calls as a Pact v3 file, `DIR/CONSUMER-PROVIDER.json`, when the run ends. @default none */
+  pact?: PactParties & { dir?: string };
 }
 
 /**
@@ -35,7 +38,7 @@ export interface MockSetupOptions extends ServerOptions {
  * export default mockGlobalSetup({ coverage: { markdown: 'reports/api-coverage.md', threshold: { operations: 1 } } });
  */
 export function mockGlobalSetup(options: MockSetupOptions = {}) {
-  const { coverage: output = {}, ...serverOptions } = options;
+  const { coverage: output = {}, pact, ...serverOptions } = options;
   return async (project?: { provide?: (key: string, value: unknown) => void }) => {
     const mock = await startMock(serverOptions);
     process.env.MOCK_URL = mock.url;
@@ -53,6 +56,12 @@ export function mockGlobalSetup(options: MockSetupOptions = {}) {
         if (output.junit) await write(output.junit, coverageJunit(coverage, failures));
         if (output.json) await write(output.json, JSON.stringify({ ...coverage, failures }, null, 2));
         console.log(`membership-mock: API coverage: ${coverageSummary(coverage)}`);
+        if (pact) {
+          const { dir = 'pacts', ...parties } = pact;
+          const file = join(dir, `${parties.consumer}-${parties.provider}.json`);
+          await write(file, JSON.stringify(mock.pact(parties, output.session), null, 2));
+          console.log(`membership-mock: wrote the pact ${file}`);
+        }
         if (failures.length)
           throw new Error(`API coverage below the threshold:\n${failures.map((f) => `- ${f}`).join('\n')}`);
       } finally {

@@ -6,6 +6,7 @@ import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
 import type { Coverage } from '../coverage/coverage.js';
+import type { Pact, PactParties } from '../export/pact.js';
 import type {
   AnyCall,
   OperationId,
@@ -41,6 +42,8 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   state(): Promise<StoreSnapshot>;
   /** How this client's session covered the contract (`GET /__mock/coverage`). */
   coverage(): Promise<Coverage>;
+  /** A Pact v3 of this client's session's calls (`GET /__mock/pact`). */
+  pact(parties: PactParties): Promise<Pact>;
   /**
    * Replaces this client's session's state (`PUT /__mock/state`), partial records completed as fixtures are;
    * resolves with the state now in force, rejects with the message of the record at fault.
@@ -136,6 +139,8 @@ export function connectMock<Ops = UntypedOperations>(
     override: async (spec: OverrideSpec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
     coverage: async () => (await (await call('GET', '/coverage')).json()) as Coverage,
+    pact: async ({ consumer, provider }) =>
+      (await (await call('GET', `/pact?${new URLSearchParams({ consumer, provider })}`)).json()) as Pact,
     state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
     setState: async (snapshot) =>
       ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,

@@ -152,10 +152,11 @@ describe('coverage reports', () => {
 });
 
 describe('mockGlobalSetup', () => {
-  test('starts a mock for the run, and at its end writes the reports and stops it', async () => {
+  test('starts a mock for the run, and at its end writes the reports and the pact, and stops it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
     const setup = mockGlobalSetup({
       coverage: { markdown: join(dir, 'md/coverage.md'), junit: join(dir, 'coverage.xml'), json: join(dir, 'c.json') },
+      pact: { consumer: 'web-app', provider: 'membership', dir: join(dir, 'pacts') },
     });
     const provided: Record<string, unknown> = {};
     const teardown = await setup({ provide: (key, value) => void (provided[key] = value) });
@@ -166,6 +167,10 @@ describe('mockGlobalSetup', () => {
     expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(/\*\*✓ 1 of 7 operations called/);
     expect(XMLValidator.validate(await readFile(join(dir, 'coverage.xml'), 'utf8'))).toBe(true);
     expect(JSON.parse(await readFile(join(dir, 'c.json'), 'utf8')).summary.called).toBe(1);
+    const pact = JSON.parse(await readFile(join(dir, 'pacts/web-app-membership.json'), 'utf8'));
+    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listPasses: GET /members/{member_id}/passes → 200',
+    ]);
     await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
   });
 

@@ -1,0 +1,232 @@
+// The journal as a Pact (specification v3): what the consumer sent and the answers it relied on, one
+// interaction per distinct request shape, with matching rules taken from the contract's schemas where they
+// are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
+// the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
+import type { CallRecord } from '../journal/journal.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import { mergedSchema } from '../prism/schema-check.js';
+
+/** Who the pact is between. */
+export interface PactParties {
+  /** The front-end app, e.g. `web-app`. */
+  consumer: string;
+  /** The API, e.g. `membership`. */
+  provider: string;
+}
+
+type Matcher = { match: 'type'; min?: number } | { match: 'regex'; regex: string };
+type Rules = Record<string, { matchers: Matcher[] }>;
+
+interface PactInteraction {
+  description: string;
+  request: {
+    method: string;
+    path: string;
+    query?: Record<string, string[]>;
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
+  response: {
+    status: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+    matchingRules?: { body?: Rules; header?: Rules };
+  };
+}
+
+/** A Pact v3 document. */
+export interface Pact {
+  consumer: { name: string };
+  provider: { name: string };
+  interactions: PactInteraction[];
+  metadata: { pactSpecification: { version: '3.0.0' }; 'membership-mock': { calls: number; left_out: string[] } };
+}
+
+/** The calls the consumer did not rely on: they say nothing of what it expects of the provider. */
+function leftOut(call: CallRecord): string | undefined {
+  if (call.operationId === null) return 'no operation of the contract matched';
+  if (call.fault === 'drop') return 'dropped on purpose, no answer';
+  if (call.fault === 'failure') return 'an injected failure';
+  if (call.violations.length > 0) return 'its request broke the contract';
+  if (call.truncated || call.response.truncated) return 'a body longer than the journal keeps';
+  if (call.responseViolations) return "the contract's own answer broke its schema";
+  return undefined;
+}
+
+/**
+ * A Pact v3 of the calls: the first call of each request shape (operation, status, query names, body fields)
+ * becomes an interaction. Left out, and counted in the metadata: unrouted calls, drops and injected failures,
+ * requests that broke the contract, cut bodies. Credentials are never written (the journal holds none).
+ * @example toPact(mock.calls(), served.plans, { consumer: 'web-app', provider: 'membership' })
+ */
+export function toPact(calls: readonly CallRecord[], plans: readonly OperationPlan[], parties: PactParties): Pact {
+  const byId = new Map(plans.map((plan) => [plan.operation.id, plan]));
+  const shapes = new Map<string, { call: CallRecord; plan: OperationPlan }>();
+  const skipped: string[] = [];
+  for (const call of calls) {
+    const why = leftOut(call);
+    const plan = call.operationId === null ? undefined : byId.get(call.operationId);
+    if (why || !plan) {
+      skipped.push(`${call.id} ${call.method} ${call.path}: ${why ?? 'its operation is gone from the contract'}`);
+      continue;
+    }
+    const key = shapeOf(call);
+    if (!shapes.has(key)) shapes.set(key, { call, plan });
+  }
+  // Shapes that share an operation and a status are told apart by what differs.
+  const counts = new Map<string, number>();
+  for (const { call } of shapes.values()) {
+    const head = `${call.operationId} ${call.response.status}`;
+    counts.set(head, (counts.get(head) ?? 0) + 1);
+  }
+  const interactions = [...shapes.values()].map(({ call, plan }) => {
+    const head = `${call.operationId} ${call.response.status}`;
+    return interactionOf(call, plan, (counts.get(head) ?? 0) > 1);
+  });
+  return {
+    consumer: { name: parties.consumer },
+    provider: { name: parties.provider },
+    interactions,
+    metadata: {
+      pactSpecification: { version: '3.0.0' },
+      'membership-mock': { calls: calls.length, left_out: skipped.slice(0, 100) },
+    },
+  };
+}
+
+function shapeOf(call: CallRecord): string {
+  const body = isObject(call.body) ? Object.keys(call.body).sort().join(',') : typeof call.body;
+  return [call.operationId, call.method, call.response.status, Object.keys(call.query).sort().join(','), body].join(
+    '|',
+  );
+}
+
+function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean): PactInteraction {
+  const { operation } = plan;
+  const queryNames = Object.keys(call.query);
+  const fields = isObject(call.body) ? Object.keys(call.body) : [];
+  const apart = tellApart
+    ? ` (${
+        [queryNames.length ? `query ${queryNames.join(', ')}` : '', fields.length ? `body ${fields.join(', ')}` : '']
+          .filter(Boolean)
+          .join('; ') || 'no query, no body fields'
+      })`
+    : '';
+  const requestType = header(call.headers, 'content-type');
+  const responseType = call.response.headers['content-type'] ?? call.response.headers['Content-Type'];
+  const response = plan.responses.lookup(call.response.status);
+  const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
+  const content = response?.contents?.find((c) => c.mediaType.toLowerCase() === mediaType);
+  const body: Rules = {};
+  const answer =
+    call.response.body !== undefined && content?.schema
+      ? expected(call.response.body, content.schema, '$', body)
+      : call.response.body;
+  const headerRules: Rules = mediaType
+    ? { 'Content-Type': { matchers: [{ match: 'regex', regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }] } }
+    : {};
+  return {
+    description: `${operation.id}: ${call.method} ${operation.path} → ${call.response.status}${apart}`,
+    request: {
+      method: call.method,
+      path: call.path,
+      ...(queryNames.length
+        ? {
+            query: Object.fromEntries(
+              Object.entries(call.query).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
+            ),
+          }
+        : {}),
+      ...(call.body !== undefined && requestType ? { headers: { 'Content-Type': requestType } } : {}),
+      ...(call.body !== undefined ? { body: call.body } : {}),
+    },
+    response: {
+      status: call.response.status,
+      ...(responseType ? { headers: { 'Content-Type': responseType } } : {}),
+      ...(answer !== undefined ? { body: answer } : {}),
+      ...(Object.keys(body).length || mediaType
+        ? {
+            matchingRules: {
+              ...(Object.keys(body).length ? { body } : {}),
+              ...(mediaType ? { header: headerRules } : {}),
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
+const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A property left out of the expected body. */
+const OMIT = Symbol('omit');
+
+/**
+ * The answer as the consumer relied on it, and matching rules for it as its schema describes it: a regex for
+ * a pattern, an enum or a date/time/uuid format, a type otherwise; arrays by their items (`[*]`, at least
+ * none). A null the schema allows beside another type is left out of the expected body: Pact v3 cannot say
+ * "a string or null", and the answer drawn said null by chance. A value the schema does not describe plainly
+ * (oneOf, anyOf) is matched by type.
+ */
+function expected(value: unknown, schema: unknown, path: string, rules: Rules): unknown {
+  const plain = isObject(schema) ? (mergedSchema(schema as object) as Record<string, unknown>) : {};
+  if (Array.isArray(value)) {
+    rules[path] = { matchers: [{ match: 'type', min: 0 }] };
+    return value.map((item, i) => {
+      // Every element is matched against the first one's rules.
+      const kept = expected(item, plain.items, `${path}[*]`, i === 0 ? rules : {});
+      return kept === OMIT ? null : kept;
+    });
+  }
+  if (isObject(value)) {
+    const properties = isObject(plain.properties) ? plain.properties : {};
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`;
+      const kept = expected(item, (properties as Record<string, unknown>)[key], name, rules);
+      if (kept !== OMIT) out[key] = kept;
+    }
+    return out;
+  }
+  if (value === null) return allowsOtherThanNull(plain) ? OMIT : null;
+  if (typeof value === 'string') {
+    const regex =
+      typeof plain.pattern === 'string'
+        ? plain.pattern
+        : Array.isArray(plain.enum) && plain.enum.every((e) => typeof e === 'string')
+          ? `^(${(plain.enum as string[]).map(escapeRegex).join('|')})$`
+          : plain.format === 'date-time'
+            ? DATE_TIME
+            : plain.format === 'date'
+              ? DATE
+              : plain.format === 'uuid'
+                ? UUID
+                : undefined;
+    rules[path] = { matchers: [regex ? { match: 'regex', regex } : { match: 'type' }] };
+    return value;
+  }
+  rules[path] = { matchers: [{ match: 'type' }] };
+  return value;
+}
+
+/** Whether a schema that allows null allows something else too (`nullable: true`, `type: [string, null]`). */
+function allowsOtherThanNull(schema: Record<string, unknown>): boolean {
+  if (schema.nullable === true && schema.type !== undefined) return true;
+  if (Array.isArray(schema.type)) return schema.type.some((t) => t !== 'null');
+  return ['oneOf', 'anyOf'].some((key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).length > 1);
+}
+
+function header(headers: Record<string, string | string[]>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,126 @@
+// The journal as a Pact v3, checked the way a provider team would: pact-js's verifier replays it against a
+// server. Against the mock itself (stateless, so every answer is the contract's) it passes; against one that
+// answers otherwise it fails.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Verifier } from '@pact-foundation/pact';
+import request from 'supertest';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Pact, RunningMock } from '../../mock/index.js';
+import { AUTH, newMock, newServer } from '../support/harness.js';
+
+const PARTIES = { consumer: 'web-app', provider: 'membership' };
+const PASS_ID = 'pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M';
+
+const started: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+/** What a front-end's tests send: two shapes of list, a create, a read, a delete, and calls a pact leaves out. */
+async function recorded() {
+  const mock = await newMock({ stateless: true, seed: 4 });
+  await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  await request(mock.app).get('/members/m2/passes').set(AUTH).expect(200); // same shape: no new interaction
+  await request(mock.app).get('/members/m1/passes?limit=5').set(AUTH).expect(200);
+  await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201);
+  await request(mock.app).get(`/members/m1/passes/${PASS_ID}`).set(AUTH).expect(200);
+  await request(mock.app).delete(`/members/m1/passes/${PASS_ID}`).set(AUTH).expect(204);
+  await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'password' }); // breaks it
+  await request(mock.app).get('/nowhere').set(AUTH); // no operation
+  return mock;
+}
+
+async function verify(pact: Pact, providerBaseUrl: string): Promise<void> {
+  const file = join(await mkdtemp(join(tmpdir(), 'pact-')), 'web-app-membership.json');
+  await writeFile(file, JSON.stringify(pact));
+  await new Verifier({
+    provider: 'membership',
+    providerBaseUrl,
+    pactUrls: [file],
+    customProviderHeaders: { Authorization: 'Bearer provider-token' },
+    logLevel: 'error',
+  }).verifyProvider();
+}
+
+describe('the journal as a Pact v3', () => {
+  test('has one interaction per request shape, and leaves out what the consumer did not rely on', async () => {
+    const pact = (await recorded()).pact(PARTIES);
+    expect(pact.consumer).toEqual({ name: 'web-app' });
+    expect(pact.provider).toEqual({ name: 'membership' });
+    expect(pact.metadata.pactSpecification.version).toBe('3.0.0');
+    expect(pact.interactions.map((i) => i.description)).toEqual([
+      'listPasses: GET /members/{member_id}/passes → 200 (no query, no body fields)',
+      'listPasses: GET /members/{member_id}/passes → 200 (query limit)',
+      'createPass: POST /members/{member_id}/passes → 201',
+      'getPass: GET /members/{member_id}/passes/{pass_id} → 200',
+      'deletePass: DELETE /members/{member_id}/passes/{pass_id} → 204',
+    ]);
+    expect(pact.metadata['membership-mock'].left_out).toEqual([
+      expect.stringMatching(/^call-\d+ POST \/members\/m1\/credentials: its request broke the contract$/),
+      expect.stringMatching(/^call-\d+ GET \/nowhere: no operation of the contract matched$/),
+    ]);
+  });
+
+  test('holds the request as sent, and the answer with matching rules from the schema', async () => {
+    const pact = (await recorded()).pact(PARTIES);
+    const [, withLimit, create] = pact.interactions;
+    expect(withLimit!.request).toEqual({ method: 'GET', path: '/members/m1/passes', query: { limit: ['5'] } });
+    expect(create!.request).toEqual({
+      method: 'POST',
+      path: '/members/m1/passes',
+      headers: { 'Content-Type': 'application/json' },
+      body: { name: 'Gold' },
+    });
+    const rules = create!.response.matchingRules!.body!;
+    expect(rules['$.id']).toEqual({ matchers: [{ match: 'regex', regex: '^pas_[0-9A-HJKMNP-TV-Z]{26}$' }] });
+    expect(rules['$.status']).toEqual({ matchers: [{ match: 'regex', regex: '^(active|suspended|expired)$' }] });
+    expect(rules['$.created_at']!.matchers[0]).toMatchObject({ match: 'regex' });
+    expect(rules['$.name']).toEqual({ matchers: [{ match: 'type' }] });
+    expect(pact.interactions[0]!.response.matchingRules!.body!['$.data']).toEqual({
+      matchers: [{ match: 'type', min: 0 }],
+    });
+    expect(create!.response.matchingRules!.header).toEqual({
+      'Content-Type': { matchers: [{ match: 'regex', regex: '^application\\/json(\\s*;.*)?$' }] },
+    });
+  });
+
+  test('leaves out of the expected body a null the schema allows beside another type', async () => {
+    const mock = await newMock({ seed: 4 });
+    mock.setState({ '/members/m1/passes': [{ name: 'Gold', valid_until: null }] });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const [list] = mock.pact(PARTIES).interactions;
+    const [pass] = (list!.response.body as { data: Record<string, unknown>[] }).data;
+    expect(pass).toMatchObject({ name: 'Gold', status: 'active' });
+    expect(pass).not.toHaveProperty('valid_until');
+    expect(list!.response.body).not.toHaveProperty('next_cursor');
+    expect(mock.calls()[0]!.response.body).toMatchObject({ data: [{ valid_until: null }], next_cursor: null });
+  });
+
+  test('GET /__mock/pact answers the pact as a file, and needs both parties', async () => {
+    const mock = await recorded();
+    const res = await request(mock.app).get('/__mock/pact?consumer=web-app&provider=membership').expect(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="web-app-membership.json"');
+    expect(res.body).toEqual(mock.pact(PARTIES));
+    const missing = await request(mock.app).get('/__mock/pact?consumer=web-app').expect(400);
+    expect(missing.body.detail).toMatch(/^provider must be given once/);
+  });
+});
+
+describe("pact-js's verifier", () => {
+  test('passes the pact against the mock of the same contract', async () => {
+    const pact = (await recorded()).pact(PARTIES);
+    const provider = await newServer({ stateless: true, seed: 99 });
+    started.push(provider);
+    await verify(pact, provider.url);
+  }, 60_000);
+
+  test('fails the pact against a provider whose answers differ', async () => {
+    const pact = (await recorded()).pact(PARTIES);
+    const provider = await newServer({ stateless: true, seed: 99 });
+    started.push(provider);
+    provider.override({ operationId: 'getPass', status: 404 });
+    await expect(verify(pact, provider.url)).rejects.toThrow();
+  }, 60_000);
+});
