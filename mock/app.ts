@@ -25,7 +25,7 @@ import {
   type OverrideSpec,
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
-import { coverageOf, type Coverage } from './coverage/coverage.js';
+import { ContractRecord, type Coverage } from './coverage/coverage.js';
 import { toPact, type Pact, type PactParties } from './export/pact.js';
 import type {
   AnyCall,
@@ -104,18 +104,20 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    */
   restore(snapshot: StoreSnapshot): void;
   /**
-   * How a session's calls covered the contract: operations called, documented statuses seen and never seen,
-   * request fields and query parameters sent and never sent, calls that broke the contract. Of the calls the
-   * journal keeps (`journalLimit`).
+   * How the calls so far covered the contract: operations called, documented statuses seen and never seen,
+   * request fields and query parameters sent and never sent, calls that broke the contract. Every session's
+   * calls count, from the start (or `clearCoverage()`): resets between tests lose nothing.
    * @example expect(mock.coverage().summary.called).toBe(7)
    */
-  coverage(session?: string): Coverage;
+  coverage(): Coverage;
+  /** Starts counting coverage (and the Pact's calls) again. */
+  clearCoverage(): void;
   /**
-   * A Pact v3 of a session's calls: one interaction per request shape, with matching rules from the
-   * contract's schemas (see export/pact.ts); write it where your Pact tooling reads it.
+   * A Pact v3 of the calls so far (every session's): one interaction per request shape, with matching rules
+   * from the contract's schemas (see export/pact.ts); write it where your Pact tooling reads it.
    * @example writeFileSync('pacts/web-app-membership.json', JSON.stringify(mock.pact({ consumer: 'web-app', provider: 'membership' })))
    */
-  pact(parties: PactParties, session?: string): Pact;
+  pact(parties: PactParties): Pact;
   /** Serves another version of the contract, keeping state and journal. */
   reload(contract: Contract): void;
   /**
@@ -244,8 +246,12 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       if (!result.ok) throw result.error;
       return result.snapshot;
     },
-    coverage: (session = '') => coverageOf(context.served, sessionOf(context, session).journal),
-    pact: (parties, session = '') => toPact(sessionOf(context, session).journal.list(), context.served.plans, parties),
+    coverage: () => context.record.coverage(),
+    clearCoverage: () => context.record.clear(),
+    pact(parties) {
+      const { calls, leftOut } = context.record.shapes();
+      return toPact(calls, context.served.plans, parties, leftOut);
+    },
     restore(snapshot) {
       restoreState(
         context,
@@ -255,6 +261,8 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     },
     reload(next) {
       context.served = serve(next);
+      // Coverage is of the contract served: a new one starts counting again.
+      context.record = new ContractRecord(context.served);
       // Pages were made with the old contract's envelopes.
       for (const session of context.sessions.values()) session.pages.clear();
     },

@@ -36,7 +36,16 @@ export interface RunningMock<Ops = UntypedOperations>
     Typed<Ops>,
     Pick<
       MockApp<Ops>,
-      'calls' | 'waitForCall' | 'override' | 'clearOverrides' | 'reset' | 'state' | 'setState' | 'coverage' | 'pact'
+      | 'calls'
+      | 'waitForCall'
+      | 'override'
+      | 'clearOverrides'
+      | 'reset'
+      | 'state'
+      | 'setState'
+      | 'coverage'
+      | 'clearCoverage'
+      | 'pact'
     > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -166,8 +175,9 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     waitForCall: mock.waitForCall,
     override: mock.override,
     clearOverrides: (session) => mock.clearOverrides(session),
-    coverage: (session) => mock.coverage(session),
-    pact: (parties, session) => mock.pact(parties, session),
+    coverage: () => mock.coverage(),
+    clearCoverage: () => mock.clearCoverage(),
+    pact: (parties) => mock.pact(parties),
     reset: () => mock.reset(),
     state: (session) => mock.state(session),
     setState: (snapshot, session) => mock.setState(snapshot, session),

@@ -23,7 +23,6 @@ import { adminGuard } from './admin-guard.js';
 import { csrfGuard } from './csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { toHar, type HarCreator } from './calls-har.js';
-import { coverageOf } from '../coverage/coverage.js';
 import { toPact } from '../export/pact.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
@@ -247,14 +246,19 @@ function endpoints(
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
     'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served.plans, session.journal) }),
-    'GET /coverage': ({ session }) => json(coverageOf(context.served, session.journal)),
+    'GET /coverage': () => json(context.record.coverage()),
+    'DELETE /coverage': () => {
+      context.record.clear();
+      return noContent();
+    },
     'GET /pact': (r) => {
       const { consumer, provider } = r.ex.query;
       for (const [name, value] of Object.entries({ consumer, provider }))
         if (typeof value !== 'string' || !/^[\w.-]{1,100}$/.test(value))
           return bad(r, `${name} must be given once: a name of letters, digits, ".", "-" or "_".`, name);
       const parties = { consumer: consumer as string, provider: provider as string };
-      const pact = toPact(r.session.journal.list(), context.served.plans, parties);
+      const { calls, leftOut } = context.record.shapes();
+      const pact = toPact(calls, context.served.plans, parties, leftOut);
       const file = `${parties.consumer}-${parties.provider}.json`;
       return json(pact, 200, { 'Content-Disposition': `attachment; filename="${file}"` });
     },

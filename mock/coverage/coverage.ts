@@ -1,7 +1,8 @@
-// Coverage of the contract by a test suite, from the journal: which operations were called, which documented
-// statuses were seen and which never were, which request fields and query parameters were ever sent, and the
-// calls that broke the contract. GET /__mock/coverage, mock.coverage(), and the reports of coverage-report.ts.
-import type { Journal, CallRecord } from '../journal/journal.js';
+// Coverage of the contract by a test suite, counted as calls are recorded: which operations were called, which
+// documented statuses were seen and which never were, which request fields and query parameters were ever
+// sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
+import type { CallRecord } from '../journal/journal.js';
+import { leftOutOfPact, pactShape } from '../export/pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 
@@ -11,7 +12,7 @@ export interface OperationCoverage {
   /** Upper-case. */
   method: string;
   path: string;
-  /** How many of the calls kept reached it. */
+  /** How many calls reached it. */
   calls: number;
   /** The response codes the contract documents, as written (`200`, `4XX`, `default`), and which were answered. */
   statuses: {
@@ -31,7 +32,7 @@ export interface OperationCoverage {
   violationCount: number;
 }
 
-/** The coverage of a contract by the calls a journal keeps. */
+/** The coverage of a contract by the calls of a test run. */
 export interface Coverage {
   contract: { title: string; version: string };
   summary: {
@@ -42,7 +43,7 @@ export interface Coverage {
     statuses: number;
     /** Documented response codes some answer fell under. */
     statusesSeen: number;
-    /** Calls kept by the journal, routed or not (the journal is bounded: see `journalLimit`). */
+    /** Calls counted, routed or not, of every session. */
     calls: number;
     /** Calls whose request broke the contract. */
     callsWithViolations: number;
@@ -55,43 +56,87 @@ export interface Coverage {
 const LISTED_VIOLATIONS = 20;
 const MESSAGES_PER_CALL = 3;
 
-/**
- * The coverage of every operation, in contract order, by the calls a session's journal keeps.
- * @example coverageOf(context.served, session.journal).summary // { operations: 7, called: 5, ... }
- */
-export function coverageOf(
-  served: { plans: readonly OperationPlan[]; contract: { title: string; version: string } },
-  journal: Journal,
-): Coverage {
-  const tallies = new Map<string, Tally>();
-  for (const plan of served.plans) tallies.set(plan.operation.id, newTally(plan));
-  let calls = 0;
-  let unrouted = 0;
-  let callsWithViolations = 0;
-  // One walk over the journal, reading each call in place.
-  journal.find((call) => {
-    calls++;
-    if (call.violations.length > 0) callsWithViolations++;
-    const tally = call.operationId === null ? undefined : tallies.get(call.operationId);
-    if (tally) count(tally, call);
-    else unrouted++;
-    return false;
-  });
-  const operations = [...tallies.values()].map(finish);
-  return {
-    contract: { title: served.contract.title, version: served.contract.version },
-    summary: {
-      operations: operations.length,
-      called: operations.filter((o) => o.calls > 0).length,
-      statuses: operations.reduce((sum, o) => sum + o.statuses.documented.length, 0),
-      statusesSeen: operations.reduce((sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length, 0),
-      calls,
-      callsWithViolations,
-      unrouted,
-    },
-    operations,
-  };
+/** What the record needs of what a mock serves. */
+interface ServedContract {
+  plans: readonly OperationPlan[];
+  contract: { title: string; version: string };
 }
+
+/**
+ * The contract as a test run used it: every call of every session is counted as it is recorded, so a
+ * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
+ * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
+ * each request shape, for the Pact export (at most 1000 shapes).
+ * @example const record = new ContractRecord(served); journal.subscribe((call, copy) => record.add(call, copy));
+ */
+export class ContractRecord {
+  readonly #served: ServedContract;
+  #tallies = new Map<string, Tally>();
+  #calls = 0;
+  #unrouted = 0;
+  #withViolations = 0;
+  #shapes = new Map<string, CallRecord>();
+  #leftOut: string[] = [];
+
+  constructor(served: ServedContract) {
+    this.#served = served;
+    this.clear();
+  }
+
+  /** Counts a call as the journal records it (`call` a view to read now; `copy` for one to keep). */
+  add(call: CallRecord, copy: () => CallRecord): void {
+    this.#calls++;
+    if (call.violations.length > 0) this.#withViolations++;
+    const tally = call.operationId === null ? undefined : this.#tallies.get(call.operationId);
+    if (tally) count(tally, call);
+    else this.#unrouted++;
+    const why = leftOutOfPact(call);
+    if (why) {
+      if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
+      return;
+    }
+    if (this.#shapes.size >= SHAPES) return;
+    const key = pactShape(call);
+    if (!this.#shapes.has(key)) this.#shapes.set(key, copy());
+  }
+
+  /** The coverage so far, every operation in contract order. */
+  coverage(): Coverage {
+    const operations = [...this.#tallies.values()].map(finish);
+    return {
+      contract: { title: this.#served.contract.title, version: this.#served.contract.version },
+      summary: {
+        operations: operations.length,
+        called: operations.filter((o) => o.calls > 0).length,
+        statuses: operations.reduce((sum, o) => sum + o.statuses.documented.length, 0),
+        statusesSeen: operations.reduce(
+          (sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length,
+          0,
+        ),
+        calls: this.#calls,
+        callsWithViolations: this.#withViolations,
+        unrouted: this.#unrouted,
+      },
+      operations,
+    };
+  }
+
+  /** The first call of each request shape, oldest first, and why the others were left out of a pact. */
+  shapes(): { calls: CallRecord[]; leftOut: string[] } {
+    return { calls: [...this.#shapes.values()], leftOut: [...this.#leftOut] };
+  }
+
+  /** Starts counting again. */
+  clear(): void {
+    this.#tallies = new Map(this.#served.plans.map((plan) => [plan.operation.id, newTally(plan)]));
+    this.#calls = this.#unrouted = this.#withViolations = 0;
+    this.#shapes.clear();
+    this.#leftOut = [];
+  }
+}
+
+const SHAPES = 1000;
+const LISTED_LEFT_OUT = 100;
 
 interface Tally {
   plan: OperationPlan;
@@ -140,8 +185,12 @@ function count(tally: Tally, call: CallRecord): void {
     if (code !== undefined) tally.covered.add(code);
   }
   for (const name of Object.keys(call.query)) tally.querySent.add(name);
-  if (typeof call.body === 'object' && call.body !== null && !Array.isArray(call.body))
-    for (const name of Object.keys(call.body)) tally.fieldsSent.add(name);
+  // The body is read (parsed from the journal's text) only while a declared field was never sent.
+  if (tally.fieldsSent.size < tally.fields.length) {
+    const { body } = call;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      for (const name of Object.keys(body)) tally.fieldsSent.add(name);
+  }
   if (call.violations.length > 0) {
     tally.violationCount++;
     if (tally.violations.length < LISTED_VIOLATIONS)

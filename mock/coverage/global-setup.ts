@@ -18,8 +18,6 @@ export interface CoverageOutput {
   json?: string;
   /** Fails the run when not met (the teardown throws, naming what is missing). @default none */
   threshold?: CoverageThreshold;
-  /** The session whose calls count. @default the default session */
-  session?: string;
 }
 
 /** startMock's options, the coverage report's, and the Pact file's. */
@@ -45,7 +43,7 @@ export function mockGlobalSetup(options: MockSetupOptions = {}) {
     project?.provide?.('mockUrl', mock.url);
     return async () => {
       try {
-        const coverage = mock.coverage(output.session);
+        const coverage = mock.coverage();
         const failures = output.threshold ? checkCoverage(coverage, output.threshold) : [];
         const write = async (file: string, text: string, append = false) => {
           const path = resolve(file);
@@ -59,7 +57,7 @@ export function mockGlobalSetup(options: MockSetupOptions = {}) {
         if (pact) {
           const { dir = 'pacts', ...parties } = pact;
           const file = join(dir, `${parties.consumer}-${parties.provider}.json`);
-          await write(file, JSON.stringify(mock.pact(parties, output.session), null, 2));
+          await write(file, JSON.stringify(mock.pact(parties), null, 2));
           console.log(`membership-mock: wrote the pact ${file}`);
         }
         if (failures.length)

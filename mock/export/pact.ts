@@ -39,11 +39,14 @@ export interface Pact {
   consumer: { name: string };
   provider: { name: string };
   interactions: PactInteraction[];
-  metadata: { pactSpecification: { version: '3.0.0' }; 'membership-mock': { calls: number; left_out: string[] } };
+  metadata: {
+    pactSpecification: { version: '3.0.0' };
+    'membership-mock': { interactions: number; left_out: string[] };
+  };
 }
 
-/** The calls the consumer did not rely on: they say nothing of what it expects of the provider. */
-function leftOut(call: CallRecord): string | undefined {
+/** Why a call says nothing of what the consumer expects of the provider, or `undefined` when it does. */
+export function leftOutOfPact(call: CallRecord): string | undefined {
   if (call.operationId === null) return 'no operation of the contract matched';
   if (call.fault === 'drop') return 'dropped on purpose, no answer';
   if (call.fault === 'failure') return 'an injected failure';
@@ -55,22 +58,27 @@ function leftOut(call: CallRecord): string | undefined {
 
 /**
  * A Pact v3 of the calls: the first call of each request shape (operation, status, query names, body fields)
- * becomes an interaction. Left out, and counted in the metadata: unrouted calls, drops and injected failures,
- * requests that broke the contract, cut bodies. Credentials are never written (the journal holds none).
- * @example toPact(mock.calls(), served.plans, { consumer: 'web-app', provider: 'membership' })
+ * becomes an interaction; calls {@link leftOutOfPact} are not in it, and `leftOut` (why others were not) goes
+ * in its metadata. Credentials are never written (the journal holds none).
+ * @example toPact(record.shapes().calls, served.plans, { consumer: 'web-app', provider: 'membership' })
  */
-export function toPact(calls: readonly CallRecord[], plans: readonly OperationPlan[], parties: PactParties): Pact {
+export function toPact(
+  calls: readonly CallRecord[],
+  plans: readonly OperationPlan[],
+  parties: PactParties,
+  leftOut: readonly string[] = [],
+): Pact {
   const byId = new Map(plans.map((plan) => [plan.operation.id, plan]));
   const shapes = new Map<string, { call: CallRecord; plan: OperationPlan }>();
-  const skipped: string[] = [];
+  const skipped = [...leftOut];
   for (const call of calls) {
-    const why = leftOut(call);
+    const why = leftOutOfPact(call);
     const plan = call.operationId === null ? undefined : byId.get(call.operationId);
     if (why || !plan) {
       skipped.push(`${call.id} ${call.method} ${call.path}: ${why ?? 'its operation is gone from the contract'}`);
       continue;
     }
-    const key = shapeOf(call);
+    const key = pactShape(call);
     if (!shapes.has(key)) shapes.set(key, { call, plan });
   }
   // Shapes that share an operation and a status are told apart by what differs.
@@ -89,12 +97,13 @@ export function toPact(calls: readonly CallRecord[], plans: readonly OperationPl
     interactions,
     metadata: {
       pactSpecification: { version: '3.0.0' },
-      'membership-mock': { calls: calls.length, left_out: skipped.slice(0, 100) },
+      'membership-mock': { interactions: interactions.length, left_out: skipped.slice(0, 100) },
     },
   };
 }
 
-function shapeOf(call: CallRecord): string {
+/** What tells one request shape from another: operation, method, status, query names, body fields. */
+export function pactShape(call: CallRecord): string {
   const body = isObject(call.body) ? Object.keys(call.body).sort().join(',') : typeof call.body;
   return [call.operationId, call.method, call.response.status, Object.keys(call.query).sort().join(','), body].join(
     '|',

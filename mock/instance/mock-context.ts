@@ -10,6 +10,7 @@ import type { StateTools } from '../state/answer-from-state.js';
 import { recordId } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
+import { ContractRecord } from '../coverage/coverage.js';
 
 /** The per-instance state every request of one mock shares. Nothing here is a module global. */
 export interface MockContext {
@@ -30,6 +31,8 @@ export interface MockContext {
   journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
   faults: Faults;
+  /** Every call of every session counted for coverage and the Pact export, whatever resets the sessions. */
+  record: ContractRecord;
   /** The JSON text of list pages answered before, kept as long as they live (records' texts: Session.recordTexts). */
   texts: WeakMap<object, string>;
 }
@@ -53,6 +56,7 @@ export function createMockContext(
     journalBudget: new JournalBudget(options.journalBytes),
     faults: options.faults,
     texts: new WeakMap(),
+    record: new ContractRecord(served),
   };
   sessionOf(context, '');
   return context;
@@ -83,6 +87,8 @@ export function sessionOf(context: MockContext, name: string): Session {
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
     // The default session may keep a store of its own (the state file's), served as it is.
     store: name === '' ? context.options.store : undefined,
+    // Read through the context: a reload puts a new record there.
+    observe: (call, copy) => context.record.add(call, copy),
   });
   context.sessions.set(name, session);
   if (session.store !== context.options.store) restoreState(context, session, context.initialState);

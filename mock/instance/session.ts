@@ -1,6 +1,6 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
 import type { JsonObject } from '../spec/schema-facts.js';
-import { Journal } from '../journal/journal.js';
+import { Journal, type CallListener } from '../journal/journal.js';
 import type { JournalBudget } from '../journal/journal-budget.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
@@ -58,11 +58,14 @@ export interface SessionSettings {
   clock: 'system' | { start: Date };
   /** The store to use (the state file's); a new memory store within `stateLimits` otherwise. */
   store?: Store | undefined;
+  /** Hears every call its journal records (see JournalSettings.observe). */
+  observe?: CallListener;
 }
 
 /** Makes a session, empty unless given a store (the caller restores the initial state into a new one). */
 export function createSession(name: string, settings: SessionSettings): Session {
-  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock, store } = settings;
+  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock, store, observe } =
+    settings;
   const counters = new Map<string, number>();
   const session: Session = {
     name,
@@ -70,6 +73,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
       nextNumber: nextCallNumber,
       budget: journalBudget,
       bodyLimit: journalBodyLimit,
+      observe,
     }),
     store: store ?? new MemoryStore(stateLimits),
     overrides: [],

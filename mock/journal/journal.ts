@@ -96,6 +96,8 @@ export interface JournalSettings {
   budget?: JournalBudget;
   /** Longest body text kept, in characters; longer bodies keep their start (see `truncated`). @default 16384 */
   bodyLimit?: number;
+  /** Hears every call recorded, for the journal's whole life (the coverage record); not a waiter. @default none */
+  observe?: CallListener;
 }
 
 /** What a listener hears besides calls: its journal closed, or cleared. */
@@ -131,11 +133,12 @@ export class Journal implements BudgetHolder {
   readonly #budget: JournalBudget;
   readonly #bodyLimit: number;
   readonly #listeners = new Map<CallListener, Ends>();
+  readonly #observe: CallListener | undefined;
 
   /** @param limit how many calls it keeps */
   constructor(
     readonly limit: number,
-    { nextNumber, budget, bodyLimit = 16384 }: JournalSettings = {},
+    { nextNumber, budget, bodyLimit = 16384, observe }: JournalSettings = {},
   ) {
     if (!Number.isInteger(limit) || limit < 1)
       throw new RangeError(`The journal limit must be a positive integer, not ${limit}.`);
@@ -144,6 +147,7 @@ export class Journal implements BudgetHolder {
     this.#nextNumber = nextNumber ?? (() => ++this.#sequence);
     this.#budget = budget ?? new JournalBudget(64 * 1024 * 1024);
     this.#bodyLimit = bodyLimit;
+    this.#observe = observe;
   }
 
   /**
@@ -162,7 +166,7 @@ export class Journal implements BudgetHolder {
     this.#size++;
     this.#bytes += kept.cost;
     this.#budget.charge(this, kept.cost, number);
-    if (this.#listeners.size > 0) this.#tell(kept);
+    if (this.#observe || this.#listeners.size > 0) this.#tell(kept);
     return id;
   }
 
@@ -170,7 +174,7 @@ export class Journal implements BudgetHolder {
     const view = viewOf(kept);
     let copy: CallRecord | undefined;
     const copyOnce = () => (copy ??= copyOf(kept));
-    for (const listener of this.#listeners.keys()) {
+    for (const listener of this.#observe ? [this.#observe, ...this.#listeners.keys()] : this.#listeners.keys()) {
       try {
         listener(view, copyOnce);
       } catch {

@@ -40,9 +40,9 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   ): Promise<TypedOverrideInForce<Ops, Id, Status>>;
   clearOverrides(): Promise<void>;
   state(): Promise<StoreSnapshot>;
-  /** How this client's session covered the contract (`GET /__mock/coverage`). */
+  /** How the calls so far, of every session, covered the contract (`GET /__mock/coverage`). */
   coverage(): Promise<Coverage>;
-  /** A Pact v3 of this client's session's calls (`GET /__mock/pact`). */
+  /** A Pact v3 of the calls so far, of every session (`GET /__mock/pact`). */
   pact(parties: PactParties): Promise<Pact>;
   /**
    * Replaces this client's session's state (`PUT /__mock/state`), partial records completed as fixtures are;

@@ -95,14 +95,24 @@ paths:
     expect(list.statuses.unseen).toEqual(list.statuses.documented);
   });
 
-  test('GET /__mock/coverage answers the coverage of the session asked for', async () => {
-    const mock = await newMock();
+  test('counts the calls of every session, and keeps them through resets and past the journal bound', async () => {
+    const mock = await newMock({ journalLimit: 1 });
     await request(mock.app).get('/members/m1/passes').set(AUTH).set('X-Mock-Session', 'a').expect(200);
-    const a = await request(mock.app).get('/__mock/coverage').set('X-Mock-Session', 'a').expect(200);
-    expect(a.body).toEqual(mock.coverage('a'));
-    expect(a.body.summary.called).toBe(1);
-    const main = await request(mock.app).get('/__mock/coverage').expect(200);
-    expect(main.body.summary.called).toBe(0);
+    await request(mock.app).get('/members/m1/credentials').set(AUTH).expect(200);
+    await request(mock.app).post('/__mock/reset').set('Content-Type', 'application/json').expect(204);
+    await request(mock.app).get('/members/m1/credentials').set(AUTH).expect(200);
+    const res = await request(mock.app).get('/__mock/coverage').expect(200);
+    expect(res.body).toEqual(mock.coverage());
+    expect(res.body.summary).toMatchObject({ called: 2, calls: 3 });
+    expect(of(res.body, 'listCredentials').calls).toBe(2);
+  });
+
+  test('DELETE /__mock/coverage starts counting again', async () => {
+    const mock = await newMock();
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    await request(mock.app).delete('/__mock/coverage').set('Content-Type', 'application/json').expect(204);
+    expect(mock.coverage().summary).toMatchObject({ called: 0, calls: 0 });
+    expect(mock.pact({ consumer: 'a', provider: 'b' }).interactions).toEqual([]);
   });
 });
 
