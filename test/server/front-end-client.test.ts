@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { paths } from '../../contracts/membership.js';
-import type { RunningMock } from '../../mock/index.js';
+import { checkCoverage, coverageMarkdown, type RunningMock } from '../../mock/index.js';
 import { newServer } from '../support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,6 +44,24 @@ describe('the README front-end example: typed openapi-fetch client against the m
     });
     expect(refused.response.status).toBe(422);
     expect(refused.error).toMatchObject({ status: 422, violations: [{ location: 'body', pointer: '/kind' }] });
+
+    // What this client's test covered of the contract, kept as a report beside the screenshots.
+    const coverage = mock.coverage();
+    await mkdir(join(ROOT, 'reports'), { recursive: true });
+    await writeFile(join(ROOT, 'reports/front-end-coverage.md'), coverageMarkdown(coverage));
+    expect(checkCoverage(coverage, { operations: 1, violations: 0 })).toEqual([
+      '3 of 7 (42%) of operations were called, below 100%; never called: listPasses, createPass, getPass, deletePass',
+      expect.stringMatching(
+        /^1 calls broke the contract, more than the 0 allowed: call-\d+ createCredential \(body \/kind/,
+      ),
+    ]);
+    const create = coverage.operations.find((o) => o.operationId === 'createCredential')!;
+    expect(create.statuses.seen).toEqual({ '201': 1, '422': 1 });
+    expect(create.body).toEqual({ sent: ['kind', 'label'], never: [] });
+    expect(coverage.operations.find((o) => o.operationId === 'listCredentials')!.query).toEqual({
+      sent: ['limit'],
+      never: ['cursor'],
+    });
   });
 
   test('contracts/membership.d.ts is what npm run types generates from the contract today', async () => {
