@@ -25,6 +25,7 @@ import {
   type OverrideSpec,
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
+import { applyHar, readHar, type HarImport, type HarReplay } from './respond/har-import.js';
 import { ContractRecord, type Coverage } from './coverage/coverage.js';
 import { toPact, type Pact, type PactParties } from './export/pact.js';
 import type {
@@ -82,6 +83,15 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
     spec: TypedOverride<Ops, Id, Status>,
     session?: string,
   ): TypedOverrideInForce<Ops, Id, Status>;
+  /**
+   * Replays a HAR file's answers (a browser's network panel, or `GET /__mock/calls.har`) as overrides of a
+   * session: each entry answers its request once, in the order recorded (`replay: 'sequence'`), or the last
+   * answer of each request answers every time (`'last'`). Entries are checked as overrides are; those of no
+   * operation, without a JSON answer, or breaking the contract are refused with why.
+   * @throws TypeError when the document is no HAR
+   * @example mock.importHar(JSON.parse(readFileSync('staging.har', 'utf8')))
+   */
+  importHar(har: unknown, options?: { session?: string; replay?: HarReplay }): HarImport;
   /** Removes every override of a session. */
   clearOverrides(session?: string): void;
   /** Clears the journals, overrides and named sessions, and returns the state to its initial contents. */
@@ -237,6 +247,11 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       const result = controls.override(session, spec);
       if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);
       return result.override;
+    },
+    importHar(har, { session = '', replay = 'sequence' } = {}) {
+      const outcomes = readHar(har, context.served, replay);
+      if (typeof outcomes === 'string') throw new TypeError(`importHar(): ${outcomes}.`);
+      return applyHar(outcomes, (spec) => controls.override(session, spec));
     },
     clearOverrides: (session = '') => void (sessionOf(context, session).overrides.length = 0),
     reset: () => controls.reset(),

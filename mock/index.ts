@@ -23,6 +23,7 @@ export type { CallMatch } from './journal/call-match.js';
 export type { FaultKind, Faults, Latency } from './respond/faults.js';
 export type { LogLevel, LogSink } from './logger.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';
+export type { HarImport, HarReplay } from './respond/har-import.js';
 export { StateError } from './state/check-snapshot.js';
 export type { Store, StoreSnapshot, StoredRecord } from './state/store.js';
 export { startMock, type CloseOptions, type CloseReport, type RunningMock } from './server.js';

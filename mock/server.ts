@@ -40,6 +40,7 @@ export interface RunningMock<Ops = UntypedOperations>
       | 'waitForCall'
       | 'override'
       | 'clearOverrides'
+      | 'importHar'
       | 'reset'
       | 'state'
       | 'setState'
@@ -175,6 +176,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     waitForCall: mock.waitForCall,
     override: mock.override,
     clearOverrides: (session) => mock.clearOverrides(session),
+    importHar: (har, options) => mock.importHar(har, options),
     coverage: () => mock.coverage(),
     clearCoverage: () => mock.clearCoverage(),
     pact: (parties) => mock.pact(parties),

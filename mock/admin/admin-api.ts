@@ -24,6 +24,7 @@ import { csrfGuard } from './csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { toHar, type HarCreator } from './calls-har.js';
 import { toPact } from '../export/pact.js';
+import { applyHar, readHar } from '../respond/har-import.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
 import { operationsSeen } from './operations-seen.js';
@@ -36,7 +37,7 @@ const FILTERS = ['operationId', 'method', 'path'] as const;
 const MAX_WAIT = 60_000;
 const ADMIN_BODY_LIMIT = 262_144;
 /** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT). */
-const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT };
+const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT, 'POST /har': STATE_BODY_LIMIT };
 /** Below it, every path is a collection or a record of the state (record-endpoints.ts). */
 const STATE_RECORDS = '/__mock/state/';
 
@@ -246,6 +247,14 @@ function endpoints(
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
     'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served.plans, session.journal) }),
+    'POST /har': (r) => {
+      const { replay = 'sequence' } = r.ex.query;
+      if (replay !== 'sequence' && replay !== 'last')
+        return bad(r, 'replay must be "sequence" (each entry answers once, in order) or "last".', 'replay');
+      const outcomes = readHar(r.body, context.served, replay);
+      if (typeof outcomes === 'string') return bad(r, `The body must be a HAR file: ${outcomes}.`);
+      return json(applyHar(outcomes, (spec) => controls.override(r.session.name, spec)));
+    },
     'GET /coverage': () => json(context.record.coverage()),
     'DELETE /coverage': () => {
       context.record.clear();

@@ -6,6 +6,7 @@ import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
 import type { Coverage } from '../coverage/coverage.js';
+import type { HarImport, HarReplay } from '../respond/har-import.js';
 import type { Pact, PactParties } from '../export/pact.js';
 import type {
   AnyCall,
@@ -39,6 +40,8 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
     spec: TypedOverride<Ops, Id, Status>,
   ): Promise<TypedOverrideInForce<Ops, Id, Status>>;
   clearOverrides(): Promise<void>;
+  /** Replays a HAR file's answers as overrides of this client's session (`POST /__mock/har`). */
+  importHar(har: unknown, options?: { replay?: HarReplay }): Promise<HarImport>;
   state(): Promise<StoreSnapshot>;
   /** How the calls so far, of every session, covered the contract (`GET /__mock/coverage`). */
   coverage(): Promise<Coverage>;
@@ -137,6 +140,8 @@ export function connectMock<Ops = UntypedOperations>(
       throw waitTimeout(match, timeout, await remote.calls());
     },
     override: async (spec: OverrideSpec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
+    importHar: async (har, { replay = 'sequence' } = {}) =>
+      (await (await call('POST', `/har?replay=${replay}`, har)).json()) as HarImport,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
     coverage: async () => (await (await call('GET', '/coverage')).json()) as Coverage,
     pact: async ({ consumer, provider }) =>
