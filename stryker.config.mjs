@@ -34,6 +34,6 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   thresholds: { high: 80, low: 60, break: null },
   // Not copied into the sandbox: build output, reports, and tests the mutation config does not run.
-  ignorePatterns: ['dist', 'reports', 'coverage', 'test/server', 'test/bench', 'test/scripts'],
+  ignorePatterns: ['dist', 'reports', '/coverage', 'test/server', 'test/bench', 'test/scripts'],
   tempDirName: '.stryker-tmp',
 };
