@@ -36,8 +36,10 @@ import { STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
 const FILTERS = ['operationId', 'method', 'path'] as const;
 const MAX_WAIT = 60_000;
 const ADMIN_BODY_LIMIT = 262_144;
-/** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT). */
-const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT, 'POST /har': STATE_BODY_LIMIT };
+/** A HAR a browser saved holds the page's own files too: room for a long session's worth. */
+const HAR_BODY_LIMIT = 32 * 1024 * 1024;
+/** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT), a HAR. */
+const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT, 'POST /har': HAR_BODY_LIMIT };
 /** Below it, every path is a collection or a record of the state (record-endpoints.ts). */
 const STATE_RECORDS = '/__mock/state/';
 

@@ -90,8 +90,6 @@ function stream(
   const matches = matchesFilter(filter);
   let last = 0;
   let waiting = false;
-  /** The first call recorded while the stream waited for its reader: it must still be kept when it goes on. */
-  let firstHeld: number | undefined;
   let ended = false;
 
   const end = (lastEvent?: string) => {
@@ -106,7 +104,8 @@ function stream(
   const left = () => end();
   const write = (text: string) => {
     res.write(text);
-    if (res.writableLength > unsent) {
+    // One drain listener at a time: a reset written while waiting must not make the stream pump twice.
+    if (!waiting && res.writableLength > unsent) {
       waiting = true;
       res.once('drain', resume);
     }
@@ -125,8 +124,10 @@ function stream(
   const resume = () => {
     if (ended) return;
     waiting = false;
-    const lost = firstHeld !== undefined && !(journal.oldest !== undefined && journal.oldest <= firstHeld);
-    firstHeld = undefined;
+    // A call after the last one sent was dropped from the journal (its bound, or the shared budget) while the
+    // reader lagged: one recorded meanwhile, or one of a backlog still to be sent. Without a filter the
+    // stream cannot tell whether it matched, so it says so rather than skip it silently.
+    const lost = journal.lastDropped > last;
     if (lost) return end(`event: overflow\ndata: ${JSON.stringify({ after: `call-${last}` })}\n\n`);
     pump();
   };
@@ -147,16 +148,17 @@ function stream(
 
   const stop = journal.subscribe(
     (call) => {
-      if (!matches(call)) return;
-      if (waiting) firstHeld ??= callNumber(call.id);
-      else send(call); // read once, at once: the journal's own view serves
+      if (!matches(call)) {
+        // Passed over: a later drop of it is no loss to this stream.
+        if (!waiting) last = Math.max(last, callNumber(call.id)!);
+        return;
+      }
+      // Waiting, the call is sent from the journal when the reader catches up (or reported lost).
+      if (!waiting) send(call); // read once, at once: the journal's own view serves
     },
     // The session was dropped: its calls are gone, and no more come to it.
     () => end('event: reset\ndata: {}\n\n'),
-    () => {
-      firstHeld = undefined;
-      write('event: reset\ndata: {}\n\n');
-    },
+    () => write('event: reset\ndata: {}\n\n'),
   );
   const pinging = setInterval(() => {
     if (!waiting) write(': ping\n\n');

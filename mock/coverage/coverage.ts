@@ -66,7 +66,7 @@ interface ServedContract {
  * The contract as a test run used it: every call of every session is counted as it is recorded, so a
  * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
  * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
- * each request shape, for the Pact export (at most 1000 shapes).
+ * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
  * @example const record = new ContractRecord(served); journal.subscribe((call, copy) => record.add(call, copy));
  */
 export class ContractRecord {
@@ -76,6 +76,7 @@ export class ContractRecord {
   #unrouted = 0;
   #withViolations = 0;
   #shapes = new Map<string, CallRecord>();
+  #shapeBytes = 0;
   #leftOut: string[] = [];
 
   constructor(served: ServedContract) {
@@ -95,9 +96,13 @@ export class ContractRecord {
       if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
       return;
     }
-    if (this.#shapes.size >= SHAPES) return;
+    if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
     const key = pactShape(call);
-    if (!this.#shapes.has(key)) this.#shapes.set(key, copy());
+    if (this.#shapes.has(key)) return;
+    const kept = copy();
+    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
+    this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
+    this.#shapes.set(key, kept);
   }
 
   /** The coverage so far, every operation in contract order. */
@@ -131,11 +136,14 @@ export class ContractRecord {
     this.#tallies = new Map(this.#served.plans.map((plan) => [plan.operation.id, newTally(plan)]));
     this.#calls = this.#unrouted = this.#withViolations = 0;
     this.#shapes.clear();
+    this.#shapeBytes = 0;
     this.#leftOut = [];
   }
 }
 
+/** The request shapes kept for a pact, at most: by count, and by the characters of their bodies. */
 const SHAPES = 1000;
+const SHAPE_BYTES = 8 * 1024 * 1024;
 const LISTED_LEFT_OUT = 100;
 
 interface Tally {
@@ -144,8 +152,10 @@ interface Tally {
   seen: Record<string, number>;
   covered: Set<string>;
   queryNames: string[];
+  queryDeclared: Set<string>;
   querySent: Set<string>;
   fields: string[];
+  fieldsDeclared: Set<string>;
   fieldsSent: Set<string>;
   violations: { callId: string; messages: string[] }[];
   violationCount: number;
@@ -153,14 +163,18 @@ interface Tally {
 
 function newTally(plan: OperationPlan): Tally {
   const { spec } = plan.operation;
+  const queryNames = (spec.request?.query ?? []).map((q) => q.name);
+  const fields = bodyFields(plan);
   return {
     plan,
     calls: 0,
     seen: {},
     covered: new Set(),
-    queryNames: (spec.request?.query ?? []).map((q) => q.name),
+    queryNames,
+    queryDeclared: new Set(queryNames),
     querySent: new Set(),
-    fields: bodyFields(plan),
+    fields,
+    fieldsDeclared: new Set(fields),
     fieldsSent: new Set(),
     violations: [],
     violationCount: 0,
@@ -184,12 +198,13 @@ function count(tally: Tally, call: CallRecord): void {
     const code = tally.plan.responses.lookup(status)?.code;
     if (code !== undefined) tally.covered.add(code);
   }
-  for (const name of Object.keys(call.query)) tally.querySent.add(name);
+  // Only declared names: an undeclared one is a violation (listed there), and would grow the set without end.
+  for (const name of Object.keys(call.query)) if (tally.queryDeclared.has(name)) tally.querySent.add(name);
   // The body is read (parsed from the journal's text) only while a declared field was never sent.
   if (tally.fieldsSent.size < tally.fields.length) {
     const { body } = call;
     if (typeof body === 'object' && body !== null && !Array.isArray(body))
-      for (const name of Object.keys(body)) tally.fieldsSent.add(name);
+      for (const name of Object.keys(body)) if (tally.fieldsDeclared.has(name)) tally.fieldsSent.add(name);
   }
   if (call.violations.length > 0) {
     tally.violationCount++;

@@ -50,6 +50,8 @@ export function leftOutOfPact(call: CallRecord): string | undefined {
   if (call.operationId === null) return 'no operation of the contract matched';
   if (call.fault === 'drop') return 'dropped on purpose, no answer';
   if (call.fault === 'failure') return 'an injected failure';
+  if (call.answeredBy === 'override') return 'the test chose its answer (an override)';
+  if (call.answeredBy === 'prefer') return 'the test chose its answer (Prefer)';
   if (call.violations.length > 0) return 'its request broke the contract';
   if (call.truncated || call.response.truncated) return 'a body longer than the journal keeps';
   if (call.responseViolations) return "the contract's own answer broke its schema";
@@ -87,9 +89,16 @@ export function toPact(
     const head = `${call.operationId} ${call.response.status}`;
     counts.set(head, (counts.get(head) ?? 0) + 1);
   }
+  const seen = new Map<string, number>();
   const interactions = [...shapes.values()].map(({ call, plan }) => {
     const head = `${call.operationId} ${call.response.status}`;
-    return interactionOf(call, plan, (counts.get(head) ?? 0) > 1);
+    const interaction = interactionOf(call, plan, (counts.get(head) ?? 0) > 1);
+    // Shapes the words do not tell apart (no body, and `{}`) still need descriptions of their own: a broker
+    // refuses a pact with two alike.
+    const times = (seen.get(interaction.description) ?? 0) + 1;
+    seen.set(interaction.description, times);
+    if (times > 1) interaction.description += ` #${times}`;
+    return interaction;
   });
   return {
     consumer: { name: parties.consumer },
@@ -175,8 +184,8 @@ const OMIT = Symbol('omit');
 /**
  * The answer as the consumer relied on it, and matching rules for it as its schema describes it: a regex for
  * a pattern, an enum or a date/time/uuid format, a type otherwise; arrays by their items (`[*]`, at least
- * none). A null the schema allows beside another type is left out of the expected body: Pact v3 cannot say
- * "a string or null", and the answer drawn said null by chance. A value the schema does not describe plainly
+ * none). A property the schema allows to be null beside another type is left out of the expected body,
+ * whatever it held: Pact v3 cannot say "a string or null", and the answer drawn held one by chance. A value the schema does not describe plainly
  * (oneOf, anyOf) is matched by type.
  */
 function expected(value: unknown, schema: unknown, path: string, rules: Rules): unknown {
@@ -194,7 +203,12 @@ function expected(value: unknown, schema: unknown, path: string, rules: Rules): 
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`;
-      const kept = expected(item, (properties as Record<string, unknown>)[key], name, rules);
+      const described = (properties as Record<string, unknown>)[key];
+      // A property that may be null or something else is left out whatever it held this time: the provider
+      // may answer either, and Pact v3 has no matcher for "a string or null" (extra keys are allowed).
+      if (isObject(described) && allowsOtherThanNull(mergedSchema(described as object) as Record<string, unknown>))
+        continue;
+      const kept = expected(item, described, name, rules);
       if (kept !== OMIT) out[key] = kept;
     }
     return out;

@@ -6,6 +6,7 @@ import type { OperationPlan } from '../plan/operation-plan.js';
 import { describeViolations, problem, type ProblemKind, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { NO_FAULT, rollFaults, type FaultKind, type Faults } from '../respond/faults.js';
+import type { AnsweredBy } from '../journal/journal.js';
 import { findOverride, type Override } from '../respond/overrides.js';
 import { parsePrefer, PREFER_QUERY } from '../respond/parse-prefer.js';
 import { generationKey, type Rendering } from '../respond/render-response.js';
@@ -91,6 +92,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Set when the answer is an injected failure, or held back by a fault or an override (see CallRecord.fault). */
   fault?: Exclude<FaultKind, 'drop'>;
+  /** Set when the test chose the answer (see CallRecord.answeredBy). */
+  answeredBy?: AnsweredBy;
   effects: Effects;
 }
 
@@ -234,6 +237,12 @@ export function decide(
       : { from: 'contract', rendering, body: override?.body },
     delay,
     headers: override?.headers,
+    // The test chose this status or body: not what the provider would answer to the request alone.
+    ...(asked
+      ? { answeredBy: 'prefer' as const }
+      : override?.status !== undefined || override?.body !== undefined
+        ? { answeredBy: 'override' as const }
+        : {}),
     // An injected failure says more than its latency: the answer itself is not the contract's usual one.
     ...(fault.fail ? { fault: 'failure' as const } : held),
     effects: {

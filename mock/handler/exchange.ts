@@ -9,6 +9,7 @@ import type { SettleAnswer } from '../problems/settle-answer.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
+import type { AnsweredBy } from '../journal/journal.js';
 import { newRequestId } from './request-id.js';
 import { requestedSession } from './select-session.js';
 import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
@@ -52,6 +53,8 @@ export interface Exchange {
   unrecordableBody?: string;
   /** The fault the mock injected, for the journal and the log line (see CallRecord.fault). */
   fault?: FaultKind;
+  /** Who chose the answer, when the test did (see CallRecord.answeredBy). */
+  answeredBy?: AnsweredBy;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
   readonly headers: string[];
   /** When the request arrived (`performance.now()`), for the log line. */

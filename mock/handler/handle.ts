@@ -114,6 +114,7 @@ function answer(context: MockContext, ex: Exchange): void {
     return later(context, ex, decision.delay, () => recordDrop(ex));
   }
   ex.fault = decision.fault;
+  ex.answeredBy = decision.answeredBy;
   const { reply, changed } = produceReply(
     context,
     session,

@@ -81,6 +81,7 @@ function recordCall(
     ...(verdict.refusal ? { refusal: verdict.refusal } : {}),
     ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
     ...(ex.fault ? { fault: ex.fault } : {}),
+    ...(ex.answeredBy ? { answeredBy: ex.answeredBy } : {}),
   });
 }
 

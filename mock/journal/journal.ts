@@ -55,6 +55,12 @@ export interface CallRecord {
    */
   responseViolations?: BodyViolation[];
   /**
+   * Set only when the test chose the answer rather than the request earning it: `prefer` (`Prefer: code=` or
+   * `example=`), `override` (an override's status or body, a replayed HAR among them). Such a call says
+   * what the app does with that answer, not what the provider answers; the Pact export leaves it out.
+   */
+  answeredBy?: AnsweredBy;
+  /**
    * Set only when the mock departed on purpose from the answer the contract gives (faults, `--latency`,
    * `--failure-rate`, `--drop-rate`, or an override's `fault` and `delay`):
    * - `drop`: **no answer was sent**; the connection was closed (`response.status` is 0, not a status);
@@ -66,6 +72,9 @@ export interface CallRecord {
    */
   fault?: FaultKind;
 }
+
+/** Who chose an answer the request did not earn by itself (see CallRecord.answeredBy). */
+export type AnsweredBy = 'prefer' | 'override';
 
 /** Which calls to return; every field that is set must match. */
 export interface CallFilter {
@@ -128,6 +137,7 @@ export class Journal implements BudgetHolder {
   #bytes = 0;
   #sequence = 0;
   #dropped = 0;
+  #lastDropped = 0;
   #closed = false;
   readonly #nextNumber: () => number;
   readonly #budget: JournalBudget;
@@ -239,6 +249,11 @@ export class Journal implements BudgetHolder {
     return this.#listeners.size;
   }
 
+  /** The number of the newest call dropped past its limit or the budget (not by a clear); 0 when none was. */
+  get lastDropped(): number {
+    return this.#lastDropped;
+  }
+
   /** How many calls were dropped (past its limit, or the budget), since the last clear. */
   get dropped(): number {
     return this.#dropped;
@@ -258,7 +273,8 @@ export class Journal implements BudgetHolder {
   dropOldest(): void {
     if (this.#size === 0) return;
     const at = this.#start;
-    const { cost } = this.#ring[at]!;
+    const { cost, number } = this.#ring[at]!;
+    this.#lastDropped = Math.max(this.#lastDropped, number);
     this.#ring[at] = undefined;
     this.#size--;
     this.#bytes -= cost;

@@ -13,7 +13,16 @@ interface KeptBody {
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
 export interface Kept extends Pick<
   CallRecord,
-  'operationId' | 'method' | 'path' | 'pathParams' | 'query' | 'headers' | 'refusal' | 'responseViolations' | 'fault'
+  | 'operationId'
+  | 'method'
+  | 'path'
+  | 'pathParams'
+  | 'query'
+  | 'headers'
+  | 'refusal'
+  | 'responseViolations'
+  | 'fault'
+  | 'answeredBy'
 > {
   number: number;
   at: number;
@@ -64,6 +73,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     refusal: call.refusal,
     responseViolations: call.responseViolations,
     fault: call.fault,
+    answeredBy: call.answeredBy,
   };
   kept.cost = costOf(kept);
   return kept;
@@ -138,6 +148,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     ...(parts.refusal ? { refusal: parts.refusal } : {}),
     ...(parts.responseViolations ? { responseViolations: parts.responseViolations } : {}),
     ...(kept.fault ? { fault: kept.fault } : {}),
+    ...(kept.answeredBy ? { answeredBy: kept.answeredBy } : {}),
   };
 }
 

@@ -24,7 +24,7 @@ export const LISTED_REFUSALS = 100;
  * (path parameters and query become the override's `match`), the response's status and JSON body its
  * answer, a dropped call (`_fault: "drop"`, as the mock exports it) a dropped connection. Entries of no
  * operation (a page's assets), without an answer, or with a body other than JSON are refused, with why.
- * @returns the outcomes in order, or what is wrong with the document as a whole
+ * @returns the outcomes in the order their overrides are to be set, or what is wrong with the document
  * @example readHar(JSON.parse(text), context.served, 'sequence')
  */
 export function readHar(har: unknown, served: Served, replay: HarReplay): HarEntryOutcome[] | string {
@@ -42,7 +42,12 @@ export function readHar(har: unknown, served: Served, replay: HarReplay): HarEnt
       last.set(key, outcome);
     } else refused.push(outcome);
   }
-  return [...last.values(), ...refused].sort((a, b) => a.entry - b.entry);
+  // A query matches partially, so a request recorded without one would also answer `?cursor=…`: the more
+  // query names an override names, the earlier it is tried (the first override that matches answers).
+  const specific = (outcome: HarEntryOutcome) =>
+    'spec' in outcome ? Object.keys(outcome.spec.match?.query ?? {}).length : 0;
+  const kept = [...last.values()].sort((a, b) => specific(b) - specific(a) || a.entry - b.entry);
+  return [...kept, ...refused.sort((a, b) => a.entry - b.entry)];
 }
 
 function readEntry(entry: unknown, index: number, served: Served, replay: HarReplay): HarEntryOutcome {
@@ -59,7 +64,15 @@ function readEntry(entry: unknown, index: number, served: Served, replay: HarRep
   const routed = matchRoute(served, method, url.pathname, false);
   if (!isMatch(routed)) return refuse('no operation of the contract has this method and path');
   const match: NonNullable<OverrideSpec['match']> = { pathParams: { ...routed.pathParams } };
-  if (url.searchParams.size) match.query = Object.fromEntries(url.searchParams);
+  if (url.searchParams.size) {
+    // A name sent more than once is an array, as the journal keeps it (and as a match compares it).
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(name);
+      query[name] = values.length > 1 ? values : values[0]!;
+    }
+    match.query = query;
+  }
   const spec: OverrideSpec = {
     operationId: routed.plan.operation.id,
     match,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import request from 'supertest';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   checkCoverage,
   coverageJunit,
@@ -18,7 +18,7 @@ import { AUTH, newMock } from '../support/harness.js';
 const of = (coverage: Coverage, operationId: string): OperationCoverage =>
   coverage.operations.find((o) => o.operationId === operationId)!;
 
-describe('coverage of the contract by the calls kept', () => {
+describe('coverage of the contract by the calls made', () => {
   test('before any call, no operation is called and every documented status is unseen', async () => {
     const mock = await newMock();
     const coverage = mock.coverage();
@@ -47,6 +47,17 @@ describe('coverage of the contract by the calls kept', () => {
     expect(of(coverage, 'listPasses').query).toEqual({ sent: ['limit'], never: ['cursor'] });
     expect(of(coverage, 'createCredential').body).toEqual({ sent: ['kind'], never: ['label'] });
     expect(of(coverage, 'getPass').body).toEqual({ sent: [], never: [] });
+  });
+
+  test('names declared must be sent to count: undeclared ones never hide a field never sent', async () => {
+    const mock = await newMock();
+    const send = (body: object) => request(mock.app).post('/members/m1/passes').set(AUTH).send(body);
+    await send({ name: 'a', bogus: 1, other: 2 });
+    await send({ valid_from: '2026-01-01T00:00:00Z' });
+    await request(mock.app).get('/members/m1/passes?whatever=1').set(AUTH);
+    const coverage = mock.coverage();
+    expect(of(coverage, 'createPass').body).toEqual({ sent: ['name', 'valid_from'], never: ['valid_until'] });
+    expect(of(coverage, 'listPasses').query).toEqual({ sent: [], never: ['limit', 'cursor'] });
   });
 
   test('names the calls that broke the contract', async () => {
@@ -184,13 +195,24 @@ describe('mockGlobalSetup', () => {
     await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
   });
 
-  test('fails the run when the threshold is not met, naming what is missing, and still stops the mock', async () => {
+  test('fails the run when the threshold is not met (exit code 1, what is missing on stderr), and stops the mock', async () => {
     const setup = mockGlobalSetup({ coverage: { threshold: { operations: 1 } } });
     const teardown = await setup();
     const url = process.env.MOCK_URL!;
-    await expect(teardown()).rejects.toThrow(
-      /^API coverage below the threshold:\n- 0 of 7 \(0%\) of operations were called, below 100%; never called: listPasses/,
-    );
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      // Vitest logs an error a global teardown throws, and exits 0 all the same: the exit code is what fails CI.
+      await teardown();
+      expect(process.exitCode).toBe(1);
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringMatching(
+          /^membership-mock: API coverage below the threshold:\n- 0 of 7 \(0%\) of operations were called, below 100%; never called: listPasses/,
+        ),
+      );
+    } finally {
+      process.exitCode = undefined;
+      errors.mockRestore();
+    }
     await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
   });
 });

@@ -59,6 +59,34 @@ describe('a HAR file replayed as overrides', () => {
     expect((await request(mock.app).get('/members/m1/passes?limit=1').set(AUTH)).body).toEqual(page);
   });
 
+  test('with replay "last", a request recorded with a query is tried before one recorded without', async () => {
+    const mock = await newMock();
+    const first = { data: [pass('Page 1')], next_cursor: 'c2' };
+    const second = { data: [pass('Page 2')], next_cursor: null };
+    mock.importHar(
+      {
+        log: {
+          entries: [
+            entry('GET', '/members/m1/passes', 200, first),
+            entry('GET', '/members/m1/passes?cursor=c2', 200, second),
+          ],
+        },
+      },
+      { replay: 'last' },
+    );
+    expect((await request(mock.app).get('/members/m1/passes').set(AUTH)).body).toEqual(first);
+    expect((await request(mock.app).get('/members/m1/passes?cursor=c2').set(AUTH)).body).toEqual(second);
+  });
+
+  test('a query name recorded twice matches the request that sends both values', async () => {
+    const mock = await newMock();
+    const page = { data: [pass('Both')], next_cursor: null };
+    const result = mock.importHar({
+      log: { entries: [entry('GET', '/members/m1/passes?cursor=a&cursor=b', 200, page)] },
+    });
+    expect(result.overrides[0]!.match!.query).toEqual({ cursor: ['a', 'b'] });
+  });
+
   test('with replay "last", the last answer of each request answers every time', async () => {
     const mock = await newMock();
     const path = `/members/m1/passes/${PASS}`;

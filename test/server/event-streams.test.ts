@@ -93,4 +93,28 @@ describe('event streams', () => {
     const events = text.split('\n\n').filter(Boolean);
     expect(events.at(-1)).toMatch(/^event: overflow\ndata: \{"after":"call-\d+"\}$/);
   });
+
+  test('calls of the backlog dropped from the journal while the reader lags end the stream with overflow, never a silent gap', async () => {
+    const body = 'x'.repeat(2_000_000);
+    const journal = new Journal(5, { bodyLimit: body.length });
+    // Five large calls wait in the journal: the replay fills every buffer before the reader reads.
+    for (let i = 0; i < 5; i++) journal.record(newCall(body));
+    const { url } = await serveStreams(journal, { unsent: 65_536 });
+    const { hostname, port } = new URL(url);
+    const [res] = (await once(request({ hostname, port, path: '/', agent: false }).end(), 'response')) as [
+      IncomingMessage,
+    ];
+    res.pause();
+    // Four small calls push the oldest four out, the backlog the stream had not sent among them.
+    for (let i = 0; i < 4; i++) journal.record(newCall('small'));
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.resume();
+    await once(res, 'end');
+    const events = text.split('\n\n').filter(Boolean);
+    const ids = events.flatMap((e) => /^id: call-(\d+)/.exec(e)?.[1] ?? []).map(Number);
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    expect(events.at(-1)).toBe(`event: overflow\ndata: {"after":"call-${ids.at(-1)}"}`);
+  });
 });

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
+import { toPact } from '../../mock/export/pact.js';
 import type { Pact, RunningMock } from '../../mock/index.js';
+import { serve } from '../../mock/plan/serve.js';
 import { AUTH, newMock, newServer } from '../support/harness.js';
 
 const PARTIES = { consumer: 'web-app', provider: 'membership' };
@@ -96,6 +98,43 @@ describe('the journal as a Pact v3', () => {
     expect(pass).not.toHaveProperty('valid_until');
     expect(list!.response.body).not.toHaveProperty('next_cursor');
     expect(mock.calls()[0]!.response.body).toMatchObject({ data: [{ valid_until: null }], next_cursor: null });
+  });
+
+  test('leaves out a nullable property whatever it held: the provider may answer null or a value', async () => {
+    const mock = await newMock({ seed: 4 });
+    mock.setState({ '/members/m1/passes': [{ name: 'Gold', valid_until: '2027-01-01T00:00:00Z' }] });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const [pass] = (mock.pact(PARTIES).interactions[0]!.response.body as { data: Record<string, unknown>[] }).data;
+    expect(pass).toMatchObject({ name: 'Gold' });
+    expect(pass).not.toHaveProperty('valid_until');
+  });
+
+  test('leaves out answers the test chose (an override, Prefer), which the provider would not give', async () => {
+    const mock = await newMock({ seed: 4 });
+    mock.override({ operationId: 'listPasses', status: 500, times: 1 });
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
+    await request(mock.app).get('/members/m1/credentials').set(AUTH).set('Prefer', 'code=404').expect(404);
+    const [overridden, preferred] = mock.calls();
+    expect([overridden!.answeredBy, preferred!.answeredBy]).toEqual(['override', 'prefer']);
+    const pact = mock.pact(PARTIES);
+    expect(pact.interactions).toEqual([]);
+    expect(pact.metadata['membership-mock'].left_out).toEqual([
+      expect.stringMatching(/: the test chose its answer \(an override\)$/),
+      expect.stringMatching(/: the test chose its answer \(Prefer\)$/),
+    ]);
+  });
+
+  test('gives shapes the words do not tell apart descriptions of their own', async () => {
+    const mock = await newMock({ stateless: true, seed: 4 });
+    await request(mock.app).post('/members/m1/passes').set(AUTH).send({}).expect(201);
+    const [withEmpty] = mock.calls();
+    // The same create without a body (an operation whose body is optional): no query, no body fields either.
+    const withNone = { ...withEmpty!, id: 'call-99', body: undefined };
+    const pact = toPact([withEmpty!, withNone], serve(mock.contract).plans, PARTIES);
+    expect(pact.interactions.map((i) => i.description)).toEqual([
+      'createPass: POST /members/{member_id}/passes → 201 (no query, no body fields)',
+      'createPass: POST /members/{member_id}/passes → 201 (no query, no body fields) #2',
+    ]);
   });
 
   test('GET /__mock/pact answers the pact as a file, and needs both parties', async () => {
