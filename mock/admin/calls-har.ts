@@ -1,6 +1,6 @@
 // GET /__mock/calls.har: the journal's calls as an HTTP Archive (HAR 1.2), to open in a browser's network panel.
 import { STATUS_CODES } from 'node:http';
-import type { CallRecord } from '../journal/journal.js';
+import { responseHeader, type CallRecord } from '../journal/journal.js';
 
 /** Who made the archive: the `creator` of its log. */
 export interface HarCreator {
@@ -30,7 +30,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
   const requestType = first(call.headers['content-type']) ?? 'application/octet-stream';
   const { response } = call;
   const answered = textOf(response.body);
-  const responseType = headerOf(response.headers, 'content-type') ?? '';
+  const responseType = responseHeader(call, 'content-type') ?? '';
   return {
     startedDateTime: call.time,
     time: ms,
@@ -65,7 +65,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
         ...(answered === undefined ? {} : { text: answered }),
         ...(response.truncated ? { _truncated: response.truncated } : {}),
       },
-      redirectURL: headerOf(response.headers, 'location') ?? '',
+      redirectURL: responseHeader(call, 'location') ?? '',
       headersSize: -1,
       bodySize:
         response.status === 0
@@ -98,9 +98,4 @@ function pairs(record: Record<string, string | string[]>): NameValue[] {
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function headerOf(headers: Record<string, string>, name: string): string | undefined {
-  for (const key in headers) if (key.toLowerCase() === name) return headers[key];
-  return undefined;
 }

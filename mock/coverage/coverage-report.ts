@@ -1,5 +1,6 @@
 // Coverage for a CI page: Markdown (a job summary), JUnit XML (a test tab), and a threshold that fails the run.
-import { markdownCell, xmlEscape } from '../reply/escape.js';
+import { markdownCell } from '../reply/escape.js';
+import { junitXml, type JunitCase } from '../reply/junit.js';
 import type { Coverage, OperationCoverage } from './coverage.js';
 
 /** What a run must reach; each field left out is not checked. */
@@ -89,36 +90,32 @@ function row(o: OperationCoverage): string {
  * fails with them, and the threshold's failures are one more failing case.
  */
 export function coverageJunit(coverage: Coverage, failures: string[] = []): string {
-  const cases = coverage.operations.map((o) => {
-    const head = `    <testcase classname="api-coverage" name="${xmlEscape(`${o.operationId} (${o.method} ${o.path})`)}"`;
-    const out = `statuses seen: ${Object.keys(o.statuses.seen).join(', ') || 'none'}; never seen: ${o.statuses.unseen.join(', ') || 'none'}`;
-    if (o.calls === 0) return `${head}>\n      <skipped message="never called"/>\n    </testcase>`;
-    if (o.violationCount > 0) {
-      const text = o.violations.map((v) => `${v.callId}: ${v.messages.join('; ')}`).join('\n');
-      return (
-        `${head}>\n      <failure message="${o.violationCount} calls broke the contract" type="contract">` +
-        `${xmlEscape(text)}</failure>\n      <system-out>${xmlEscape(out)}</system-out>\n    </testcase>`
-      );
-    }
-    return `${head}>\n      <system-out>${xmlEscape(out)}</system-out>\n    </testcase>`;
-  });
+  const cases: JunitCase[] = coverage.operations.map((o) => ({
+    classname: 'api-coverage',
+    name: `${o.operationId} (${o.method} ${o.path})`,
+    ...(o.calls === 0
+      ? { skipped: 'never called' }
+      : {
+          out: `statuses seen: ${Object.keys(o.statuses.seen).join(', ')}; never seen: ${o.statuses.unseen.join(', ') || 'none'}`,
+          ...(o.violationCount > 0
+            ? {
+                failure: {
+                  message: `${o.violationCount} calls broke the contract`,
+                  type: 'contract',
+                  text: o.violations.map((v) => `${v.callId}: ${v.messages.join('; ')}`).join('\n'),
+                },
+              }
+            : {}),
+        }),
+  }));
   if (failures.length)
-    cases.push(
-      `    <testcase classname="api-coverage" name="threshold">\n` +
-        `      <failure message="${xmlEscape(failures[0]!)}" type="threshold">${xmlEscape(failures.join('\n'))}</failure>\n    </testcase>`,
-    );
-  const failed = coverage.operations.filter((o) => o.calls > 0 && o.violationCount > 0).length + (failures.length ? 1 : 0);
-  const skipped = coverage.operations.filter((o) => o.calls === 0).length;
-  const counts = `tests="${cases.length}" failures="${failed}" errors="0" skipped="${skipped}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="API coverage" ${counts}>`,
-    `  <testsuite name="${xmlEscape(`${coverage.contract.title} ${coverage.contract.version}`)}" ${counts}>`,
-    ...cases,
-    `    <system-out>${xmlEscape(coverageSummary(coverage))}</system-out>`,
-    '  </testsuite>',
-    '</testsuites>',
-  ].join('\n');
+    cases.push({
+      classname: 'api-coverage',
+      name: 'threshold',
+      failure: { message: failures[0]!, type: 'threshold', text: failures.join('\n') },
+    });
+  const suite = `${coverage.contract.title} ${coverage.contract.version}`;
+  return junitXml('API coverage', suite, cases, coverageSummary(coverage));
 }
 
 

@@ -2,7 +2,7 @@
 // interaction per distinct request shape, with matching rules taken from the contract's schemas where they
 // are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
 // the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
-import type { CallRecord } from '../journal/journal.js';
+import { responseHeader, type CallRecord } from '../journal/journal.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 
@@ -131,7 +131,7 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
       })`
     : '';
   const requestType = header(call.headers, 'content-type');
-  const responseType = call.response.headers['content-type'] ?? call.response.headers['Content-Type'];
+  const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
   const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
   const content = response?.contents?.find((c) => c.mediaType.toLowerCase() === mediaType);

@@ -73,6 +73,16 @@ export interface CallRecord {
   fault?: FaultKind;
 }
 
+/**
+ * A response header of a call, whatever the case of its name (the journal keeps the names as sent).
+ * @example responseHeader(call, 'content-type') // 'application/json'
+ */
+export function responseHeader(call: Pick<CallRecord, 'response'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const key in call.response.headers) if (key.toLowerCase() === wanted) return call.response.headers[key];
+  return undefined;
+}
+
 /** Who chose an answer the request did not earn by itself (see CallRecord.answeredBy). */
 export type AnsweredBy = 'prefer' | 'override';
 

@@ -1,7 +1,8 @@
 // A verification report for machines and CI pages: JSON, JUnit XML (test tabs of CI servers), Markdown (a
 // GitHub job summary), beside the text a person reads (format-report.ts). Every format carries the same
 // summary and the same hints.
-import { markdownCell, xmlEscape } from '../reply/escape.js';
+import { markdownCell } from '../reply/escape.js';
+import { junitXml, type JunitCase } from '../reply/junit.js';
 import { formatReport } from './format-report.js';
 import type { VerifyReport, VerifyStep } from './verify-report.js';
 
@@ -94,38 +95,31 @@ function stepName(step: VerifyStep): string {
  * could not call, and the hints as the suite's system-out.
  */
 function toJunit(report: VerifyReport): string {
-  const summary = summarize(report);
   const name = report.contract ? `${report.contract.title} ${report.contract.version}` : 'contract';
-  const failures = report.steps.filter((s) => s.violations.length > 0).length;
-  const seconds = (ms = 0) => (ms / 1000).toFixed(3);
-  const total = report.steps.reduce((sum, s) => sum + (s.ms ?? 0), 0);
-  const cases = report.steps.map((step) => {
-    const head = `    <testcase classname="${xmlEscape(step.operationId)}" name="${xmlEscape(stepName(step))}" time="${seconds(step.ms)}"`;
-    if (step.violations.length === 0) return `${head}/>`;
-    const message = `${plural(step.violations.length, 'violation')}: ${step.violations[0]}`;
-    return (
-      `${head}>\n      <failure message="${xmlEscape(message)}" type="contract">${xmlEscape(step.violations.join('\n'))}</failure>\n` +
-      '    </testcase>'
-    );
-  });
-  const skipped = report.skipped.map(
-    ({ operationId, reason }) =>
-      `    <testcase classname="${xmlEscape(operationId)}" name="${xmlEscape(operationId)}" time="0.000">\n` +
-      `      <skipped message="${xmlEscape(reason)}"/>\n    </testcase>`,
-  );
-  const hints = reportHints(report);
-  const out = [summaryLine(summary), ...hints.map((h) => `hint: ${h}`)].join('\n');
-  const counts = `tests="${report.steps.length + report.skipped.length}" failures="${failures}" errors="0"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="membership-mock verify" ${counts} skipped="${summary.skipped}" time="${seconds(total)}">`,
-    `  <testsuite name="${xmlEscape(name)}" ${counts} skipped="${summary.skipped}" time="${seconds(total)}">`,
-    ...cases,
-    ...skipped,
-    `    <system-out>${xmlEscape(out)}</system-out>`,
-    '  </testsuite>',
-    '</testsuites>',
-  ].join('\n');
+  const cases: JunitCase[] = [
+    ...report.steps.map((step) => ({
+      classname: step.operationId,
+      name: stepName(step),
+      ms: step.ms ?? 0,
+      ...(step.violations.length
+        ? {
+            failure: {
+              message: `${plural(step.violations.length, 'violation')}: ${step.violations[0]}`,
+              type: 'contract',
+              text: step.violations.join('\n'),
+            },
+          }
+        : {}),
+    })),
+    ...report.skipped.map(({ operationId, reason }) => ({
+      classname: operationId,
+      name: operationId,
+      ms: 0,
+      skipped: reason,
+    })),
+  ];
+  const out = [summaryLine(summarize(report)), ...reportHints(report).map((h) => `hint: ${h}`)].join('\n');
+  return junitXml('membership-mock verify', name, cases, out);
 }
 
 /** Markdown for a CI job summary: the summary line, the hints, a table of the steps that failed, and the rest folded. */
