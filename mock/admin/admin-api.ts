@@ -110,8 +110,14 @@ export function createAdminApi(
     const reading = ex.method === 'GET' || ex.method === 'HEAD';
     const atIndex = ex.path === '/__mock' || ex.path === '/__mock/';
     if (ex.path.startsWith(INSPECTOR)) return files.serveAsset(ex);
-    // A browser at the banner's admin URL gets the page; a script, the JSON index.
-    if (atIndex && reading && prefersHtml(ex.req) && files.servePage(ex)) return;
+    // A browser at the banner's admin URL gets the page; a script, the JSON index. Without the slash, the
+    // browser is sent to `__mock/` first: the page names its files relative to it, so it also works when
+    // the mock is mounted under a prefix (`app.use('/api', mock.app)` serves it at /api/__mock/).
+    if (atIndex && reading && prefersHtml(ex.req)) {
+      if (ex.path === '/__mock')
+        return writeAnswer(ex, { status: 302, headers: { Location: '__mock/', Vary: 'Accept' } });
+      if (files.servePage(ex)) return;
+    }
     const instance = targetOf(ex.req);
     const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);

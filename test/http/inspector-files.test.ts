@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import express from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { inspectorFiles } from '../../mock/admin/inspector-files.js';
@@ -36,9 +37,20 @@ async function assetsServer() {
 }
 
 describe('the inspector page at the admin URL', () => {
-  test.each(['/__mock', '/__mock/'])('GET %s from a browser is the page, with a strict CSP', async (path) => {
+  test('GET /__mock from a browser goes to /__mock/, relative, so the page works under a mount prefix too', async () => {
     const mock = await newMock();
-    const res = await request(mock.app).get(path).set('Accept', BROWSER).expect(200);
+    const res = await request(mock.app).get('/__mock').set('Accept', BROWSER).expect(302);
+    expect(res.headers.location).toBe('__mock/');
+    const outer = express().use('/api', mock.app);
+    const page = await request(outer).get('/api/__mock/').set('Accept', BROWSER).expect(200);
+    // Its files are named relative to /api/__mock/, where they are served.
+    expect(page.text).toContain('src="inspector/app.js"');
+    await request(outer).get('/api/__mock/inspector/app.js').expect(200);
+  });
+
+  test('GET /__mock/ from a browser is the page, with a strict CSP', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app).get('/__mock/').set('Accept', BROWSER).expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toBe(CSP);
     expect(res.headers['cache-control']).toBe('no-cache');
