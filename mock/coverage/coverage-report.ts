@@ -74,10 +74,15 @@ export function coverageMarkdown(coverage: Coverage, failures: string[] = []): s
   return lines.join('\n');
 }
 
-function row(o: OperationCoverage): string {
-  const seen = Object.entries(o.statuses.seen)
+/** The statuses answered, with how many times: `dropped ×1, 200 ×3`. */
+function seenText(o: OperationCoverage): string {
+  return Object.entries(o.statuses.seen)
     .map(([status, n]) => `${status === '0' ? 'dropped' : status} ×${n}`)
     .join(', ');
+}
+
+function row(o: OperationCoverage): string {
+  const seen = seenText(o);
   const never = [...o.query.never.map((q) => `?${q}`), ...o.body.never].join(', ');
   return (
     `| ${o.calls ? '' : '✗ '}\`${o.method} ${markdownCell(o.path)}\` ${markdownCell(o.operationId)} | ${o.calls} | ${seen || '—'} | ` +
@@ -96,7 +101,7 @@ export function coverageJunit(coverage: Coverage, failures: string[] = []): stri
     ...(o.calls === 0
       ? { skipped: 'never called' }
       : {
-          out: `statuses seen: ${Object.keys(o.statuses.seen).join(', ')}; never seen: ${o.statuses.unseen.join(', ') || 'none'}`,
+          out: `statuses seen: ${seenText(o)}; never seen: ${o.statuses.unseen.join(', ') || 'none'}`,
           ...(o.violationCount > 0
             ? {
                 failure: {

@@ -128,6 +128,63 @@ paths:
 });
 
 describe('coverage reports', () => {
+  /** A drop and a 200 of listPasses, a call that breaks createCredential, and one of no operation. */
+  async function mixed(): Promise<Coverage> {
+    const mock = await newMock();
+    mock.override({ operationId: 'listPasses', fault: 'drop', times: 1 });
+    await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .catch(() => undefined);
+    await request(mock.app).get('/members/m1/passes?limit=2').set(AUTH).expect(200);
+    await request(mock.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'password' });
+    await request(mock.app).get('/nowhere').set(AUTH);
+    return mock.coverage();
+  }
+
+  test('counts calls of no operation apart', async () => {
+    expect((await mixed()).summary).toEqual({
+      operations: 7,
+      called: 2,
+      statuses: 66,
+      statusesSeen: 2,
+      calls: 4,
+      callsWithViolations: 1,
+      unrouted: 1,
+    });
+  });
+
+  test('a threshold met exactly passes', async () => {
+    const coverage = await mixed();
+    expect(checkCoverage(coverage, { operations: 2 / 7, statuses: 2 / 66, violations: 1 })).toEqual([]);
+  });
+
+  test("a Markdown row says each operation's calls, statuses seen and not, names never sent, broken calls", async () => {
+    const rows = coverageMarkdown(await mixed()).split('\n');
+    expect(rows).toContain(
+      '| `GET /members/{member_id}/passes` listPasses | 2 | dropped ×1, 200 ×1 | 400, 401, 403, 404, 406, 429, 500 | ?cursor | — |',
+    );
+    expect(rows).toContain(
+      '| `POST /members/{member_id}/credentials` createCredential | 1 | 422 ×1 | 201, 400, 401, 403, 404, 406, 413, 415, 429, 500, 507 | label | 1 |',
+    );
+    expect(rows).toContain(
+      '| ✗ `GET /members/{member_id}/passes/{pass_id}` getPass | 0 | — | 200, 400, 401, 403, 404, 406, 429, 500 | — | — |',
+    );
+  });
+
+  test('a JUnit case holds the statuses seen, and a failure lists the calls that broke the contract', async () => {
+    const text = coverageJunit(await mixed());
+    expect(text).toContain(
+      '<testcase classname="api-coverage" name="listPasses (GET /members/{member_id}/passes)">\n' +
+        '      <system-out>statuses seen: dropped ×1, 200 ×1; never seen: 400, 401, 403, 404, 406, 429, 500</system-out>',
+    );
+    expect(text).toMatch(
+      /<failure message="1 calls broke the contract" type="contract">call-\d+: body \/kind: must be equal to one of the allowed values: pin, card, mobile<\/failure>/,
+    );
+    // The mock times no operation as a whole: the suites say no time rather than a made-up one.
+    expect(text).not.toContain('time=');
+  });
+
   async function covered(): Promise<Coverage> {
     const mock = await newMock();
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);

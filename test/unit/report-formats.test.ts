@@ -78,7 +78,13 @@ describe('formatAs', () => {
     const text = formatAs('junit', report);
     expect(XMLValidator.validate(text)).toBe(true);
     const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text).testsuites.testsuite;
-    expect(suite).toMatchObject({ name: 'Membership API 1.0.0', tests: '4', failures: '2', skipped: '1' });
+    expect(suite).toMatchObject({
+      name: 'Membership API 1.0.0',
+      tests: '4',
+      failures: '2',
+      skipped: '1',
+      time: '10.024',
+    });
     const cases = suite.testcase as {
       classname: string;
       name: string;
