@@ -24,6 +24,16 @@ async function serveStreams(journal: Journal, settings: EventStreamSettings) {
   return { streams, opened, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
+/** Reads a paused stream to its end: its events, each without the blank line after it. */
+async function readToEnd(res: IncomingMessage): Promise<string[]> {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => (text += chunk));
+  res.resume();
+  await once(res, 'end');
+  return text.split('\n\n').filter(Boolean);
+}
+
 function newCall(body?: string): NewCall {
   return {
     operationId: 'op',
@@ -85,12 +95,7 @@ describe('event streams', () => {
     for (let i = 0; i < 500; i++) journal.record(newCall(body));
     const [stream] = opened;
     expect(stream!.writableLength).toBeLessThan(unsent + 2 * body.length);
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (text += chunk));
-    res.resume();
-    await once(res, 'end');
-    const events = text.split('\n\n').filter(Boolean);
+    const events = await readToEnd(res);
     expect(events.at(-1)).toMatch(/^event: overflow\ndata: \{"after":"call-\d+"\}$/);
   });
 
@@ -107,12 +112,7 @@ describe('event streams', () => {
     res.pause();
     // Four small calls push the oldest four out, the backlog the stream had not sent among them.
     for (let i = 0; i < 4; i++) journal.record(newCall('small'));
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (text += chunk));
-    res.resume();
-    await once(res, 'end');
-    const events = text.split('\n\n').filter(Boolean);
+    const events = await readToEnd(res);
     const ids = events.flatMap((e) => /^id: call-(\d+)/.exec(e)?.[1] ?? []).map(Number);
     expect(ids).toEqual(ids.map((_, i) => i + 1));
     expect(events.at(-1)).toBe(`event: overflow\ndata: {"after":"call-${ids.at(-1)}"}`);
