@@ -254,7 +254,7 @@ function endpoints(
         if (r.ex.method === 'HEAD') return { status: 200, headers: { 'Content-Type': 'text/event-stream' } };
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
-    'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served.plans, session.journal) }),
+    'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served, session.journal) }),
     'POST /har': (r) => {
       const { replay = 'sequence' } = r.ex.query;
       if (replay !== 'sequence' && replay !== 'last')

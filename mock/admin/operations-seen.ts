@@ -1,6 +1,6 @@
 // GET /__mock/operations: the contract's operations, their documented statuses, and what a session saw of them.
 import type { Journal } from '../journal/journal.js';
-import type { OperationPlan } from '../plan/operation-plan.js';
+import { CoverageCount, type ServedContract } from '../coverage/coverage.js';
 
 /** One operation as the inspector lists it. */
 export interface OperationSeen {
@@ -20,36 +20,26 @@ export interface OperationSeen {
 }
 
 /**
- * Every operation, in contract order, with what the session's journal keeps of its calls: the journal is
- * bounded (`journalLimit`), so the counts are of the calls kept, not of every call ever made.
- * @example operationsSeen(context.served.plans, session.journal)[0] // { operationId: 'listPasses', seen: { '200': 3 }, ... }
+ * Every operation, in contract order, with what the session's journal keeps of its calls (counted as
+ * coverage counts them): the journal is bounded (`journalLimit`), so the counts are of the calls kept, not
+ * of every call ever made (that is `GET /__mock/coverage`).
+ * @example operationsSeen(context.served, session.journal)[0] // { operationId: 'listPasses', seen: { '200': 3 }, ... }
  */
-export function operationsSeen(plans: readonly OperationPlan[], journal: Journal): OperationSeen[] {
-  const byId = new Map<string, OperationSeen>();
-  const operations = plans.map(({ operation, responses }) => {
-    const seen: OperationSeen = {
-      operationId: operation.id,
-      method: operation.method.toUpperCase(),
-      path: operation.path,
-      ...(operation.spec.summary ? { summary: operation.spec.summary } : {}),
-      documented: [...responses.codes],
-      seen: {},
-      calls: 0,
-      violations: 0,
-    };
-    byId.set(operation.id, seen);
-    return seen;
-  });
+export function operationsSeen(served: ServedContract, journal: Journal): OperationSeen[] {
+  const count = new CoverageCount(served);
   // One walk over the journal, reading each call in place (no copies).
-  journal.find((call) => {
-    const operation = call.operationId === null ? undefined : byId.get(call.operationId);
-    if (operation) {
-      const status = String(call.response.status);
-      operation.seen[status] = (operation.seen[status] ?? 0) + 1;
-      operation.calls++;
-      if (call.violations.length > 0) operation.violations++;
-    }
-    return false;
+  journal.find((call) => (count.add(call), false));
+  return count.coverage().operations.map((o, i) => {
+    const summary = served.plans[i]?.operation.spec.summary;
+    return {
+      operationId: o.operationId,
+      method: o.method,
+      path: o.path,
+      ...(summary ? { summary } : {}),
+      documented: o.statuses.documented,
+      seen: o.statuses.seen,
+      calls: o.calls,
+      violations: o.violationCount,
+    };
   });
-  return operations;
 }

@@ -57,55 +57,38 @@ const LISTED_VIOLATIONS = 20;
 const MESSAGES_PER_CALL = 3;
 
 /** What the record needs of what a mock serves. */
-interface ServedContract {
+export interface ServedContract {
   plans: readonly OperationPlan[];
   contract: { title: string; version: string };
 }
 
 /**
- * The contract as a test run used it: every call of every session is counted as it is recorded, so a
- * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
- * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
- * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
- * @example const record = new ContractRecord(served); journal.subscribe((call, copy) => record.add(call, copy));
+ * Counts calls against a contract's operations: what coverage reports. Fed a call at a time; `coverage()`
+ * reads the counts so far.
+ * @example const count = new CoverageCount(served); journal.find((call) => (count.add(call), false));
  */
-export class ContractRecord {
+export class CoverageCount {
   readonly #served: ServedContract;
-  #tallies = new Map<string, Tally>();
+  readonly #tallies: Map<string, Tally>;
   #calls = 0;
   #unrouted = 0;
   #withViolations = 0;
-  #shapes = new Map<string, CallRecord>();
-  #shapeBytes = 0;
-  #leftOut: string[] = [];
 
   constructor(served: ServedContract) {
     this.#served = served;
-    this.clear();
+    this.#tallies = new Map(served.plans.map((plan) => [plan.operation.id, newTally(plan)]));
   }
 
-  /** Counts a call as the journal records it (`call` a view to read now; `copy` for one to keep). */
-  add(call: CallRecord, copy: () => CallRecord): void {
+  /** Counts a call (read now, not kept). */
+  add(call: CallRecord): void {
     this.#calls++;
     if (call.violations.length > 0) this.#withViolations++;
     const tally = call.operationId === null ? undefined : this.#tallies.get(call.operationId);
     if (tally) count(tally, call);
     else this.#unrouted++;
-    const why = leftOutOfPact(call);
-    if (why) {
-      if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
-      return;
-    }
-    if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
-    const key = pactShape(call);
-    if (this.#shapes.has(key)) return;
-    const kept = copy();
-    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
-    this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
-    this.#shapes.set(key, kept);
   }
 
-  /** The coverage so far, every operation in contract order. */
+  /** The coverage counted, every operation in contract order. */
   coverage(): Coverage {
     const operations = [...this.#tallies.values()].map(finish);
     return {
@@ -125,6 +108,48 @@ export class ContractRecord {
       operations,
     };
   }
+}
+
+/**
+ * The contract as a test run used it: every call of every session is counted as it is recorded, so a
+ * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
+ * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
+ * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
+ * @example const record = new ContractRecord(served); // each session's journal: { observe: (call, copy) => record.add(call, copy) }
+ */
+export class ContractRecord {
+  readonly #served: ServedContract;
+  #count: CoverageCount;
+  #shapes = new Map<string, CallRecord>();
+  #shapeBytes = 0;
+  #leftOut: string[] = [];
+
+  constructor(served: ServedContract) {
+    this.#served = served;
+    this.#count = new CoverageCount(served);
+  }
+
+  /** Counts a call as the journal records it (`call` a view to read now; `copy` for one to keep). */
+  add(call: CallRecord, copy: () => CallRecord): void {
+    this.#count.add(call);
+    const why = leftOutOfPact(call);
+    if (why) {
+      if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
+      return;
+    }
+    if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
+    const key = pactShape(call);
+    if (this.#shapes.has(key)) return;
+    const kept = copy();
+    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
+    this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
+    this.#shapes.set(key, kept);
+  }
+
+  /** The coverage so far. */
+  coverage(): Coverage {
+    return this.#count.coverage();
+  }
 
   /** The first call of each request shape, oldest first, and why the others were left out of a pact. */
   shapes(): { calls: CallRecord[]; leftOut: string[] } {
@@ -133,8 +158,7 @@ export class ContractRecord {
 
   /** Starts counting again. */
   clear(): void {
-    this.#tallies = new Map(this.#served.plans.map((plan) => [plan.operation.id, newTally(plan)]));
-    this.#calls = this.#unrouted = this.#withViolations = 0;
+    this.#count = new CoverageCount(this.#served);
     this.#shapes.clear();
     this.#shapeBytes = 0;
     this.#leftOut = [];

@@ -194,12 +194,15 @@ export class Journal implements BudgetHolder {
     const view = viewOf(kept);
     let copy: CallRecord | undefined;
     const copyOnce = () => (copy ??= copyOf(kept));
-    for (const listener of this.#observe ? [this.#observe, ...this.#listeners.keys()] : this.#listeners.keys()) {
-      try {
-        listener(view, copyOnce);
-      } catch {
-        // A listener's failure is its own: the call is recorded, and the request still gets its answer.
-      }
+    if (this.#observe) this.#hear(this.#observe, view, copyOnce);
+    for (const listener of this.#listeners.keys()) this.#hear(listener, view, copyOnce);
+  }
+
+  #hear(listener: CallListener, view: CallRecord, copy: () => CallRecord): void {
+    try {
+      listener(view, copy);
+    } catch {
+      // A listener's failure is its own: the call is recorded, and the request still gets its answer.
     }
   }
 
