@@ -57,7 +57,7 @@ export interface Exchange {
   answeredBy?: AnsweredBy;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
   readonly headers: string[];
-  /** When the request arrived (`performance.now()`), for the log line. */
+  /** When the request arrived (`performance.now()`), for the journal's `ms` and the log line. */
   readonly start: number;
   /** Writes the log line once the answer is written (see log-requests.ts); absent when logging is off. */
   log?: RequestLogger;
@@ -111,4 +111,9 @@ export function splitTarget(req: Pick<IncomingMessage, 'url'>): [path: string, r
   const url = parseUrl(req as IncomingMessage);
   const query = url?.query;
   return [url?.pathname ?? '/', typeof query === 'string' ? query : ''];
+}
+
+/** Milliseconds since the request arrived, to two decimals: the journal's `ms` and the log line's. */
+export function elapsedMs(ex: Pick<Exchange, 'start'>): number {
+  return Math.round((performance.now() - ex.start) * 100) / 100;
 }

@@ -1,8 +1,7 @@
 // One log line per request, written as its answer is written (or its connection dropped): method, path,
 // operationId, status, ms, and the fault when the mock injected one.
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.js';
-import type { Exchange } from './exchange.js';
+import { elapsedMs, type Exchange } from './exchange.js';
 
 /** Writes the log line of an answer just written; `status` `undefined` when no answer was sent (a drop). */
 export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
@@ -15,7 +14,7 @@ export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
 export function createRequestLogger(logger: Logger): RequestLogger | undefined {
   if (logger.format === 'off') return undefined;
   return (ex, status) => {
-    const ms = Math.round((performance.now() - ex.start) * 100) / 100;
+    const ms = elapsedMs(ex);
     const { method, path, requestId, fault } = ex;
     logger.request({
       requestId,

@@ -1,9 +1,8 @@
 // The last step of every contract request: record the call in the journal, then write the response.
-import { performance } from 'node:perf_hooks';
 import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../problems/problems.js';
 import { bodyText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
-import type { Exchange } from './exchange.js';
+import { elapsedMs, type Exchange } from './exchange.js';
 
 /**
  * Records the call, then sends it. Recording comes first so that a client that has its answer always finds
@@ -64,7 +63,7 @@ function recordCall(
   ex.session.journal.record({
     requestId: ex.requestId,
     // As the log line measures it (log-requests.ts), to the hundredth of a millisecond.
-    ms: Math.round((performance.now() - ex.start) * 100) / 100,
+    ms: elapsedMs(ex),
     operationId: ex.match?.plan.operation.id ?? null,
     method: ex.method,
     path: ex.path,
