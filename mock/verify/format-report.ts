@@ -28,6 +28,7 @@ export function formatReport(report: VerifyReport): string {
   return lines.join('\n');
 }
 
-function count(n: number, singular: string, plural = `${singular}s`): string {
+/** `1 request`, `3 requests`. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }

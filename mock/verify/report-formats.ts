@@ -3,7 +3,7 @@
 // summary and the same hints.
 import { markdownCell } from '../reply/escape.js';
 import { junitXml, type JunitCase } from '../reply/junit.js';
-import { formatReport } from './format-report.js';
+import { count, formatReport } from './format-report.js';
 import type { VerifyReport, VerifyStep } from './verify-report.js';
 
 /** The formats `verify --format` takes. */
@@ -74,15 +74,11 @@ export function formatAs(format: ReportFormat, report: VerifyReport): string {
 /** The summary in words: `✓ 7 operations, 8 requests, no violation` or `✗ … 3 violations`. */
 function summaryLine(summary: ReportSummary): string {
   const skipped = summary.skipped ? `, ${summary.skipped} skipped` : '';
-  const broken = summary.violations === 0 ? 'no violation' : plural(summary.violations, 'violation');
+  const broken = summary.violations === 0 ? 'no violation' : count(summary.violations, 'violation');
   return (
-    `${summary.passed ? '✓' : '✗'} ${plural(summary.operations, 'operation')}, ` +
-    `${plural(summary.requests, 'request')}, ${broken}${skipped}`
+    `${summary.passed ? '✓' : '✗'} ${count(summary.operations, 'operation')}, ` +
+    `${count(summary.requests, 'request')}, ${broken}${skipped}`
   );
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function stepName(step: VerifyStep): string {
@@ -104,7 +100,7 @@ function toJunit(report: VerifyReport): string {
       ...(step.violations.length
         ? {
             failure: {
-              message: `${plural(step.violations.length, 'violation')}: ${step.violations[0]}`,
+              message: `${count(step.violations.length, 'violation')}: ${step.violations[0]}`,
               type: 'contract',
               text: step.violations.join('\n'),
             },
@@ -138,7 +134,7 @@ function toMarkdown(report: VerifyReport): string {
   const passed = report.steps.filter((s) => s.violations.length === 0);
   if (passed.length)
     lines.push(
-      `<details><summary>${plural(passed.length, 'request')} that kept the contract</summary>`,
+      `<details><summary>${count(passed.length, 'request')} that kept the contract</summary>`,
       '',
       ...header,
       ...passed.map(row),
