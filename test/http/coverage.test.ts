@@ -243,7 +243,7 @@ describe('mockGlobalSetup', () => {
     expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
       'listPasses: GET /members/{member_id}/passes → 200',
     ]);
-    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
+    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow('fetch failed');
   });
 
   test('fails the run when the threshold is not met (exit code 1, what is missing on stderr), and stops the mock', async () => {
@@ -264,6 +264,6 @@ describe('mockGlobalSetup', () => {
       process.exitCode = undefined;
       errors.mockRestore();
     }
-    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow();
+    await expect(fetch(`${url}/__mock/health`)).rejects.toThrow('fetch failed');
   });
 });

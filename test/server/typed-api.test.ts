@@ -62,7 +62,9 @@ describe('startMock<operations>() types the test API from the contract', () => {
     // @ts-expect-error: getPass does not document 418.
     expect(() => mock.override({ operationId: 'getPass', status: 418 })).toThrow(/418 is not documented/);
     // @ts-expect-error: a pass has no field `colour`.
-    expect(() => mock.override({ operationId: 'getPass', status: 200, body: { ...body, colour: 'red' } })).toThrow();
+    expect(() => mock.override({ operationId: 'getPass', status: 200, body: { ...body, colour: 'red' } })).toThrow(
+      "body: /: must NOT have additional properties; found 'colour'",
+    );
   });
 
   test('the matchers take the operation types from the mock they are given', async () => {
@@ -70,7 +72,9 @@ describe('startMock<operations>() types the test API from the contract', () => {
     // @ts-expect-error: there is no operation createCredentials.
     expect(() => expect(mock).toHaveReceived('createCredentials')).toThrow(/Did you mean createCredential\?/);
     // @ts-expect-error: createCredential's path parameter is member_id.
-    expect(() => expect(mock).toHaveReceived('createCredential', { pathParams: { memberId: 'm1' } })).toThrow();
+    expect(() => expect(mock).toHaveReceived('createCredential', { pathParams: { memberId: 'm1' } })).toThrow(
+      'pathParams.memberId: expected "m1", received nothing',
+    );
     const remote = connectMock<operations>(mock.url);
     const pending = expect(remote).toHaveReceived('createCredential', { body: { kind: 'pin' } });
     // A remote matcher is a promise, so a missing `await` is a floating promise to the linter.
