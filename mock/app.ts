@@ -44,6 +44,7 @@ import type {
 } from './testing/operation-types.js';
 import { checkSnapshot } from './state/check-snapshot.js';
 import { completeSnapshot } from './state/complete-record.js';
+import { PlaceholderSource } from './state/placeholders.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
@@ -102,7 +103,7 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * Replaces a session's state (the default one unless named), as `PUT /__mock/state` does: `snapshot` is what
    * `state()` gives, or what `GET /__mock/state` answers. Records may leave fields out: the rest is made as a
    * create makes it, from the seed (ids too; `member_id` from the collection path). Every record is then
-   * checked as fixtures are, all or nothing, within `collectionLimit` and `stateLimit`.
+   * checked as fixtures are, all or nothing, within `collectionLimit` and the state budget (`stateBytes`).
    * @returns the state now in force, generated fields included
    * @throws StateError naming the record and what is wrong, as for fixtures
    * @example mock.setState({ '/members/m1/passes': [{ status: 'suspended' }] })
@@ -278,7 +279,12 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       context.served = serve(next);
       // Coverage is of the contract served: a new one starts counting again.
       context.record = new ContractRecord(context.served);
-      // Pages were made with the old contract's envelopes.
+      // Placeholders follow the new contract's schemas; pages were made with the old contract's envelopes.
+      context.placeholders = new PlaceholderSource(
+        context.served.collections,
+        context.generator,
+        resolved.placeholders,
+      );
       for (const session of context.sessions.values()) session.pages.clear();
     },
     endStreams: () => streams.endAll(),

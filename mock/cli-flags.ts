@@ -43,10 +43,11 @@ Options:
   --journal-body-limit N longest body text kept whole in the journal; longer ones keep their start and are
                          marked truncated (default: 16384)
   --session-limit N      named sessions (X-Mock-Session) kept, least recently used dropped (default: 100)
-  --collection-limit N   records one collection may hold; a create past it answers 507 (default: 1000)
-  --state-limit N        records one session may hold across its collections; a create or delete needing
-                         room past it answers 507, once untouched placeholders are dropped (default: 1500;
-                         1000000 for the default session with --state-file)
+  --collection-limit N   records one collection may hold, placeholders included; a create past it answers
+                         507 (default: 1000)
+  --state-bytes SIZE     bytes what clients wrote may take across all sessions (created, replaced and
+                         deleted records; placeholders are free); a change past it answers 507
+                         (default: 64MB; 1GB on disk with --state-file)
   --no-security-check    do not require the contract's credentials (no 401)
   --errors               check every body (examples and generated ones) against its schema and answer one
                          that breaks it with a 500 problem listing the violations, as Prism does (default:
@@ -80,7 +81,7 @@ export const FLAGS = {
   'session-limit': { type: 'string' },
   'journal-secrets': { type: 'boolean' },
   'collection-limit': { type: 'string' },
-  'state-limit': { type: 'string' },
+  'state-bytes': { type: 'string' },
   'no-security-check': { type: 'boolean' },
   errors: { type: 'boolean' },
   stateless: { type: 'boolean' },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command line: parse flags, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
+import bytes from 'bytes';
 import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { createLogger, type LogFormat } from './logger.js';
@@ -15,6 +16,11 @@ import { serverPaths } from './plan/server-paths.js';
 import { watchParent } from './watch-parent.js';
 
 function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
+  if (argv.some((arg) => arg === '--state-limit' || arg.startsWith('--state-limit=')))
+    throw new UsageError(
+      '--state-limit is gone: state is bounded by bytes now, and placeholders are free. Give --state-bytes ' +
+        '(such as 64MB, the default), and --collection-limit for the records of one collection.',
+    );
   const { values } = parseFlags(argv, FLAGS);
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
@@ -49,8 +55,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       values['collection-limit'] === undefined
         ? undefined
         : integer('--collection-limit', values['collection-limit'], 1, 10_000_000),
-    stateLimit:
-      values['state-limit'] === undefined ? undefined : integer('--state-limit', values['state-limit'], 1, 100_000_000),
+    stateBytes: values['state-bytes'] === undefined ? undefined : size('--state-bytes', values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
     stateless: values.stateless ?? false,
@@ -160,6 +165,14 @@ function logFormat(value: string): 'pretty' | 'json' | 'off' {
 /** `npm start -- --data x.json` runs in the package folder; paths are taken from where npm was called. */
 function fromCaller(path: string): string {
   return /^https?:/i.test(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
+/** A size in bytes, as a number or with a unit (`64MB`, `1.5GB`: units of 1024), from 1 KB to 1 TB. */
+function size(flag: string, text: string): number {
+  const value = /^\d+(\.\d+)?\s*(b|kb|mb|gb|tb)?$/i.test(text.trim()) ? bytes.parse(text) : null;
+  if (value === null || value < 1024 || value > 1024 ** 4)
+    throw new UsageError(`${flag} must be a size from 1KB to 1TB, such as 67108864 or 64MB, not "${text}".`);
+  return Math.floor(value);
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

@@ -69,21 +69,21 @@ export interface MockOptions {
    */
   sessionLimit?: number;
   /**
-   * How many records one collection (`/members/m1/passes`) may hold; a create past it answers 507 and stores
-   * nothing. Placeholders and fixtures are never refused, but count.
+   * How many records one collection (`/members/m1/passes`) may hold, placeholders included; a create past it
+   * answers 507 and stores nothing. Fixtures are never refused, but count.
    * @default 1000
    */
   collectionLimit?: number;
   /**
-   * How many records one session may hold across its collections (a collection emptied by deletes counts as one).
-   * A create or a delete that needs room past it answers 507 and stores nothing, once collections that hold only
-   * their untouched placeholders are dropped (least recently used first; they come back the same when read).
-   * Reads of a new member's collection still answer its placeholders, unstored. Fixtures are never refused, but
-   * count. The default keeps 101 sessions (the default one and 100 named ones) within about 200 MB even when every
-   * string is at its contract maximum (about 1.24 KB a record at worst; see test/bench/state-size.ts).
-   * @default 1500
+   * The bytes (characters of JSON) that what clients wrote may take, across every session's memory: created and
+   * replaced records, deleted placeholders' ids, state set with `PUT /__mock/state`. Placeholders are never
+   * counted (they are made again from the seed), so reading any number of members never fills it. A change past
+   * it answers 507 naming the budget, and stores nothing. Fixtures are never refused, but count in each session.
+   * The default holds about 150,000 created passes (a long demo day) within the 512 MB heap `npm start` gives.
+   * With `stateFile`, the file's own budget is {@link FILE_STATE_BYTES} unless one is given.
+   * @default 67108864 (64 MiB)
    */
-  stateLimit?: number;
+  stateBytes?: number;
   /**
    * Answer every operation from generated bodies and keep no state, as Prism does.
    * @default false (collections keep state: a created record is listed, read and deleted)
@@ -182,7 +182,7 @@ export interface ServerOptions extends MockOptions {
   /**
    * A SQLite database where the default session's state is kept across restarts: every change is committed
    * before it is answered. Created (with `data`) when it does not exist; a JSON state file of earlier versions
-   * is imported once. Its `stateLimit` is {@link FILE_STATE_LIMIT} unless one is given.
+   * is imported once. Its budget (`stateBytes`) is {@link FILE_STATE_BYTES} unless one is given.
    * @default none (state is kept in memory)
    */
   stateFile?: string;
@@ -199,13 +199,18 @@ export interface ServerOptions extends MockOptions {
   watch?: boolean;
 }
 
-/** The default session's state limit when it is kept in a state file: on disk, it need not be held in memory. */
-export const FILE_STATE_LIMIT = 1_000_000;
+/** The default session's budget when it is kept in a state file: on disk, it need not be held in memory (1 GiB). */
+export const FILE_STATE_BYTES = 1024 ** 3;
 
 export type ResolvedMockOptions = Required<Omit<MockOptions, 'store'>> & Pick<MockOptions, 'store'>;
 
 /** Fills in every default of {@link MockOptions}. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  if ('stateLimit' in options)
+    throw new TypeError(
+      'stateLimit is gone: state is bounded by bytes now, and placeholders are free. Give stateBytes instead ' +
+        '(default 64 MiB), and collectionLimit for the records of one collection.',
+    );
   const {
     seed = 1,
     bodyLimit = 65536,
@@ -218,7 +223,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalBodyLimit = 16384,
     sessionLimit = 100,
     collectionLimit = 1000,
-    stateLimit = 1500,
+    stateBytes = 64 * 1024 * 1024,
     stateless = false,
     placeholders = 3,
     clock = 'system',
@@ -244,7 +249,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalBodyLimit,
     sessionLimit,
     collectionLimit,
-    stateLimit,
+    stateBytes,
     stateless,
     placeholders,
     clock,

@@ -12,7 +12,7 @@ import { watchContract } from './contract/watch-contract.js';
 import { createLogger, type Logger } from './logger.js';
 import {
   DEFAULT_CONTRACT,
-  FILE_STATE_LIMIT,
+  FILE_STATE_BYTES,
   resolveMockOptions,
   type MockOptions,
   type ServerOptions,
@@ -25,6 +25,7 @@ import { openStateFile, type StateSync } from './state/open-state-file.js';
 import { readJsonFile } from './state/read-json-file.js';
 import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './state/sqlite-store.js';
+import { StateBudget } from './state/state-budget.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** How long {@link RunningMock.close} lets requests in flight finish by default: a real answer takes a few ms. */
@@ -254,18 +255,18 @@ export function closeServer(server: Server, grace = 5000): Promise<CloseReport> 
 
 /**
  * Opens the state file: a new one starts from the fixtures, a JSON one of earlier versions is imported (and
- * said so), an existing database is served as it is. Its state limit is {@link FILE_STATE_LIMIT} unless given.
+ * said so), an existing database is served as it is. Its budget is {@link FILE_STATE_BYTES} unless given.
  */
 async function openState(
   file: string,
   sync: StateSync | undefined,
-  { collectionLimit = 1000, stateLimit = FILE_STATE_LIMIT }: MockOptions,
+  { collectionLimit = 1000, stateBytes = FILE_STATE_BYTES }: MockOptions,
   collections: CollectionMap,
   fixtures: StoreSnapshot,
   logger: Logger,
 ): Promise<SqliteStore> {
   const { store, origin, imported } = await openStateFile(file, {
-    limits: { collection: collectionLimit, state: stateLimit },
+    limits: { collection: collectionLimit, budget: new StateBudget(stateBytes) },
     sync,
     initial: fixtures,
     accept: (state, source) => checkSnapshot(state, collections, source),

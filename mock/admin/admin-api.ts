@@ -172,10 +172,16 @@ function endpoints(
       // The store of the default session (the one a state file keeps), and how many sessions there are.
       const main = context.sessions.get('')!;
       const { store } = main;
+      const { records, bytes } = store.usage();
+      const { budget } = store.limits;
       const state = {
         ...store.info(),
-        records: store.count(),
-        limit: store.limits.state,
+        records,
+        bytes,
+        // The budget every memory session shares (or the state file's own), and what it holds now.
+        budget: budget.bytes,
+        budgetUsed: budget.used,
+        placeholders: context.placeholders.info(),
         sessions: context.sessions.size,
       };
       // A state file refusing writes is a mock that loses what people do: not healthy.

@@ -2,17 +2,17 @@
 // collection (/__mock/state/members/m1/passes), or of one of its records (…/passes/pas_…), validated as fixtures are.
 import { decode } from '../contract/path-params.js';
 import { countOf } from '../instance/session.js';
-import { stateChanged, stateToolsOf, type MockContext } from '../instance/mock-context.js';
+import { stateChanged, type MockContext } from '../instance/mock-context.js';
 import { recordMakerOf } from '../instance/replace-state.js';
 import { compileKey } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { problem, type Violation } from '../problems/problems.js';
 import { problemReply, type Reply } from '../reply/reply.js';
 import { isObject, propertiesOf } from '../spec/schema-facts.js';
-import { openCollection, storageFull, type Opened } from '../state/answer-from-state.js';
+import { storageFull } from '../state/answer-from-state.js';
 import { checkRecord, collectionOf, pathParamsOf, StateError } from '../state/check-snapshot.js';
 import { completeRecord } from '../state/complete-record.js';
-import type { StoredRecord } from '../state/store.js';
+import type { Store, StoredRecord } from '../state/store.js';
 import { json, noContent, type AdminEndpoint, type AdminRequest } from './admin-endpoint.js';
 import { noBody, refusal, STATE, withoutQuery } from './state-endpoints.js';
 
@@ -31,7 +31,7 @@ interface Target {
 /**
  * Every path below `/__mock/state`: a collection (GET lists its records, POST adds one) or one record (GET,
  * PUT creates or replaces it, PATCH changes some of its fields, DELETE). A collection is seeded with its
- * placeholders when first used, as the contract's operations do. 404 for a path of no collection, listing them.
+ * placeholders until changed, as the contract's operations see it. 404 for a path of no collection, listing them.
  * @example recordEndpoints(context)(request) // POST /__mock/state/members/m1/passes { "status": "suspended" } → 201
  */
 export function recordEndpoints(context: MockContext): AdminEndpoint {
@@ -47,10 +47,8 @@ export function recordEndpoints(context: MockContext): AdminEndpoint {
       const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
       return problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow });
     }
-    const tools = stateToolsOf(context, session);
-    const opened = openCollection(tools, target.collection, target.key, target.pathParams);
-    const reply = action({ context, request, target, opened });
-    if (opened.seeded || (method !== 'GET' && reply.status < 300)) stateChanged(context, session);
+    const reply = action({ context, request, target, store: session.store });
+    if (method !== 'GET' && reply.status < 300) stateChanged(context, session);
     return reply;
   };
 }
@@ -60,20 +58,19 @@ interface Act {
   context: MockContext;
   request: AdminRequest;
   target: Target;
-  /** The collection, seeded if it was new (see openCollection); `kept: false` when the state has no room for it. */
-  opened: Opened;
+  /** The session's store: a collection nobody changed is its placeholders there. */
+  store: Store;
 }
 
 type Action = (act: Act) => Reply;
 
 const collectionActions: Record<string, Action> = {
-  GET: ({ target, opened }) => json({ records: opened.store.list(target.key) }),
+  GET: ({ target, store }) => json({ records: store.list(target.key) }),
   POST: (act) => {
-    const { context, request, target, opened } = act;
+    const { context, request, target } = act;
     const { session, body } = request;
     const { collection, key } = target;
     if (body === undefined) return noBody(request.ex.method, request.instance, 'the record');
-    if (!opened.kept) return full(act, 'state-full');
     const make = () => {
       const added = countOf(session, ADDED) + 1;
       session.counters.set(ADDED, added);
@@ -91,21 +88,22 @@ const collectionActions: Record<string, Action> = {
       return problemReply(problem('recordExists', detail, { instance: request.instance }));
     }
     const base = withoutQuery(request.instance);
-    return store(act, record, (stored, id) => json(stored, 201, { Location: `${base}/${encodeURIComponent(id)}` }));
+    return keepRecord(act, record, (stored, id) =>
+      json(stored, 201, { Location: `${base}/${encodeURIComponent(id)}` }),
+    );
   },
 };
 
 const recordActions: Record<string, Action> = {
-  GET: ({ request, target, opened }) => {
-    const record = opened.store.get(target.key, target.id!);
+  GET: ({ request, target, store }) => {
+    const record = store.get(target.key, target.id!);
     return record ? json(record) : noRecord(target, request.instance);
   },
   PUT: (act) => {
-    const { context, request, target, opened } = act;
+    const { context, request, target } = act;
     const { body } = request;
     const { collection, key, id } = target;
     if (body === undefined) return noBody(request.ex.method, request.instance, 'the record');
-    if (!opened.kept) return full(act, 'state-full');
     const wrongId = otherId(act);
     if (wrongId) return wrongId;
     // The URL's id fills the record's, as the path fills its owner.
@@ -114,30 +112,26 @@ const recordActions: Record<string, Action> = {
       : body;
     const record = completeRecord(recordMakerOf(context), collection, key, given, `record|${key}|${id}`);
     const existed = request.session.store.get(key, id!) !== undefined;
-    return store(act, record, (stored) =>
+    return keepRecord(act, record, (stored) =>
       existed ? json(stored) : json(stored, 201, { Location: withoutQuery(request.instance) }),
     );
   },
   PATCH: (act) => {
-    const { request, target, opened } = act;
+    const { request, target, store } = act;
     const { body } = request;
     if (body === undefined) return noBody(request.ex.method, request.instance, 'the fields to change');
-    const existing = opened.store.get(target.key, target.id!);
+    const existing = store.get(target.key, target.id!);
     if (!existing) return noRecord(target, request.instance);
-    if (!opened.kept) return full(act, 'state-full');
     const wrongId = otherId(act);
     if (wrongId) return wrongId;
     const changed = isObject(body) ? Object.fromEntries([...Object.entries(existing), ...Object.entries(body)]) : body;
-    return store(act, changed, (stored) => json(stored));
+    return keepRecord(act, changed, (stored) => json(stored));
   },
   DELETE: (act) => {
-    const { request, target, opened } = act;
-    const exists = opened.store.get(target.key, target.id!) !== undefined;
-    if (!exists) return noRecord(target, request.instance);
-    // Deleting one of the placeholders would store the rest, and there is no room for them.
-    if (!opened.kept) return full(act, 'state-full');
-    request.session.store.delete(target.key, target.id!);
-    return noContent();
+    const { request, target, store } = act;
+    const outcome = store.delete(target.key, target.id!);
+    if (outcome === 'missing') return noRecord(target, request.instance);
+    return outcome === 'state-full' ? full(act, outcome) : noContent();
   },
 };
 
@@ -145,7 +139,7 @@ const recordActions: Record<string, Action> = {
  * Checks a record as fixtures are checked, stores it, and answers with `answer`; 422 naming the field at fault,
  * or 507 when the store has no room.
  */
-function store(act: Act, record: unknown, answer: (stored: StoredRecord, id: string) => Reply): Reply {
+function keepRecord(act: Act, record: unknown, answer: (stored: StoredRecord, id: string) => Reply): Reply {
   const { request, target } = act;
   const where = `${request.ex.method} ${request.ex.path}: the record`;
   let checked: StoredRecord;
@@ -156,7 +150,7 @@ function store(act: Act, record: unknown, answer: (stored: StoredRecord, id: str
     return refusal('invalidBody', error, request.instance);
   }
   const id = String(checked[target.collection.idField]);
-  const outcome = request.session.store.put(target.key, id, checked);
+  const outcome = act.store.put(target.key, id, checked);
   return outcome === 'stored' ? answer(checked, id) : full(act, outcome);
 }
 

@@ -11,6 +11,8 @@ import { recordId } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
 import { ContractRecord } from '../coverage/coverage.js';
+import { PlaceholderSource } from '../state/placeholders.js';
+import { StateBudget } from '../state/state-budget.js';
 
 /** The per-instance state every request of one mock shares. Nothing here is a module global. */
 export interface MockContext {
@@ -35,6 +37,10 @@ export interface MockContext {
   record: ContractRecord;
   /** The JSON text of list pages answered before, kept as long as they live (records' texts: Session.recordTexts). */
   texts: WeakMap<object, string>;
+  /** The bytes what clients wrote may take in every session's memory store (`stateBytes`). */
+  stateBudget: StateBudget;
+  /** The placeholders of the contract served, shared by every session (a reload makes a new source). */
+  placeholders: PlaceholderSource;
 }
 
 /** Builds the context of a new mock instance, with its default session. */
@@ -44,11 +50,12 @@ export function createMockContext(
   initialState: StoreSnapshot = {},
 ): MockContext {
   let calls = 0;
+  const generator = createBodyGenerator(options.seed);
   const context: MockContext = {
     served,
     options,
     logger: createLogger(options.log, options.logTo),
-    generator: createBodyGenerator(options.seed),
+    generator,
     initialState,
     sessions: new Map(),
     nextCallNumber: () => ++calls,
@@ -57,6 +64,8 @@ export function createMockContext(
     faults: options.faults,
     texts: new WeakMap(),
     record: new ContractRecord(served),
+    stateBudget: new StateBudget(options.stateBytes),
+    placeholders: new PlaceholderSource(served.collections, generator, options.placeholders),
   };
   sessionOf(context, '');
   return context;
@@ -77,12 +86,14 @@ export function sessionOf(context: MockContext, name: string): Session {
       break;
     }
   }
-  const { journalLimit, journalBodyLimit, collectionLimit, stateLimit, clock } = context.options;
+  const { journalLimit, journalBodyLimit, collectionLimit, clock } = context.options;
   session = createSession(name, {
     journalLimit,
     journalBudget: context.journalBudget,
     journalBodyLimit,
-    stateLimits: { collection: collectionLimit, state: stateLimit },
+    stateLimits: { collection: collectionLimit, budget: context.stateBudget },
+    // Read through the context: a reload puts a new source there.
+    derive: (key) => context.placeholders.of(key),
     nextCallNumber: context.nextCallNumber,
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
     // The default session may keep a store of its own (the state file's), served as it is.
@@ -106,11 +117,21 @@ export function dropSession(context: MockContext, name: string): void {
   if (session === undefined || name === '') return;
   context.sessions.delete(name);
   session.journal.close();
+  // Its records give their bytes back to the budget every session shares.
+  session.store.close();
 }
 
-/** Replaces a session's store contents with a snapshot. */
-export function restoreState(context: MockContext, session: Session, snapshot: StoreSnapshot): void {
-  session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record));
+/**
+ * Replaces a session's store contents with a snapshot: fixtures (never refused), or what a client sent
+ * (`charged`: refused, nothing changed, past the state budget).
+ */
+export function restoreState(
+  context: MockContext,
+  session: Session,
+  snapshot: StoreSnapshot,
+  charged = false,
+): 'stored' | 'state-full' {
+  return session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record), charged);
 }
 
 /** After a change to a session's state: the default session's is handed to `onStateChange` (the state file keeps it). */
@@ -134,7 +155,6 @@ export function stateToolsOf(context: MockContext, session: Session): StateTools
     store: session.store,
     pages: session.pages,
     generator: context.generator,
-    placeholders: context.options.placeholders,
     now: () => session.now(),
   };
 }

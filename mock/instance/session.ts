@@ -4,7 +4,7 @@ import { Journal, type CallListener } from '../journal/journal.js';
 import type { JournalBudget } from '../journal/journal-budget.js';
 import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
-import { MemoryStore, type Store, type StoreLimits } from '../state/store.js';
+import { MemoryStore, type DerivePlaceholders, type Store, type StoreLimits } from '../state/store.js';
 
 /**
  * What one test session sees. The unnamed session `''` is the default one, and the only one persisted.
@@ -58,13 +58,15 @@ export interface SessionSettings {
   clock: 'system' | { start: Date };
   /** The store to use (the state file's); a new memory store within `stateLimits` otherwise. */
   store?: Store | undefined;
+  /** Where the store finds placeholders (see PlaceholderSource). */
+  derive: DerivePlaceholders;
   /** Hears every call its journal records (see JournalSettings.observe). */
   observe?: CallListener;
 }
 
 /** Makes a session, empty unless given a store (the caller restores the initial state into a new one). */
 export function createSession(name: string, settings: SessionSettings): Session {
-  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock, store, observe } =
+  const { journalLimit, journalBudget, journalBodyLimit, stateLimits, nextCallNumber, clock, store, observe, derive } =
     settings;
   const counters = new Map<string, number>();
   const session: Session = {
@@ -82,6 +84,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
     pages: new BoundedMemo(PAGES, 4096, PAGE_RECORDS),
     recordTexts: new BoundedMemo(RECORD_TEXTS, 1024, RECORD_TEXT_CHARACTERS),
   };
+  session.store.usePlaceholders(derive);
   if (clock !== 'system') {
     session.now = () => {
       const ticks = countOf(session, SEED_CLOCK) + 1;

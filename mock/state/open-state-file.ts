@@ -19,8 +19,12 @@ import type { StoreLimits, StoreSnapshot, StoredRecord } from './store.js';
 
 /** `MMCK` in the database header: marks a SQLite file as a membership-mock state file. */
 export const APPLICATION_ID = 0x4d4d434b;
-/** The layout of the tables; a file of a later layout is refused rather than misread. */
-const LAYOUT = 1;
+/**
+ * The layout of the tables; a file of a later layout is refused rather than misread. Layout 2 keeps what
+ * clients changed over placeholders (a `derived` collection and its `removed` ids); a layout 1 file, whose
+ * collections were written whole, is moved to it at its first open.
+ */
+const LAYOUT = 2;
 
 /** What opening found: the store, and where its state came from. */
 export interface OpenedStateFile {
@@ -100,7 +104,8 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     db.pragma('cache_size = -32768');
     if (ours) {
       // Written to once now, so a file that cannot be written is refused at the start, not at the first change.
-      db.exec(`BEGIN IMMEDIATE; PRAGMA user_version = ${LAYOUT}; COMMIT;`);
+      const layout = db.pragma('user_version', { simple: true }) as number;
+      db.exec(`BEGIN IMMEDIATE; ${layout === 1 ? FROM_LAYOUT_1 : ''} PRAGMA user_version = ${LAYOUT}; COMMIT;`);
       return { store: new SqliteStore(db, settings.limits), origin: 'opened' };
     }
     // A new database beside an import that did not commit takes that import again.
@@ -123,11 +128,20 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
 
 /** The tables of a state file. */
 const TABLES = `
-  CREATE TABLE collections (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE collections (
+    name TEXT PRIMARY KEY, seq INTEGER NOT NULL, derived INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
   CREATE TABLE records (
     collection TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (collection, id)
   ) WITHOUT ROWID;
+  CREATE TABLE removed (collection TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
+`;
+
+/** Layout 1 to 2: its collections were written whole (placeholders included), so none is derived. */
+const FROM_LAYOUT_1 = `
+  ALTER TABLE collections ADD COLUMN derived INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE removed (collection TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
 `;
 
 /** Creates the tables of a state file in a new database (within the caller's transaction, if any). */
@@ -146,7 +160,7 @@ function isOurs(db: Database.Database, shown: string): boolean {
         'Give another path, or move it away.',
     );
   const layout = db.pragma('user_version', { simple: true }) as number;
-  if (layout !== LAYOUT)
+  if (layout !== LAYOUT && layout !== 1)
     throw new StateError(
       `The state file ${shown} has the layout ${layout}; this membership-mock reads layout ${LAYOUT}. It was left as it is.`,
     );

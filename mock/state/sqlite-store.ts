@@ -3,8 +3,25 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { useRecent } from '../memo/use-recent.js';
 import {
+  ENTRY_COST,
+  newOverlay,
+  NO_PLACEHOLDERS,
+  OVERLAY_COST,
+  overlayCost,
+  planDelete,
+  planPut,
+  recordCost,
+  visibleCount,
+  visibleRecord,
+  visibleRecords,
+  type Overlay,
+  type Placeholders,
+} from './overlay.js';
+import { StateBudget } from './state-budget.js';
+import {
   deepFreeze,
-  placesOf,
+  type DeleteOutcome,
+  type DerivePlaceholders,
   type Store,
   type StoreInfo,
   type StoreLimits,
@@ -13,10 +30,8 @@ import {
   type StoredRecord,
 } from './store.js';
 
-/** Records kept parsed in memory, by whole collections, least recently used dropped first. */
+/** Records (written and removed) of collections kept parsed in memory, least recently used dropped first. */
 const CACHE_RECORDS = 20_000;
-/** Places placeholders may hold in memory: they are never written, and come back the same when dropped. */
-const PLACEHOLDER_PLACES = 1500;
 
 /** A change the database refused (disk full, I/O error, a file made read-only): nothing changed. */
 export class StateWriteError extends Error {
@@ -33,159 +48,162 @@ export class StateWriteError extends Error {
 }
 
 /**
- * A store whose collections live in SQLite: records are JSON texts in a `records` table, in insertion
- * order, and a collection that exists (even emptied) has a row in `collections`. The database is the only
- * truth; what is read lately is kept parsed and frozen in memory (a bounded cache of whole collections), so
- * reads cost what the memory store's do.
- *
- * Placeholders ({@link Store.seed}) are never written: they come back the same from the seed, so they stay
- * in memory, evictable, until a change to their collection writes them all (with the change) in one
- * transaction. Limits count both, as the memory store does.
+ * A store whose overlays live in SQLite: a `collections` row for each collection clients changed (`derived`:
+ * over its placeholders, else restored whole), what was written as JSON texts in `records` in insertion order,
+ * and the placeholders removed in `removed`. Placeholders are never written: they come from the seed. The
+ * database is the only truth; the overlays read lately are kept parsed and frozen in memory (a bounded cache,
+ * collections nobody changed included), so reads cost what the memory store's do.
  * @example
- * const { store } = await openStateFile('state.db', { limits: { state: 1_000_000 }, initial: {}, accept, idOf });
+ * const { store } = await openStateFile('state.db', { limits: { budget }, initial: {}, accept, idOf });
  * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // 'stored', committed when it returns
  */
 export class SqliteStore implements Store {
   readonly limits: Readonly<StoreLimits>;
   #db: Database;
   #sql: ReturnType<typeof prepare>;
-  /** Collections in the database and their sizes. */
-  #sizes = new Map<string, number>();
-  #durablePlaces = 0;
-  /** Seeded collections (memory only), least recently used first, and the places they hold. */
-  #placeholders = new Map<string, Map<string, StoredRecord>>();
-  #placeholderPlaces = 0;
-  /** Database collections read lately, least recently used first, and how many records they hold. */
-  #cache = new Map<string, Map<string, StoredRecord>>();
+  #derive: DerivePlaceholders = () => NO_PLACEHOLDERS;
+  /** Overlays read lately (`null`: the collection has none), least recently used first, and what they hold. */
+  #cache = new Map<string, Overlay | null>();
   #cachedRecords = 0;
-  #versions = new Map<string, number>();
   #changes = 0;
+  #records: number;
+  #charged: number;
   #seq: number;
   #lastError: StoreInfo['lastError'];
   #failing = false;
 
   constructor(db: Database, limits: Partial<StoreLimits> = {}) {
-    this.limits = Object.freeze({ collection: Infinity, state: Infinity, ...limits });
+    this.limits = Object.freeze({ collection: Infinity, budget: new StateBudget(Number.MAX_SAFE_INTEGER), ...limits });
     this.#db = db;
     this.#sql = prepare(db);
-    for (const { name, size } of this.#sql.sizes.all() as { name: string; size: number }[]) {
-      this.#sizes.set(name, size);
-      this.#durablePlaces += placesOf(size);
-    }
+    const usage = this.#sql.usage.get() as { records: number; bytes: number };
+    this.#records = usage.records;
+    this.#charged = usage.bytes;
+    // What the file holds was answered as written: it is never refused, but counts.
+    this.limits.budget.charge(this.#charged, true);
     this.#seq = (this.#sql.lastSeq.pluck().get() as number | null) ?? 0;
   }
 
+  usePlaceholders(derive: DerivePlaceholders): void {
+    this.#derive = derive;
+  }
+
   get(collection: string, id: string): StoredRecord | undefined {
-    return this.#records(collection)?.get(id);
+    const overlay = this.#overlay(collection);
+    return visibleRecord(overlay, this.#base(overlay, collection), id);
   }
 
   list(collection: string): StoredRecord[] {
-    return [...(this.#records(collection)?.values() ?? [])];
+    const overlay = this.#overlay(collection);
+    return visibleRecords(overlay, this.#base(overlay, collection));
+  }
+
+  count(collection: string): number {
+    const overlay = this.#overlay(collection);
+    return visibleCount(overlay, this.#base(overlay, collection));
   }
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
-    const seeded = this.#placeholders.get(collection);
-    const cached = seeded ? undefined : useRecent(this.#cache, collection);
-    const size = seeded ? seeded.size : this.#sizes.get(collection);
-    const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
-    if (!exists) {
-      if ((size ?? 0) >= this.limits.collection) return 'collection-full';
-      const places = size === 0 ? 0 : 1;
-      if (places > 0 && !this.#makeRoom(places, collection)) return 'state-full';
-    }
+    const overlay = this.#overlay(collection);
+    const put = planPut(overlay, this.#base(overlay, collection), {
+      collection,
+      id,
+      record,
+      limit: this.limits.collection,
+    });
+    if ('refused' in put) return put.refused;
+    if (!this.#fits(put.cost)) return 'state-full';
     const frozen = deepFreeze(record);
     this.#write(() => {
-      if (seeded) this.#insertCollection(collection, seeded);
-      else if (size === undefined) this.#sql.addCollection.run(collection, ++this.#seq);
+      if (!overlay) this.#sql.addCollection.run(collection, ++this.#seq, 1);
       this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(frozen));
     });
     // Committed: only now does memory follow.
-    if (seeded) {
-      this.#dropPlaceholders(collection);
-      seeded.set(id, frozen);
-      this.#cacheAdd(collection, seeded);
-    } else if (cached) {
-      cached.set(id, frozen);
-      if (!exists) this.#cachedRecords++;
+    const kept = overlay ?? this.#opened(collection);
+    kept.written.set(id, frozen);
+    kept.version = ++this.#changes;
+    if (put.added) {
+      this.#records++;
+      this.#cachedRecords++;
     }
-    this.#settle(collection, (size ?? 0) + (exists ? 0 : 1));
+    this.#charge(put.cost);
     return 'stored';
   }
 
-  seed(collection: string, records: ReadonlyArray<readonly [id: string, record: StoredRecord]>): StoreOutcome {
-    if (this.has(collection)) return 'stored';
-    const map = new Map<string, StoredRecord>();
-    for (const [id, record] of records) map.set(id, deepFreeze(record));
-    const places = placesOf(map.size);
-    if (places > PLACEHOLDER_PLACES || !this.#makeRoom(places)) return 'state-full';
-    this.#placeholders.set(collection, map);
-    this.#placeholderPlaces += places;
-    this.#versions.set(collection, ++this.#changes);
-    return 'stored';
-  }
-
-  delete(collection: string, id: string): boolean {
-    const seeded = this.#placeholders.get(collection);
-    const cached = seeded ? undefined : useRecent(this.#cache, collection);
-    const size = seeded ? seeded.size : this.#sizes.get(collection);
-    const exists = (seeded ?? cached)?.has(id) ?? (size !== undefined && this.#has(collection, id));
-    if (!exists) return false;
+  delete(collection: string, id: string): DeleteOutcome {
+    const overlay = this.#overlay(collection);
+    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
+    if (plan === 'missing') return plan;
+    if (!this.#fits(plan.cost)) return 'state-full';
     this.#write(() => {
-      if (seeded) this.#insertCollection(collection, seeded, id);
-      else this.#sql.remove.run(collection, id);
+      if (!overlay) this.#sql.addCollection.run(collection, ++this.#seq, 1);
+      if (plan.written) this.#sql.remove.run(collection, id);
+      if (plan.hides) this.#sql.hide.run(collection, id);
     });
-    if (seeded) {
-      this.#dropPlaceholders(collection);
-      seeded.delete(id);
-      this.#cacheAdd(collection, seeded);
-    } else if (cached) {
-      cached.delete(id);
-      this.#cachedRecords--;
+    const kept = overlay ?? this.#opened(collection);
+    if (plan.written) {
+      kept.written.delete(id);
+      this.#records--;
     }
-    this.#settle(collection, size! - 1);
-    return true;
-  }
-
-  has(collection: string): boolean {
-    return useRecent(this.#placeholders, collection) !== undefined || this.#sizes.has(collection);
-  }
-
-  count(collection?: string): number {
-    if (collection === undefined) return this.#durablePlaces + this.#placeholderPlaces;
-    return this.#placeholders.get(collection)?.size ?? this.#sizes.get(collection) ?? 0;
+    if (plan.hides) kept.removed.add(id);
+    this.#cachedRecords += (plan.hides ? 1 : 0) - (plan.written ? 1 : 0);
+    kept.version = ++this.#changes;
+    this.#charge(plan.cost);
+    return 'deleted';
   }
 
   version(collection: string): number {
-    return this.#versions.get(collection) ?? 0;
+    return this.#overlay(collection)?.version ?? 0;
+  }
+
+  usage(): { records: number; bytes: number } {
+    return { records: this.#records, bytes: this.#charged };
   }
 
   snapshot(): StoreSnapshot {
     const out: StoreSnapshot = {};
-    for (const { name } of this.#sql.collections.all() as { name: string }[]) out[name] = [];
-    for (const { collection, body } of this.#sql.all.iterate() as Iterable<{ collection: string; body: string }>)
-      out[collection]!.push(JSON.parse(body) as StoredRecord);
-    for (const [name, records] of this.#placeholders) out[name] = [...records.values()].map((r) => structuredClone(r));
+    for (const { name } of this.#sql.collections.all() as { name: string }[]) {
+      const overlay = useRecent(this.#cache, name) ?? this.#read(name)!;
+      out[name] = visibleRecords(overlay, this.#base(overlay, name)).map((r) => structuredClone(r));
+    }
     return out;
   }
 
-  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void {
-    const collections = Object.entries(snapshot).map(([name, records]) => {
+  restore(
+    snapshot: StoreSnapshot,
+    idOf: (collection: string, record: StoredRecord) => string,
+    charged = false,
+  ): 'stored' | 'state-full' {
+    let cost = 0;
+    let records = 0;
+    const collections = Object.entries(snapshot).map(([name, list]) => {
       const map = new Map<string, StoredRecord>();
-      for (const record of records) map.set(idOf(name, record), record);
+      for (const record of list) map.set(idOf(name, record), record);
+      for (const [id, record] of map) cost += recordCost(id, record);
+      cost += overlayCost(name);
+      records += map.size;
       return [name, map] as const;
     });
+    const { budget } = this.limits;
+    if (charged && budget.used - this.#charged + cost > budget.bytes) return 'state-full';
     this.#write(() => {
       this.#sql.clearRecords.run();
+      this.#sql.clearRemoved.run();
       this.#sql.clearCollections.run();
-      for (const [name, records] of collections) this.#insertCollection(name, records);
+      for (const [name, map] of collections) {
+        this.#sql.addCollection.run(name, ++this.#seq, 0);
+        for (const [id, record] of map) this.#sql.upsert.run(name, id, ++this.#seq, JSON.stringify(record));
+      }
     });
-    this.#sizes = new Map(collections.map(([name, records]) => [name, records.size]));
-    this.#durablePlaces = collections.reduce((sum, [, records]) => sum + placesOf(records.size), 0);
-    this.#placeholders = new Map();
-    this.#placeholderPlaces = 0;
+    budget.release(this.#charged);
+    budget.charge(cost, true);
+    this.#charged = cost;
+    this.#records = records;
     this.#cache = new Map();
     this.#cachedRecords = 0;
-    this.#versions = new Map(collections.map(([name]) => [name, ++this.#changes]));
+    // Versions go on counting: nothing kept from before a restore is taken as current.
+    this.#changes++;
+    return 'stored';
   }
 
   info(): StoreInfo {
@@ -195,61 +213,65 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
+    this.limits.budget.release(this.#charged);
+    this.#charged = 0;
     if (this.#db.open) this.#db.close();
   }
 
-  /** A collection's records: placeholders, or the database's (loaded into the cache when not there). */
-  #records(collection: string): Map<string, StoredRecord> | undefined {
-    return useRecent(this.#placeholders, collection) ?? this.#loaded(collection);
+  #base(overlay: Overlay | null, collection: string): Placeholders {
+    return overlay === null || overlay.derived ? this.#derive(collection) : NO_PLACEHOLDERS;
   }
 
-  /** A database collection's records, from the cache or read whole (and cached); `undefined` when it has none. */
-  #loaded(collection: string): Map<string, StoredRecord> | undefined {
+  /** A collection's overlay, from the cache or read from the database (and cached); `null` when it has none. */
+  #overlay(collection: string): Overlay | null {
     const hit = useRecent(this.#cache, collection);
-    if (hit || !this.#sizes.has(collection)) return hit;
-    const records = new Map<string, StoredRecord>();
-    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
-      records.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
-    this.#cacheAdd(collection, records);
-    return records;
+    if (hit !== undefined) return hit;
+    const overlay = this.#read(collection);
+    this.#cacheAdd(collection, overlay);
+    return overlay;
   }
 
-  /** Keeps a collection's records in the cache, letting the least recently used others go past its size. */
-  #cacheAdd(collection: string, records: Map<string, StoredRecord>): void {
-    this.#cache.set(collection, records);
-    this.#cachedRecords += records.size;
+  /** A collection's overlay as the database holds it, `null` when it has none. */
+  #read(collection: string): Overlay | null {
+    const row = this.#sql.collection.get(collection) as { derived: number } | undefined;
+    if (row === undefined) return null;
+    const overlay = newOverlay(row.derived === 1, ++this.#changes);
+    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
+      overlay.written.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
+    for (const id of this.#sql.removed.pluck().iterate(collection) as Iterable<string>) overlay.removed.add(id);
+    return overlay;
+  }
+
+  /** A new overlay for a collection just written to the database for the first time. */
+  #opened(collection: string): Overlay {
+    const overlay = newOverlay(true, 0);
+    this.#cacheAdd(collection, overlay);
+    return overlay;
+  }
+
+  /** Keeps a collection's overlay in the cache, letting the least recently used others go past its size. */
+  #cacheAdd(collection: string, overlay: Overlay | null): void {
+    const before = this.#cache.get(collection);
+    if (before !== undefined) this.#cachedRecords -= weightOf(before);
+    this.#cache.delete(collection);
+    this.#cache.set(collection, overlay);
+    this.#cachedRecords += weightOf(overlay);
     for (const [name, held] of this.#cache) {
       if (this.#cachedRecords <= CACHE_RECORDS || name === collection) break;
       this.#cache.delete(name);
-      this.#cachedRecords -= held.size;
+      this.#cachedRecords -= weightOf(held);
     }
   }
 
-  /** Whether a database collection holds the id, asked of the database (the collection is not in the cache). */
-  #has(collection: string, id: string): boolean {
-    return this.#sql.exists.get(collection, id) !== undefined;
+  /** Whether the budget has room for `cost` (a change that gives back always fits). */
+  #fits(cost: number): boolean {
+    return cost <= 0 || this.limits.budget.used + cost <= this.limits.budget.bytes;
   }
 
-  /** After a committed change: the collection's size, places and version. */
-  #settle(collection: string, size: number): void {
-    const before = this.#sizes.get(collection);
-    this.#durablePlaces += placesOf(size) - (before === undefined ? 0 : placesOf(before));
-    this.#sizes.set(collection, size);
-    this.#versions.set(collection, ++this.#changes);
-  }
-
-  /** Writes a collection and its records (but `except`). */
-  #insertCollection(collection: string, records: Map<string, StoredRecord>, except?: string): void {
-    this.#sql.addCollection.run(collection, ++this.#seq);
-    for (const [id, record] of records)
-      if (id !== except) this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(record));
-  }
-
-  #dropPlaceholders(collection: string): void {
-    const records = this.#placeholders.get(collection);
-    if (!records) return;
-    this.#placeholders.delete(collection);
-    this.#placeholderPlaces -= placesOf(records.size);
+  #charge(cost: number): void {
+    if (cost >= 0) this.limits.budget.charge(cost, true);
+    else this.limits.budget.release(-cost);
+    this.#charged += cost;
   }
 
   /** Runs the statements in one transaction, committed when it returns; a failure changes nothing and is kept. */
@@ -271,51 +293,45 @@ export class SqliteStore implements Store {
       throw new StateWriteError(`The state file ${this.#db.name} could not be written: ${message}`, code);
     }
   }
+}
 
-  /**
-   * Makes room for `places` more within the state limit by dropping placeholders (never `spare`'s), least
-   * recently used first; `false`, with nothing dropped, when that would not do.
-   */
-  #makeRoom(places: number, spare?: string): boolean {
-    const { state } = this.limits;
-    const held = () => this.#durablePlaces + this.#placeholderPlaces;
-    if (held() + places <= state) return true;
-    const own = spare === undefined ? undefined : this.#placeholders.get(spare);
-    const spared = own ? placesOf(own.size) : 0;
-    if (held() - (this.#placeholderPlaces - spared) + places > state) return false;
-    for (const name of this.#placeholders.keys()) {
-      if (held() + places <= state) break;
-      if (name === spare) continue;
-      this.#dropPlaceholders(name);
-      this.#versions.delete(name);
-    }
-    return true;
-  }
+/** What an overlay weighs in the cache: its records and removed ids, and one for itself. */
+function weightOf(overlay: Overlay | null): number {
+  return overlay === null ? 1 : overlay.written.size + overlay.removed.size + 1;
 }
 
 function prepare(db: Database) {
   const statement = (sql: string): Statement => db.prepare(sql);
+  // What the file holds is charged as the stores charge it (see overlay.ts): texts, ids and a share a row.
+  const [entry, overlay] = [ENTRY_COST, OVERLAY_COST];
   return {
-    sizes: statement(
-      'SELECT c.name AS name, (SELECT count(*) FROM records r WHERE r.collection = c.name) AS size FROM collections c',
+    usage: statement(
+      `SELECT (SELECT count(*) FROM records) AS records, ` +
+        `(SELECT coalesce(sum(length(body) + length(id) + ${entry}), 0) FROM records) + ` +
+        `(SELECT coalesce(sum(length(id) + ${entry}), 0) FROM removed) + ` +
+        `(SELECT coalesce(sum(length(name) + ${overlay}), 0) FROM collections) AS bytes`,
     ),
     lastSeq: statement(
       'SELECT max(seq) FROM (SELECT max(seq) AS seq FROM records UNION ALL SELECT max(seq) FROM collections)',
     ),
+    collection: statement('SELECT derived FROM collections WHERE name = ?'),
     list: statement('SELECT id, body FROM records WHERE collection = ? ORDER BY seq'),
-    all: statement('SELECT collection, body FROM records ORDER BY collection, seq'),
+    removed: statement('SELECT id FROM removed WHERE collection = ?'),
     collections: statement('SELECT name FROM collections ORDER BY seq'),
-    addCollection: statement('INSERT INTO collections (name, seq) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+    addCollection: statement(
+      'INSERT INTO collections (name, seq, derived) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+    ),
     upsert: statement(
       'INSERT INTO records (collection, id, seq, body) VALUES (?, ?, ?, ?) ' +
         'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body',
     ),
     remove: statement('DELETE FROM records WHERE collection = ? AND id = ?'),
-    exists: statement('SELECT 1 FROM records WHERE collection = ? AND id = ?'),
+    hide: statement('INSERT INTO removed (collection, id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
     begin: statement('BEGIN IMMEDIATE'),
     commit: statement('COMMIT'),
     rollback: statement('ROLLBACK'),
     clearRecords: statement('DELETE FROM records'),
+    clearRemoved: statement('DELETE FROM removed'),
     clearCollections: statement('DELETE FROM collections'),
   };
 }

@@ -1,16 +1,30 @@
-// The state store: records by collection and id, within limits, behind an interface so other backends can follow.
-import { useRecent } from '../memo/use-recent.js';
+// The state store: what clients wrote, by collection and id, within a byte budget, behind an interface so other backends can follow.
+import {
+  newOverlay,
+  NO_PLACEHOLDERS,
+  overlayCost,
+  planDelete,
+  planPut,
+  recordCost,
+  visibleCount,
+  visibleRecord,
+  visibleRecords,
+  type Overlay,
+  type Placeholders,
+  type StoredRecord,
+} from './overlay.js';
+import { StateBudget } from './state-budget.js';
 
-/** A stored record: a JSON object. */
-export type StoredRecord = Record<string, unknown>;
+export type { StoredRecord };
 
 /** Everything a store holds, as plain JSON: collection path → records in insertion order. */
 export type StoreSnapshot = Record<string, StoredRecord[]>;
 
-/** How much a store may hold: records in one collection, and places in the whole store (see {@link Store.count}). */
+/** How much a store may hold: records in one collection (placeholders included), and the bytes clients wrote. */
 export interface StoreLimits {
   collection: number;
-  state: number;
+  /** What the records clients wrote may take (see StateBudget); shared by every session's memory store. */
+  budget: StateBudget;
 }
 
 /** What a store is, for health: its kind, its file, and the last write that failed (if any did). */
@@ -20,230 +34,218 @@ export interface StoreInfo {
   lastError?: { message: string; at: string };
   /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */
   failing?: boolean;
-  /** Records of the file kept parsed in memory (at most 20,000): what the state costs the heap. */
+  /** Records (and removed ids) of the file kept parsed in memory, at most 20,000: what the state costs the heap. */
   cached?: number;
 }
 
-/** What became of a write: stored, or refused (nothing changed) because a collection or the store is full. */
+/** What became of a write: stored, or refused (nothing changed) because a collection or the budget is full. */
 export type StoreOutcome = 'stored' | 'collection-full' | 'state-full';
 
+/** What became of a delete: done, nothing to delete, or refused because removing a placeholder needs room. */
+export type DeleteOutcome = 'deleted' | 'missing' | 'state-full';
+
+/** Where a store finds a collection's placeholders (see PlaceholderSource.of). */
+export type DerivePlaceholders = (collection: string) => Placeholders;
+
 /**
- * Where state lives. A collection is named by its concrete path (`/members/m1/passes`), so every
- * member's data is apart. A collection that exists, even empty, has been initialised.
- *
- * A store is bounded by its {@link StoreLimits}. A collection that holds only what {@link Store.seed} put there
- * (placeholders that can be made again, the same, at any time) is evictable: when a write needs room past the
- * state limit, evictable collections are dropped, least recently used first, before the write is refused.
- * Reading a collection (`has`, `get`, `list`) counts as using it.
+ * Where state lives. A collection is named by its concrete path (`/members/m1/passes`), so every member's data
+ * is apart. A collection starts as its placeholders, which the store does not keep: it asks `derive` for them
+ * (see {@link Store.usePlaceholders}), and keeps only what clients changed (an {@link Overlay}): created and
+ * replaced records, and the ids of placeholders deleted. Only that is charged against the budget, so reading
+ * any number of members never fills it. A restored collection (fixtures, `PUT /__mock/state`) holds exactly
+ * the records it was given.
  *
  * A store that keeps state in a file has every change (`put`, `delete`, `restore`) on disk when it returns; when
  * the file cannot take it, the change throws (a `StateWriteError`) and nothing changed.
  */
 export interface Store {
   readonly limits: Readonly<StoreLimits>;
+  /** Where placeholders come from from now on (a reload of the contract gives another source). */
+  usePlaceholders(derive: DerivePlaceholders): void;
   /** A record, read-only. */
   get(collection: string, id: string): StoredRecord | undefined;
-  /** Records in insertion order (oldest first), read-only. */
+  /** Records in insertion order (oldest first, placeholders before what was created), read-only. */
   list(collection: string): StoredRecord[];
+  /** How many records the collection holds, placeholders included. */
+  count(collection: string): number;
   /**
    * Stores a record the caller hands over: it must not change it afterwards (the memory store freezes it).
-   * A new record in a collection at the collection limit, or one that needs room past the state limit (after
-   * evicting what it can), is refused and nothing changes; replacing a record is never refused.
+   * A new record in a collection at the collection limit, or one the budget has no room for, is refused and
+   * nothing changes.
    */
   put(collection: string, id: string, record: StoredRecord): StoreOutcome;
+  /** Removes a record; `missing` when there was none; `state-full` when removing a placeholder finds no room to say so. */
+  delete(collection: string, id: string): DeleteOutcome;
   /**
-   * Initialises a collection with records that can be made again the same at any time (placeholders, or none),
-   * as evictable; refused (`state-full`, nothing stored) when there is no room even after evicting. Placeholders
-   * are not held to the collection limit (a create past it is). A collection that exists already is left as it is.
-   */
-  seed(collection: string, records: ReadonlyArray<readonly [id: string, record: StoredRecord]>): StoreOutcome;
-  /** Removes a record; `false` when there was none. The collection is no longer evictable once it loses one. */
-  delete(collection: string, id: string): boolean;
-  /** Whether the collection was initialised (created, seeded or restored). */
-  has(collection: string): boolean;
-  /**
-   * The records of a collection; without one, the places the whole store holds against its state limit: every
-   * record, and one for each empty collection (it keeps that its records were deleted).
-   */
-  count(collection?: string): number;
-  /**
-   * A number that changes whenever the collection changes (put, delete, seed, restore): answers made from it can
+   * A number that changes whenever the collection changes (put, delete, restore): answers made from it can
    * be kept until then.
    */
   version(collection: string): number;
+  /** Records clients wrote and their charge against the budget (placeholders are neither). */
+  usage(): { records: number; bytes: number };
+  /** Every collection clients changed or that was restored, as clients see it. Untouched ones are placeholders. */
   snapshot(): StoreSnapshot;
   /**
-   * Replaces everything with the snapshot, whatever the limits (fixtures are never refused, but count); `idOf`
-   * names each record's key. Restored collections are not evictable.
+   * Replaces everything with the snapshot; `idOf` names each record's key. With `charged` (what a client sent)
+   * it must fit the budget, else `state-full` and nothing changed; without (fixtures, a state file) it is never
+   * refused, but counts.
    */
-  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void;
+  restore(
+    snapshot: StoreSnapshot,
+    idOf: (collection: string, record: StoredRecord) => string,
+    charged?: boolean,
+  ): 'stored' | 'state-full';
   /** What the store is, for health. */
   info(): StoreInfo;
-  /** Lets go of what the store holds open (a database file); a closed store is not used again. */
+  /** Gives back its charge and lets go of what it holds open (a database file); a closed store is not used again. */
   close(): void;
 }
 
 /**
- * The in-memory store. Records are frozen when they go in, so reads hand them out without copying: a list
- * of fifty records costs no clone on every request, and no caller can change the store by accident.
- * A put takes the record as it is (the mock made it for the store); a restore copies the snapshot first.
- * Every operation costs the same however many collections the store holds (an eviction is paid for by the seed
- * that put the collection there): counts are kept as they change, and evictable collections wait in a map in
- * order of use.
+ * The in-memory store: an overlay per collection clients changed. Records are frozen when they go in, so reads
+ * hand them out without copying: a list of fifty records costs no clone on every request, and no caller can
+ * change the store by accident. A put takes the record as it is (the mock made it for the store); a restore
+ * copies the snapshot first.
  * @example
- * const store = new MemoryStore({ collection: 1000, state: 2000 });
+ * const store = new MemoryStore({ collection: 1000, budget: new StateBudget(64 * 1024 * 1024) });
  * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // 'stored'
  */
 export class MemoryStore implements Store {
   readonly limits: Readonly<StoreLimits>;
-  #collections = new Map<string, Map<string, StoredRecord>>();
+  #overlays = new Map<string, Overlay>();
+  #derive: DerivePlaceholders = () => NO_PLACEHOLDERS;
   /** Counts every change of the store; a collection's version is the count at its last change. */
   #changes = 0;
-  #versions = new Map<string, number>();
-  /** Places held (see {@link Store.count}). */
-  #places = 0;
-  /** Evictable collections, least recently used first, and the places they hold between them. */
-  #evictable = new Map<string, true>();
-  #evictablePlaces = 0;
+  #records = 0;
+  #charged = 0;
 
   constructor(limits: Partial<StoreLimits> = {}) {
-    this.limits = Object.freeze({ collection: Infinity, state: Infinity, ...limits });
+    this.limits = Object.freeze({ collection: Infinity, budget: new StateBudget(Number.MAX_SAFE_INTEGER), ...limits });
+  }
+
+  usePlaceholders(derive: DerivePlaceholders): void {
+    this.#derive = derive;
   }
 
   get(collection: string, id: string): StoredRecord | undefined {
-    this.#use(collection);
-    return this.#collections.get(collection)?.get(id);
+    const overlay = this.#overlays.get(collection);
+    return visibleRecord(overlay, this.#base(overlay, collection), id);
   }
 
   list(collection: string): StoredRecord[] {
-    this.#use(collection);
-    return [...(this.#collections.get(collection)?.values() ?? [])];
+    const overlay = this.#overlays.get(collection);
+    return visibleRecords(overlay, this.#base(overlay, collection));
+  }
+
+  count(collection: string): number {
+    const overlay = this.#overlays.get(collection);
+    return visibleCount(overlay, this.#base(overlay, collection));
   }
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
-    const records = this.#collections.get(collection);
-    if (!records?.has(id)) {
-      if ((records?.size ?? 0) >= this.limits.collection) return 'collection-full';
-      // The first record of an empty collection takes the place the collection held already.
-      const places = records?.size === 0 ? 0 : 1;
-      if (places > 0 && !this.#makeRoom(places, collection)) return 'state-full';
-      this.#places += places;
+    const overlay = this.#overlays.get(collection);
+    const put = planPut(overlay, this.#base(overlay, collection), {
+      collection,
+      id,
+      record,
+      limit: this.limits.collection,
+    });
+    if ('refused' in put) return put.refused;
+    if (!this.#charge(put.cost)) return 'state-full';
+    const kept = overlay ?? this.#open(collection);
+    kept.written.set(id, deepFreeze(record));
+    if (put.added) this.#records++;
+    kept.version = ++this.#changes;
+    return 'stored';
+  }
+
+  delete(collection: string, id: string): DeleteOutcome {
+    const overlay = this.#overlays.get(collection);
+    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
+    if (plan === 'missing') return plan;
+    if (!this.#charge(plan.cost)) return 'state-full';
+    const kept = overlay ?? this.#open(collection);
+    if (plan.written) {
+      kept.written.delete(id);
+      this.#records--;
     }
-    this.#keep(collection);
-    this.#open(collection).set(id, deepFreeze(record));
-    this.#versions.set(collection, ++this.#changes);
-    return 'stored';
-  }
-
-  seed(collection: string, records: ReadonlyArray<readonly [id: string, record: StoredRecord]>): StoreOutcome {
-    if (this.#collections.has(collection)) return 'stored';
-    // Counted by distinct id, as the collection holds them (two placeholders may draw one id).
-    const places = placesOf(new Set(records.map(([id]) => id)).size);
-    if (!this.#makeRoom(places)) return 'state-full';
-    const map = this.#open(collection);
-    for (const [id, record] of records) map.set(id, deepFreeze(record));
-    this.#places += places;
-    this.#evictable.set(collection, true);
-    this.#evictablePlaces += places;
-    this.#versions.set(collection, ++this.#changes);
-    return 'stored';
-  }
-
-  delete(collection: string, id: string): boolean {
-    const records = this.#collections.get(collection);
-    if (!records?.has(id)) return false;
-    this.#keep(collection);
-    records.delete(id);
-    // The last record's place stays with the now empty collection.
-    if (records.size > 0) this.#places--;
-    this.#versions.set(collection, ++this.#changes);
-    return true;
+    if (plan.hides) kept.removed.add(id);
+    kept.version = ++this.#changes;
+    return 'deleted';
   }
 
   version(collection: string): number {
-    return this.#versions.get(collection) ?? 0;
+    return this.#overlays.get(collection)?.version ?? 0;
   }
 
-  has(collection: string): boolean {
-    this.#use(collection);
-    return this.#collections.has(collection);
-  }
-
-  count(collection?: string): number {
-    return collection === undefined ? this.#places : (this.#collections.get(collection)?.size ?? 0);
+  usage(): { records: number; bytes: number } {
+    return { records: this.#records, bytes: this.#charged };
   }
 
   snapshot(): StoreSnapshot {
     const out: StoreSnapshot = {};
-    for (const [name, records] of this.#collections) out[name] = [...records.values()].map((r) => structuredClone(r));
+    for (const [name, overlay] of this.#overlays)
+      out[name] = visibleRecords(overlay, this.#base(overlay, name)).map((r) => structuredClone(r));
     return out;
   }
 
-  restore(snapshot: StoreSnapshot, idOf: (collection: string, record: StoredRecord) => string): void {
-    this.#collections = new Map();
-    this.#evictable = new Map();
-    this.#evictablePlaces = 0;
-    this.#places = 0;
-    // Versions go on counting from where they were, so nothing kept from before a restore is taken as current.
-    this.#versions = new Map(Object.keys(snapshot).map((name) => [name, ++this.#changes]));
-    for (const [name, records] of Object.entries(snapshot)) {
-      const map = this.#open(name);
-      for (const record of records) map.set(idOf(name, record), deepFreeze(structuredClone(record)));
-      this.#places += placesOf(map.size);
+  restore(
+    snapshot: StoreSnapshot,
+    idOf: (collection: string, record: StoredRecord) => string,
+    charged = false,
+  ): 'stored' | 'state-full' {
+    const overlays = new Map<string, Overlay>();
+    let cost = 0;
+    let records = 0;
+    for (const [name, list] of Object.entries(snapshot)) {
+      // Versions go on counting from where they were, so nothing kept from before a restore is taken as current.
+      const overlay = newOverlay(false, ++this.#changes);
+      for (const record of list) overlay.written.set(idOf(name, record), deepFreeze(structuredClone(record)));
+      for (const [id, record] of overlay.written) cost += recordCost(id, record);
+      cost += overlayCost(name);
+      records += overlay.written.size;
+      overlays.set(name, overlay);
     }
+    const { budget } = this.limits;
+    budget.release(this.#charged);
+    if (!budget.charge(cost, !charged)) {
+      budget.charge(this.#charged, true);
+      return 'state-full';
+    }
+    this.#charged = cost;
+    this.#records = records;
+    this.#overlays = overlays;
+    return 'stored';
   }
 
   info(): StoreInfo {
     return { kind: 'memory' };
   }
 
-  close(): void {}
-
-  #open(collection: string): Map<string, StoredRecord> {
-    let records = this.#collections.get(collection);
-    if (!records) this.#collections.set(collection, (records = new Map()));
-    return records;
+  close(): void {
+    this.limits.budget.release(this.#charged);
+    this.#charged = 0;
+    this.#records = 0;
+    this.#overlays = new Map();
   }
 
-  /** Moves an evictable collection to the most recently used end. */
-  #use(collection: string): void {
-    useRecent(this.#evictable, collection);
+  /** The placeholders under a collection: none once it was restored. */
+  #base(overlay: Overlay | undefined, collection: string): Placeholders {
+    return overlay === undefined || overlay.derived ? this.#derive(collection) : NO_PLACEHOLDERS;
   }
 
-  /** The collection is about to change: it can no longer be made again from the seed, so it is kept. */
-  #keep(collection: string): void {
-    if (this.#evictable.delete(collection)) this.#evictablePlaces -= placesOf(this.#collections.get(collection)!.size);
+  #open(collection: string): Overlay {
+    const overlay = newOverlay(true, 0);
+    this.#overlays.set(collection, overlay);
+    return overlay;
   }
 
-  /**
-   * Makes room for `places` more within the state limit, evicting least recently used collections (never `spare`,
-   * the one being written to); `false`, with nothing evicted, when even evicting every other one would not do.
-   */
-  #makeRoom(places: number, spare?: string): boolean {
-    const { state } = this.limits;
-    if (this.#places + places <= state) return true;
-    const spared = spare !== undefined && this.#evictable.has(spare) ? placesOf(this.count(spare)) : 0;
-    if (this.#places - (this.#evictablePlaces - spared) + places > state) return false;
-    for (const name of this.#evictable.keys()) {
-      if (this.#places + places <= state) break;
-      if (name !== spare) this.#evict(name);
-    }
+  #charge(cost: number): boolean {
+    if (cost > 0 && !this.limits.budget.charge(cost)) return false;
+    if (cost < 0) this.limits.budget.release(-cost);
+    this.#charged += cost;
     return true;
   }
-
-  #evict(collection: string): void {
-    const places = placesOf(this.#collections.get(collection)!.size);
-    this.#evictable.delete(collection);
-    this.#evictablePlaces -= places;
-    this.#places -= places;
-    this.#collections.delete(collection);
-    this.#versions.delete(collection);
-  }
-}
-
-/** The places a collection of `size` records holds: its records, or one when it is empty. */
-export function placesOf(size: number): number {
-  return Math.max(size, 1);
 }
 
 /** Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). */

@@ -67,7 +67,7 @@ async function freePort(): Promise<number> {
 async function start(mode: Mode, file: string): Promise<Started> {
   const port = await freePort();
   const args = ['--max-old-space-size=512', CLI, '--port', String(port), '--log', 'off', '--no-watch'];
-  if (mode === 'memory') args.push('--state-limit', '1000000');
+  if (mode === 'memory') args.push('--state-bytes', '1GB');
   else args.push('--state-file', file, '--state-sync', mode === 'sqlite-full' ? 'full' : 'normal');
   const began = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });

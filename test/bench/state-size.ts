@@ -1,5 +1,5 @@
-// Measures the heap one stored record costs when every string is at its contract maximum, the worst case the
-// stateLimit default is chosen from. Run: node --expose-gc --import tsx test/bench/state-size.ts
+// Measures the heap one stored record costs when every string is at its contract maximum, beside what the state
+// budget charges it: the ratio the stateBytes default is chosen from. Run: node --expose-gc --import tsx test/bench/state-size.ts
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { BoundedMemo } from '../../mock/memo/bounded-memo.js';
@@ -35,13 +35,12 @@ function tools(): StateTools {
     store: new MemoryStore(),
     pages: new BoundedMemo(1),
     generator: createBodyGenerator(1),
-    placeholders: 0,
     now: () => new Date(),
   };
 }
 
-/** Heap bytes per record when `records` records are created, `perCollection` to a member. */
-function measure(operationId: keyof typeof BODIES, records: number, perCollection: number): number {
+/** Heap bytes and charged bytes per record when `records` records are created, `perCollection` to a member. */
+function measure(operationId: keyof typeof BODIES, records: number, perCollection: number): [number, number] {
   const state = tools();
   const resource = operationId === 'createPass' ? 'passes' : 'credentials';
   gc!();
@@ -60,19 +59,23 @@ function measure(operationId: keyof typeof BODIES, records: number, perCollectio
   }
   gc!();
   const bytes = (process.memoryUsage().heapUsed - before) / records;
-  if (state.store.count() !== records) throw new Error(`stored ${state.store.count()} of ${records}`);
-  return Math.round(bytes);
+  const { records: stored, bytes: charged } = state.store.usage();
+  if (stored !== records) throw new Error(`stored ${stored} of ${records}`);
+  return [Math.round(bytes), Math.round(charged / records)];
 }
 
 const RECORDS = 20_000;
 for (const operationId of ['createPass', 'createCredential'] as const) {
   for (const perCollection of [1000, 1]) {
-    const bytes = measure(operationId, RECORDS, perCollection);
-    console.log(`${operationId}: ${bytes} bytes a record, ${perCollection} record(s) a collection`);
+    const [heap, charged] = measure(operationId, RECORDS, perCollection);
+    console.log(
+      `${operationId}: ${heap} bytes of heap a record, charged ${charged} (×${(heap / charged).toFixed(2)}), ` +
+        `${perCollection} record(s) a collection`,
+    );
   }
 }
 
-/** Heap bytes an empty collection costs (one emptied by deletes holds a place of the state limit). */
+/** Heap bytes an empty collection costs (one emptied by deletes is still charged its path). */
 function measureEmpty(collections: number): number {
   const store = new MemoryStore();
   gc!();
@@ -84,14 +87,14 @@ function measureEmpty(collections: number): number {
   }
   gc!();
   const bytes = (process.memoryUsage().heapUsed - before) / collections;
-  if (store.count() !== collections) throw new Error(`holds ${store.count()} of ${collections}`);
+  if (store.usage().records !== 0) throw new Error(`holds ${store.usage().records} records`);
   return Math.round(bytes);
 }
 console.log(`an emptied collection: ${measureEmpty(RECORDS)} bytes`);
 
 /**
  * Heap bytes of the JSON text the mock keeps beside a frozen body it answered (produce-reply's `texts`): for a
- * pass read by getPass, and for a page of 100 passes. Not counted by stateLimit; reported beside it.
+ * pass read by getPass, and for a page of 100 passes. Not charged to the state budget; reported beside it.
  */
 function measureTexts(): { record: number; page: number } {
   const state = tools();

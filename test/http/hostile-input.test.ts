@@ -159,6 +159,8 @@ describe('hostile input gets a 4xx problem (or its documented answer), and the s
 
   test('a hostile member id is only a name: its collection is plain data', async () => {
     await sendCase('__proto__ as a member id');
+    // A read keeps nothing; a create makes the collection state.
+    await request(mock.app).post('/members/__proto__/passes').set(AUTH).send({}).expect(201);
     const state = mock.state();
     expect(Object.keys(state)).toContain('/members/__proto__/passes');
     expect(Object.getPrototypeOf(state)).toBe(Object.prototype);

@@ -271,13 +271,26 @@ test('a JSON body sent with a byte order mark is recorded as the JSON it holds',
   expect(mock.calls()[0]!.body).toEqual({ kind: 'pin' });
 });
 
-test('GET /__mock/health reports the default session’s store: its kind, records against the limit, and the sessions', async () => {
-  const mock = await newMock({ placeholders: 2, stateLimit: 50 });
+test('GET /__mock/health reports the default session’s store: what clients wrote against the budget, placeholders apart', async () => {
+  const mock = await newMock({ placeholders: 2, stateBytes: 50_000 });
   await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+  await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201);
   await request(mock.app)
-    .get('/members/m1/passes')
+    .post('/members/m2/passes')
     .set({ ...AUTH, 'X-Mock-Session': 'other' })
-    .expect(200);
+    .send({ name: 'Gold' })
+    .expect(201);
   const { state } = (await request(mock.app).get('/__mock/health').expect(200)).body;
-  expect(state).toEqual({ kind: 'memory', records: 2, limit: 50, sessions: 2 });
+  expect(state).toEqual({
+    kind: 'memory',
+    records: 1,
+    bytes: expect.any(Number),
+    budget: 50_000,
+    budgetUsed: expect.any(Number),
+    placeholders: { cached: 2, made: 2 },
+    sessions: 2,
+  });
+  // The budget is every session's: the other session's create is in it, not in the default session's bytes.
+  expect(state.budgetUsed).toBeGreaterThan(state.bytes);
+  expect(state.bytes).toBeGreaterThan(200);
 });

@@ -115,13 +115,13 @@ describe('PUT /__mock/state', () => {
     expect(await state()).toEqual(before);
   });
 
-  test('answers 507 past the state limit, and changes nothing', async () => {
-    mock = await newMock({ seed: 11, stateLimit: 2 });
+  test('answers 507 past the state budget, naming it and what other sessions hold, and changes nothing', async () => {
+    mock = await newMock({ seed: 11, stateBytes: 2048 });
+    await request(mock.app).post('/members/m1/passes').set(AUTH).set('X-Mock-Session', 'other').send({}).expect(201);
     const before = await state();
-    const res = await putState({ '/members/m1/passes': [{}, {}], '/members/m2/passes': [] }).expect(507);
-    expect(res.body.detail).toBe(
-      'PUT /__mock/state: the state has 3 records (an empty collection counts as one), more than the 2 a session ' +
-        'may hold (stateLimit, --state-limit). Nothing was changed.',
+    const res = await putState({ '/members/m1/passes': [{}, {}, {}, {}], '/members/m2/passes': [] }).expect(507);
+    expect(res.body.detail).toMatch(
+      /^PUT \/__mock\/state: the state does not fit the state budget: what clients wrote may take 2KB \(stateBytes, --state-bytes\), and the other sessions hold \d+B\. Nothing was changed\.$/,
     );
     expect(await state()).toEqual(before);
   });
@@ -195,8 +195,8 @@ describe('sessions are seeded apart', () => {
   });
 
   test('setState keeps to the limits as PUT does', async () => {
-    mock = await newMock({ stateLimit: 1 });
-    expect(() => mock.setState({ '/members/m1/passes': [{}, {}] })).toThrow(/more than the 1 a session may hold/);
+    mock = await newMock({ stateBytes: 1024 });
+    expect(() => mock.setState({ '/members/m1/passes': [{}, {}, {}] })).toThrow(/does not fit the state budget/);
   });
 });
 
@@ -407,11 +407,12 @@ describe('one record at a time', () => {
     expect((await request(mock.app).get(passes)).body.records).toHaveLength(1);
   });
 
-  test('answers 507 when the session’s state is full, and stores nothing', async () => {
-    mock = await newMock({ seed: 11, placeholders: 0, stateLimit: 1 });
+  test('answers 507 when the state budget is used up, and stores nothing', async () => {
+    mock = await newMock({ seed: 11, placeholders: 0, stateBytes: 1024 });
+    await request(mock.app).post(passes).send({}).expect(201);
     await request(mock.app).post(passes).send({}).expect(201);
     const res = await request(mock.app).post('/__mock/state/members/m2/passes').send({}).expect(507);
-    expect(res.body.detail).toMatch(/this session's state is full: it holds 1 of 1 records \(stateLimit\)/);
+    expect(res.body.detail).toMatch(/the state budget is used up: what clients wrote takes \d+B of 1KB \(stateBytes/);
     expect(Object.keys(mock.state())).toEqual(['/members/m1/passes']);
   });
 

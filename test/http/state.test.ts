@@ -243,49 +243,46 @@ describe('state limits', () => {
     expect(await stored(limited.app)).toEqual(before);
   });
 
-  test('a create past --state-limit answers 507 naming the state limit, and stores nothing', async () => {
-    const limited = await newMock({ seed: 9, stateLimit: 4 });
-    await create(limited.app, 'm1').expect(201);
+  test('a create past --state-bytes answers 507 naming the budget, and stores nothing', async () => {
+    const limited = await newMock({ seed: 9, stateBytes: 1024 });
+    await create(limited.app, 'm1', { name: 'A'.repeat(40) }).expect(201);
+    await create(limited.app, 'm1', { name: 'B'.repeat(40) }).expect(201);
     const before = await stored(limited.app);
-    const res = await create(limited.app, 'm2')
+    const res = await create(limited.app, 'm2', { name: 'C'.repeat(40) })
       .expect(507)
       .expect('Content-Type', /^application\/problem\+json/);
-    expect(res.body.detail).toBe(
-      "createPass: this session's state is full: it holds 4 of 4 records (stateLimit). Nothing was stored. " +
-        'Make room by deleting records or with POST /__mock/reset, or raise --state-limit.',
+    expect(res.body.detail).toMatch(
+      /^createPass: the state budget is used up: what clients wrote takes \d+B of 1KB \(stateBytes; placeholders are free\)\. Nothing was stored\. Make room by deleting records or with POST \/__mock\/reset, or raise --state-bytes\.$/,
     );
     expect(await stored(limited.app)).toEqual(before);
   });
 
-  test('a credential create past --state-limit answers 507 too', async () => {
-    const limited = await newMock({ seed: 9, stateLimit: 3 });
+  test('a credential create past --state-bytes answers 507 too', async () => {
+    const limited = await newMock({ seed: 9, stateBytes: 1 });
     await request(limited.app).post('/members/m1/credentials').set(AUTH).send({ kind: 'pin' }).expect(507);
   });
 
-  test('a read of a new member when the state is full answers the same placeholders, and stores none', async () => {
-    const limited = await newMock({ seed: 9, stateLimit: 4 });
-    await create(limited.app, 'm1').expect(201);
-    const res = await request(limited.app).get('/members/m2/passes').set(AUTH).expect(200);
-    expect(res.text).toBe((await request(mock.app).get('/members/m2/passes').set(AUTH)).text);
-    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m1/passes']);
+  test('reads of new members never fill the budget, and answer the same placeholders as a roomy mock', async () => {
+    const limited = await newMock({ seed: 9, stateBytes: 1 });
+    for (const member of ['m1', 'm2', 'm3']) {
+      const res = await request(limited.app).get(`/members/${member}/passes`).set(AUTH).expect(200);
+      expect(res.text).toBe((await request(mock.app).get(`/members/${member}/passes`).set(AUTH)).text);
+    }
+    expect(await stored(limited.app)).toEqual({});
   });
 
-  test('a delete of a new member’s placeholder when the state is full answers 507, and stores nothing', async () => {
-    const limited = await newMock({ seed: 9, stateLimit: 4 });
-    await create(limited.app, 'm1').expect(201);
+  test('a delete of a placeholder the budget has no room to remember answers 507, and stores nothing', async () => {
+    const limited = await newMock({ seed: 9, stateBytes: 1 });
     const [placeholder] = (await request(limited.app).get('/members/m2/passes').set(AUTH)).body.data;
     await request(limited.app).delete(`/members/m2/passes/${placeholder.id}`).set(AUTH).expect(507);
     expect((await request(limited.app).get('/members/m2/passes').set(AUTH)).body.data).toContainEqual(placeholder);
-    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m1/passes']);
+    expect(await stored(limited.app)).toEqual({});
   });
 
-  test('members only read are dropped to make room, and read back the same', async () => {
-    const limited = await newMock({ seed: 9, stateLimit: 7 });
-    const first = (await request(limited.app).get('/members/m1/passes').set(AUTH)).text;
-    await request(limited.app).get('/members/m2/passes').set(AUTH).expect(200);
-    await create(limited.app, 'm3').expect(201);
-    expect(Object.keys(await stored(limited.app))).toEqual(['/members/m2/passes', '/members/m3/passes']);
-    expect((await request(limited.app).get('/members/m1/passes').set(AUTH)).text).toBe(first);
+  test('a member created into shows its placeholders as before, the new record first', async () => {
+    const before = (await request(mock.app).get('/members/m1/passes').set(AUTH)).body.data;
+    const created = (await create(mock.app, 'm1').expect(201)).body;
+    expect((await request(mock.app).get('/members/m1/passes').set(AUTH)).body.data).toEqual([created, ...before]);
   });
 
   test('fixtures past the limits are taken at start, and count', async () => {
@@ -293,11 +290,16 @@ describe('state limits', () => {
     const limited = await newMock({
       seed: 9,
       collectionLimit: 1,
-      stateLimit: 1,
+      stateBytes: 1,
       state: { '/members/m1/passes': fixtures },
     });
     expect((await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200)).body.data).toHaveLength(3);
     await create(limited.app, 'm1').expect(507);
+    await create(limited.app, 'm2').expect(507);
+  });
+
+  test('stateLimit, the record count it replaces, is refused naming stateBytes', async () => {
+    await expect(newMock({ stateLimit: 10 } as never)).rejects.toThrow(/stateLimit is gone: .*stateBytes/);
   });
 
   test('a valid_from of 65,000 characters is refused 422 by the contract, and stores nothing', async () => {

@@ -132,7 +132,7 @@ paths:
       '--journal-body-limit',
       '--session-limit',
       '--collection-limit',
-      '--state-limit',
+      '--state-bytes',
       '--latency',
       '--failure-rate',
       '--drop-rate',
@@ -153,7 +153,12 @@ paths:
     [['--stateles'], /Unknown option '--stateles'\. Did you mean --stateless\?/],
     [['--body-limit', '0'], /--body-limit must be a whole number/],
     [['--collection-limit', '0'], /--collection-limit must be a whole number from 1 to 10000000, not "0"/],
-    [['--state-limit', 'lots'], /--state-limit must be a whole number from 1 to 100000000, not "lots"/],
+    [['--state-bytes', 'lots'], /--state-bytes must be a size from 1KB to 1TB, such as 67108864 or 64MB, not "lots"/],
+    [['--state-bytes', '64MiB'], /--state-bytes must be a size from 1KB to 1TB, such as 67108864 or 64MB, not "64MiB"/],
+    [
+      ['--state-limit', '1500'],
+      /--state-limit is gone: state is bounded by bytes now, and placeholders are free\. Give --state-bytes/,
+    ],
     [['--allowed-hosts', 'http://mock.lan'], /--allowed-hosts must be host names, comma-separated/],
     [['--journal-bytes', '1000'], /--journal-bytes must be a whole number from 1024 to 1099511627776, not "1000"/],
     [['--journal-body-limit', 'all'], /--journal-body-limit must be a whole number from 0 to 1073741824, not "all"/],
@@ -248,17 +253,20 @@ paths:
   });
 
   test.each([
-    [['--collection-limit', '3'], 'collectionLimit'],
-    [['--state-limit', '3'], 'stateLimit'],
-  ])('%j makes a create past the limit answer 507 naming it', async (flags, limit) => {
+    [['--collection-limit', '3'], 'of 3 records (collectionLimit)'],
+    [['--state-bytes', '1KB'], 'of 1KB (stateBytes; placeholders are free)'],
+  ])('%j makes a create past the limit answer 507 naming it', async (flags, named) => {
     const cli = await start(['--port', '0', '--log', 'off', ...flags]);
-    const res = await fetch(`${cli.url}/members/m1/passes`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: '{}',
-    });
+    const create = () =>
+      fetch(`${cli.url}/members/m1/passes`, {
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'N'.repeat(100) }),
+      });
+    let res = await create();
+    for (let i = 0; i < 3 && res.status === 201; i++) res = await create();
     expect(res.status).toBe(507);
-    expect(((await res.json()) as { detail: string }).detail).toContain(`of 3 records (${limit})`);
+    expect(((await res.json()) as { detail: string }).detail).toContain(named);
   });
 
   test('an empty --admin-token is a usage error, not an open admin API', async () => {

@@ -1,7 +1,7 @@
-import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningMock } from '../../mock/index.js';
-import { AUTH, newServer } from '../support/harness.js';
+import { newServer } from '../support/harness.js';
+import { keepAliveClient } from '../support/keep-alive.js';
 
 const MEMBERS = 50;
 const CREATES_PER_MEMBER = 40;
@@ -10,55 +10,15 @@ const REQUESTS = MEMBERS * (CREATES_PER_MEMBER + READS_PER_MEMBER);
 const CONCURRENCY = 100;
 
 let mock: RunningMock;
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const client = keepAliveClient(() => mock.url, CONCURRENCY);
+const { send, pool } = client;
 beforeAll(async () => {
-  // Every valid create must be stored: room for all of them, past the default state limit.
-  mock = await newServer({ seed: 31, stateLimit: REQUESTS });
+  mock = await newServer({ seed: 31 });
 });
 afterAll(async () => {
-  agent.destroy();
+  client.close();
   await mock.close();
 });
-
-function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest(
-      `${mock.url}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...AUTH,
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Runs the jobs with at most CONCURRENCY in flight at once. */
-async function pool<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        results[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return results;
-}
 
 describe('nothing is lost under load', () => {
   test(`${REQUESTS} concurrent requests by ${MEMBERS} members: all journaled, successful creates stored`, async () => {

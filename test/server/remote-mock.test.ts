@@ -49,6 +49,10 @@ describe('a mock in another process, through connectMock', () => {
     expect((await waiting)?.pathParams).toEqual({ member_id: 'm9' });
     expect(await mock.count({ operationId: 'listPasses' })).toBe(1);
     expect((await mock.calls())[0]!.response.status).toBe(200);
+    // A read keeps nothing; a create makes the collection state.
+    expect(await mock.state()).toEqual({});
+    const created = { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' };
+    expect((await fetch(`${cli.url}/members/m9/passes`, created)).status).toBe(201);
     expect(Object.keys(await mock.state())).toEqual(['/members/m9/passes']);
 
     const override = await mock.override({ operationId: 'listPasses', status: 429, times: 1 });

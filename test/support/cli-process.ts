@@ -34,10 +34,14 @@ export class CliProcess {
   }
 
   /**
-   * Starts `node dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers must conform to.
+   * Starts `node [...nodeArgs] dist/mock/cli.js ...args` and waits for the banner. `contract` is what its answers
+   * must conform to.
    */
-  static async start(args: string[], options: { env?: NodeJS.ProcessEnv; contract: string }): Promise<CliProcess> {
-    const child = spawn(process.execPath, [CLI, ...args], {
+  static async start(
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; contract: string; nodeArgs?: string[] },
+  ): Promise<CliProcess> {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

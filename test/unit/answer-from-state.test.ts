@@ -6,7 +6,9 @@ import type { CollectionPlan } from '../../mock/plan/collection-plan.js';
 import { serve, type Served } from '../../mock/plan/serve.js';
 import type { Reply } from '../../mock/reply/reply.js';
 import { answerFromState, type StateRequest, type StateTools } from '../../mock/state/answer-from-state.js';
-import { MemoryStore } from '../../mock/state/store.js';
+import { PlaceholderSource } from '../../mock/state/placeholders.js';
+import { StateBudget } from '../../mock/state/state-budget.js';
+import { MemoryStore, type StoreLimits } from '../../mock/state/store.js';
 
 let served: Served;
 beforeAll(async () => {
@@ -16,13 +18,19 @@ beforeAll(async () => {
 const plan = (id: string): CollectionPlan => served.plans.find((p) => p.operation.id === id)!.collection!;
 const MEMBER = Object.freeze({ member_id: 'm1' });
 
+/** A memory store whose collections start with `placeholders` records of the contract. */
+function storeWith(placeholders: number, limits: Partial<StoreLimits> = {}): MemoryStore {
+  const store = new MemoryStore(limits);
+  const source = new PlaceholderSource(served.collections, createBodyGenerator(1), placeholders);
+  store.usePlaceholders((key) => source.of(key));
+  return store;
+}
+
 function tools(placeholders = 2): StateTools {
-  const generator = createBodyGenerator(1);
   return {
-    store: new MemoryStore(),
+    store: storeWith(placeholders),
     pages: new BoundedMemo(16, 4096, 100),
-    generator,
-    placeholders,
+    generator: createBodyGenerator(1),
     now: () => new Date(Date.UTC(2026, 0, 1)),
   };
 }
@@ -49,12 +57,12 @@ const render = (body?: unknown): Reply => ({
 const ids = (reply: Reply) => (reply.body as { data: { id: string }[] }).data.map((c) => c.id);
 
 describe('answerFromState', () => {
-  test('seeds a collection seen for the first time with its placeholders, and says it changed the store', () => {
+  test('answers a collection seen for the first time with its placeholders, and changes nothing', () => {
     const state = tools(2);
     const { reply, changed } = answerFromState(plan('listCredentials'), state, request('listCredentials'), render);
     expect(ids(reply)).toHaveLength(2);
-    expect(changed).toBe(true);
-    expect(answerFromState(plan('listCredentials'), state, request('listCredentials'), render).changed).toBe(false);
+    expect(changed).toBe(false);
+    expect([state.store.snapshot(), state.store.usage()]).toEqual([{}, { records: 0, bytes: 0 }]);
   });
 
   test('hands out the very same page while the collection is unchanged', () => {
@@ -144,7 +152,7 @@ describe('answerFromState', () => {
     });
   });
 
-  test('a delete of a record that is not there changes nothing but the first seeding', () => {
+  test('a delete of a record that is not there changes nothing', () => {
     const state = tools();
     const remove = () =>
       answerFromState(
@@ -153,8 +161,8 @@ describe('answerFromState', () => {
         request('deleteCredential', { pathParams: { member_id: 'm1', credential_id: 'crd_x' } }),
         render,
       );
-    expect(remove()).toMatchObject({ reply: { status: 404 }, changed: true });
     expect(remove()).toMatchObject({ reply: { status: 404 }, changed: false });
+    expect(state.store.snapshot()).toEqual({});
   });
 });
 
@@ -299,7 +307,7 @@ describe('answerFromState: records', () => {
   test('an item operation without an id parameter answers from the contract', () => {
     const base = plan('getPass');
     const read = { ...base, collection: { ...base.collection, idParam: undefined } };
-    expect(answerFromState(read, tools(), request('getPass'), render)).toEqual({ reply: render(), changed: true });
+    expect(answerFromState(read, tools(), request('getPass'), render)).toEqual({ reply: render(), changed: false });
   });
 
   test('a create whose generated id is taken draws again with a new key, twenty times at most', () => {
@@ -322,8 +330,13 @@ describe('answerFromState: records', () => {
 
 describe('answerFromState: limits', () => {
   /** Tools whose store has these limits; `kept` records stored first, in a collection of their own. */
-  const limited = (limits: { collection?: number; state?: number }, placeholders = 2, kept = 0) => {
-    const state = { ...tools(placeholders), store: new MemoryStore(limits) };
+  const limited = (limits: { collection?: number; bytes?: number }, placeholders = 2, kept = 0) => {
+    const { collection, bytes } = limits;
+    const store = storeWith(placeholders, {
+      ...(collection === undefined ? {} : { collection }),
+      ...(bytes === undefined ? {} : { budget: new StateBudget(bytes) }),
+    });
+    const state = { ...tools(placeholders), store };
     for (let i = 0; i < kept; i++) state.store.put('/members/other/passes', `k${i}`, { id: `k${i}` });
     return state;
   };
@@ -360,61 +373,49 @@ describe('answerFromState: limits', () => {
     expect(state.store.count(PASSES)).toBe(2);
   });
 
-  test('a create past the state limit answers 507 naming the state limit, and stores nothing', () => {
-    const state = limited({ state: 3 }, 2, 1);
-    listPasses(state);
+  test('a create past the state budget answers 507 naming the budget, and stores nothing', () => {
+    const state = limited({ bytes: 2048 }, 2, 24);
     const { reply, changed } = createPass(state);
     expect(reply.body).toMatchObject({
       status: 507,
-      detail:
-        "createPass: this session's state is full: it holds 3 of 3 records (stateLimit). Nothing was stored. " +
-        'Make room by deleting records or with POST /__mock/reset, or raise --state-limit.',
+      detail: expect.stringMatching(
+        /^createPass: the state budget is used up: what clients wrote takes 1\.\d+KB of 2KB \(stateBytes; placeholders are free\)\. Nothing was stored\. Make room by deleting records or with POST \/__mock\/reset, or raise --state-bytes\.$/,
+      ),
     });
     expect(changed).toBe(false);
-    expect([state.store.count(PASSES), state.store.count()]).toEqual([2, 3]);
+    expect(state.store.count(PASSES)).toBe(2);
   });
 
-  test('a create into a new collection the full state has no room for answers 507 and seeds nothing', () => {
-    const state = limited({ state: 2 }, 2, 2);
-    expect(createPass(state)).toMatchObject({ reply: { status: 507 }, changed: false });
-    expect(state.store.has(PASSES)).toBe(false);
+  test('reads of new members never fill the budget: a list and a read of any member answer its placeholders', () => {
+    const state = limited({ bytes: 1 });
+    for (let m = 0; m < 50; m++) {
+      const pathParams = { member_id: `m${m}` };
+      const list = answerFromState(plan('listPasses'), state, request('listPasses', { pathParams }), render);
+      expect(ids(list.reply)).toHaveLength(2);
+    }
+    const [id] = ids(listPasses(state).reply);
+    expect(passAt('getPass', state, id!).reply.body).toMatchObject({ id });
+    expect(state.store.usage()).toEqual({ records: 0, bytes: 0 });
   });
 
-  test('a list of a new collection the full state has no room for answers its placeholders, unstored', () => {
-    const full = limited({ state: 2 }, 2, 2);
-    const { reply, changed } = listPasses(full);
-    expect(reply.body).toEqual(listPasses(limited({})).reply.body);
-    expect(ids(reply)).toHaveLength(2);
-    expect(changed).toBe(false);
-    expect(full.store.has(PASSES)).toBe(false);
+  test('a delete of a placeholder the budget has no room to remember answers 507, and the placeholder stays', () => {
+    const state = limited({ bytes: 1 });
+    const [id] = ids(listPasses(state).reply);
+    expect(passAt('deletePass', state, id!)).toMatchObject({ reply: { status: 507 }, changed: false });
+    expect(ids(listPasses(state).reply)).toContain(id);
   });
 
-  test('a read of a placeholder of a new collection the full state has no room for finds it, unstored', () => {
-    const roomy = limited({});
-    const placeholder = (listPasses(roomy).reply.body as { data: { id: string }[] }).data[0]!;
-    const full = limited({ state: 2 }, 2, 2);
-    expect(passAt('getPass', full, placeholder.id).reply.body).toEqual(placeholder);
-    expect(full.store.has(PASSES)).toBe(false);
+  test('a delete of a missing record when the budget is full answers 404', () => {
+    const state = limited({ bytes: 1 });
+    expect(passAt('deletePass', state, 'pas_missing')).toMatchObject({ reply: { status: 404 }, changed: false });
   });
 
-  test('a delete of a placeholder of a new collection the full state has no room for answers 507', () => {
-    const [id] = ids(listPasses(limited({})).reply);
-    const full = limited({ state: 2 }, 2, 2);
-    expect(passAt('deletePass', full, id!)).toMatchObject({ reply: { status: 507 }, changed: false });
-    expect(full.store.has(PASSES)).toBe(false);
-  });
-
-  test('a delete of a missing record of a new collection the full state has no room for answers 404', () => {
-    const full = limited({ state: 2 }, 2, 2);
-    expect(passAt('deletePass', full, 'pas_missing')).toMatchObject({ reply: { status: 404 }, changed: false });
-  });
-
-  test('a collection of untouched placeholders dropped to make room comes back with the same records', () => {
-    const state = limited({ state: 2 }, 2);
-    const first = listPasses(state).reply.body;
-    const other = request('listCredentials');
-    answerFromState(plan('listCredentials'), state, other, render);
-    expect(state.store.has(PASSES)).toBe(false);
-    expect(listPasses(state).reply.body).toEqual(first);
+  test('a member created into keeps its placeholders as they were, and only the create is charged', () => {
+    const state = limited({});
+    const before = listPasses(state).reply.body as { data: unknown[] };
+    createPass(state);
+    const after = listPasses(state).reply.body as { data: unknown[] };
+    expect(after.data.slice(1)).toEqual(before.data);
+    expect(state.store.usage().records).toBe(1);
   });
 });

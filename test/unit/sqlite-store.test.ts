@@ -32,6 +32,31 @@ async function onDisk(file: string, initial: StoreSnapshot = {}): Promise<Sqlite
   return store;
 }
 
+/** Placeholders `a` and `b` in every collection. */
+function placeholders(store: SqliteStore): SqliteStore {
+  store.usePlaceholders(
+    () =>
+      new Map(
+        [
+          ['a', { id: 'a' }],
+          ['b', { id: 'b' }],
+        ].map(([id, r]) => [id as string, r as StoredRecord]),
+      ),
+  );
+  return store;
+}
+
+/** The rows of each table of a state file. */
+function rowsOf(file: string): Record<string, number> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    return { records: count('records'), removed: count('removed'), collections: count('collections') };
+  } finally {
+    db.close();
+  }
+}
+
 const tempFile = async () => join(await mkdtemp(join(tmpdir(), 'sqlite-store-')), 'state.db');
 
 describe('SqliteStore', () => {
@@ -43,27 +68,49 @@ describe('SqliteStore', () => {
     first.put(PASSES, 'p1', { id: 'p1', name: 'Silver' });
     first.put('/members/m2/passes', 'x', { id: 'x' });
     first.delete('/members/m2/passes', 'x');
+    const usage = first.usage();
     first.close();
 
     const second = await onDisk(file);
     expect(second.list(PASSES)).toEqual([{ id: 'p1', name: 'Silver' }, { id: 'p2' }]);
-    expect(second.has('/members/m2/passes')).toBe(true);
-    expect(second.count()).toBe(3);
+    expect(second.snapshot()['/members/m2/passes']).toEqual([]);
+    expect(second.usage()).toEqual(usage);
+    expect(second.usage().records).toBe(2);
   });
 
-  test('placeholders stay out of the file until their collection changes, then go in whole with the change', async () => {
+  test('placeholders never go in the file: what clients changed does, and reads back over them', async () => {
     const file = await tempFile();
-    const first = await onDisk(file);
-    first.seed(PASSES, [
-      ['a', { id: 'a' }],
-      ['b', { id: 'b' }],
-    ]);
-    first.seed('/members/m2/passes', [['c', { id: 'c' }]]);
+    const first = placeholders(await onDisk(file));
+    first.list('/members/m2/passes');
     first.delete(PASSES, 'a');
+    first.put(PASSES, 'n', { id: 'n' });
     first.close();
+    expect(rowsOf(file)).toEqual({ records: 1, removed: 1, collections: 1 });
 
-    const second = await onDisk(file);
-    expect(second.snapshot()).toEqual({ [PASSES]: [{ id: 'b' }] });
+    const second = placeholders(await onDisk(file));
+    expect(second.snapshot()).toEqual({ [PASSES]: [{ id: 'b' }, { id: 'n' }] });
+    expect(second.list('/members/m2/passes')).toEqual([{ id: 'a' }, { id: 'b' }]);
+  });
+
+  test('a state file of layout 1 (collections written whole) opens as restored collections, and takes changes', async () => {
+    const file = await tempFile();
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE collections (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE records (
+        collection TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
+        PRIMARY KEY (collection, id)
+      ) WITHOUT ROWID;
+      INSERT INTO collections VALUES ('${PASSES}', 1);
+      INSERT INTO records VALUES ('${PASSES}', 'old', 2, '{"id":"old"}');
+      PRAGMA application_id = ${0x4d4d434b}; PRAGMA user_version = 1;
+    `);
+    old.close();
+    const store = placeholders(await onDisk(file));
+    expect(store.list(PASSES)).toEqual([{ id: 'old' }]);
+    expect(store.delete(PASSES, 'old')).toBe('deleted');
+    store.close();
+    expect(placeholders(await onDisk(file)).list(PASSES)).toEqual([]);
   });
 
   test('a write the database refuses throws, changes nothing, and health sees it until a write succeeds', () => {
@@ -75,7 +122,7 @@ describe('SqliteStore', () => {
     expect(() => store.put(PASSES, 'p2', { id: 'p2' })).toThrow(StateWriteError);
     expect(() => store.delete(PASSES, 'p1')).toThrow(expect.objectContaining({ type: 'state.unsaved' }));
     expect(store.list(PASSES)).toEqual([{ id: 'p1' }]);
-    expect([store.count(), store.version(PASSES)]).toEqual([1, version]);
+    expect([store.usage().records, store.version(PASSES)]).toEqual([1, version]);
     expect(store.info()).toMatchObject({
       kind: 'sqlite',
       failing: true,
@@ -94,18 +141,19 @@ describe('SqliteStore', () => {
     expect(() => store.put(PASSES, 'p1', { id: 'p1', big })).toThrow(
       expect.objectContaining({ type: 'state.disk.full', code: 'SQLITE_FULL' }),
     );
-    expect(store.has(PASSES)).toBe(false);
+    expect(store.snapshot()).toEqual({});
   });
 
-  test('placeholders that would be written when a change fails stay placeholders', () => {
+  test('a change that fails leaves the collection its placeholders, in memory and in the file', () => {
     const { store, db } = inMemory();
-    store.seed(PASSES, [['a', { id: 'a' }]]);
+    placeholders(store);
     db.pragma('query_only = ON');
-    expect(() => store.put(PASSES, 'b', { id: 'b' })).toThrow(StateWriteError);
+    expect(() => store.put(PASSES, 'n', { id: 'n' })).toThrow(StateWriteError);
+    expect(() => store.delete(PASSES, 'a')).toThrow(StateWriteError);
     db.pragma('query_only = OFF');
-    expect(store.list(PASSES)).toEqual([{ id: 'a' }]);
-    expect(store.snapshot()).toEqual({ [PASSES]: [{ id: 'a' }] });
-    expect(db.prepare('SELECT count(*) FROM records').pluck().get()).toBe(0);
+    expect(store.list(PASSES)).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect([store.snapshot(), store.usage()]).toEqual([{}, { records: 0, bytes: 0 }]);
+    expect(db.prepare('SELECT count(*) FROM collections').pluck().get()).toBe(0);
   });
 
   test('collections read back after the cache let them go are the same records, writes included', () => {
@@ -124,7 +172,7 @@ describe('SqliteStore', () => {
     expect(store.get('/members/m0/passes', 'p999')).toEqual({ id: 'p999', n: 999 });
     expect(store.get('/members/m0/passes', 'new0')).toEqual({ id: 'new0' });
     expect(store.get('/members/m0/passes', 'p0')).toBeUndefined();
-    expect(store.count()).toBe(25_000);
+    expect(store.usage().records).toBe(25_000);
     expect(Object.isFrozen(store.get('/members/m0/passes', 'p1'))).toBe(true);
   });
 
@@ -140,15 +188,16 @@ describe('SqliteStore', () => {
     store.list(collection(0));
     store.put(collection(0), 'new', { id: 'new' });
     store.put(collection(0), 'new', { id: 'new', again: true });
-    expect(store.info().cached).toBe(1001);
+    expect(store.info().cached).toBe(1002);
     store.delete(collection(0), 'p0');
     store.delete(collection(0), 'p1');
-    expect(store.info().cached).toBe(999);
+    // 1001 records and one for the collection.
+    expect(store.info().cached).toBe(1000);
     for (let c = 1; c < 21; c++) store.list(collection(c));
-    // 999 + 20 × 1000 is past the bound: the least recently used collection (m0) went.
-    expect(store.info().cached).toBe(20_000);
+    // 1000 + 20 × 1001 is past the bound: the least recently used collections (m0, then m1) went.
+    expect(store.info().cached).toBe(19_019);
     store.put(collection(5), 'x', { id: 'x' });
-    expect(store.info().cached).toBe(20_001);
+    expect(store.info().cached).toBe(19_020);
     store.list(collection(0));
     expect(store.info().cached).toBeLessThanOrEqual(20_000);
   });

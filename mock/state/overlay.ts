@@ -1,0 +1,125 @@
+// What clients wrote to one collection, laid over the placeholders it starts with: the stores keep only this.
+
+/** A stored record: a JSON object. */
+export type StoredRecord = Record<string, unknown>;
+
+/** A collection's placeholders by id, in order: derived from the seed, the same whenever they are made again. */
+export type Placeholders = ReadonlyMap<string, StoredRecord>;
+
+/** No placeholders: the base of a collection that was given its records (restored), or of a path of no collection. */
+export const NO_PLACEHOLDERS: Placeholders = new Map();
+
+/**
+ * What clients did to a collection. A collection nobody changed has no overlay: it is its placeholders.
+ * `derived`: its base is its placeholders, less `removed`; otherwise it holds only `written` (restored from a
+ * snapshot or fixtures, which say every record). `written` keeps insertion order; a placeholder written again
+ * (PUT of its id) stays in its place, one removed and written again goes after the rest.
+ */
+export interface Overlay {
+  derived: boolean;
+  written: Map<string, StoredRecord>;
+  removed: Set<string>;
+  /** Changes with every change of the collection (see Store.version). */
+  version: number;
+}
+
+/** A new overlay over the placeholders (`derived`) or over nothing. */
+export function newOverlay(derived: boolean, version: number): Overlay {
+  return { derived, written: new Map(), removed: new Set(), version };
+}
+
+/** The record with this id as clients see it: written, else a placeholder not removed. */
+export function visibleRecord(
+  overlay: Overlay | null | undefined,
+  base: Placeholders,
+  id: string,
+): StoredRecord | undefined {
+  if (overlay == null) return base.get(id);
+  const written = overlay.written.get(id);
+  if (written !== undefined || !overlay.derived || overlay.removed.has(id)) return written;
+  return base.get(id);
+}
+
+/** The records as clients see them, oldest first: placeholders (less those removed), then what was written. */
+export function visibleRecords(overlay: Overlay | null | undefined, base: Placeholders): StoredRecord[] {
+  if (overlay == null) return [...base.values()];
+  const out: StoredRecord[] = [];
+  const { derived, written, removed } = overlay;
+  if (derived) for (const [id, record] of base) if (!removed.has(id)) out.push(written.get(id) ?? record);
+  for (const [id, record] of written) if (!derived || !base.has(id) || removed.has(id)) out.push(record);
+  return out;
+}
+
+/** How many records clients see, without listing them. */
+export function visibleCount(overlay: Overlay | null | undefined, base: Placeholders): number {
+  if (overlay == null) return base.size;
+  const { derived, written, removed } = overlay;
+  if (!derived) return written.size;
+  let count = base.size;
+  for (const id of removed) if (base.has(id)) count--;
+  for (const id of written.keys()) if (!base.has(id) || removed.has(id)) count++;
+  return count;
+}
+
+/** What a put would change: refused for the collection limit, or the charge it adds and whether the id is new. */
+export type PutPlan = { refused: 'collection-full' } | { cost: number; added: boolean };
+
+/**
+ * Plans a put of `record` under `id`: a new record in a collection at `limit` is refused; the cost is its charge,
+ * less what the record it replaces was charged, plus the overlay's when the collection has none yet.
+ */
+export function planPut(
+  overlay: Overlay | null | undefined,
+  base: Placeholders,
+  put: { collection: string; id: string; record: StoredRecord; limit: number },
+): PutPlan {
+  const { collection, id, record, limit } = put;
+  const before = overlay?.written.get(id);
+  if (visibleRecord(overlay, base, id) === undefined && visibleCount(overlay, base) >= limit)
+    return { refused: 'collection-full' };
+  const cost = recordCost(id, record) - (before ? recordCost(id, before) : 0) + (overlay ? 0 : overlayCost(collection));
+  return { cost, added: before === undefined };
+}
+
+/** What a delete would change: nothing to delete, or the charge it adds (negative: it gives back) and what it does. */
+export type DeletePlan = 'missing' | { cost: number; written: boolean; hides: boolean };
+
+/**
+ * Plans a delete: a written record is dropped (its charge given back); a placeholder, or a record written over
+ * one, is remembered as removed (its id charged), so it does not come back from the seed.
+ */
+export function planDelete(
+  overlay: Overlay | null | undefined,
+  base: Placeholders,
+  collection: string,
+  id: string,
+): DeletePlan {
+  if (visibleRecord(overlay, base, id) === undefined) return 'missing';
+  const written = overlay?.written.get(id);
+  const hides = base.has(id) && !overlay?.removed.has(id);
+  const cost =
+    (hides ? removedCost(id) : 0) - (written ? recordCost(id, written) : 0) + (overlay ? 0 : overlayCost(collection));
+  return { cost, written: written !== undefined, hides };
+}
+
+/** What a record is charged against the state budget: its JSON text, its id, and a fixed share for the entry. */
+export function recordCost(id: string, record: StoredRecord): number {
+  return JSON.stringify(record).length + id.length + ENTRY_COST;
+}
+
+/** What a removed placeholder is charged: its id and the entry. */
+export function removedCost(id: string): number {
+  return id.length + ENTRY_COST;
+}
+
+/** What a changed collection is charged, records aside: its path and its maps (an emptied one costs the heap ~600 bytes). */
+export function overlayCost(collection: string): number {
+  return collection.length + OVERLAY_COST;
+}
+
+/**
+ * The share of a record's map entry, in characters; and of a changed collection's overlay. Estimates that keep
+ * the heap within about twice the budget (test/bench/state-size.ts measures the ratio).
+ */
+export const ENTRY_COST = 64;
+export const OVERLAY_COST = 320;
