@@ -1,4 +1,4 @@
-// Mutation testing: `npm run mutation` mutates the core modules and runs the in-process tests against each mutant.
+// Mutation testing: `npm run mutation` mutates the core's modules (see mock/docs/architecture.md) and runs the in-process tests against each mutant.
 //
 // Mutate a subset from the command line (the flag replaces `mutate` below; several files or globs with commas):
 //   npm run mutation -- --mutate mock/respond/faults.ts
@@ -12,15 +12,13 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
-    'mock/respond/**/*.ts',
-    'mock/state/**/*.ts',
-    'mock/journal/**/*.ts',
-    'mock/problems/**/*.ts',
+    'mock/lib/**/*.ts',
+    'mock/http/**/*.ts',
+    'mock/schema/**/*.ts',
     'mock/plan/**/*.ts',
-    'mock/spec/**/*.ts',
-    'mock/memo/**/*.ts',
-    'mock/reply/**/*.ts',
-    'mock/handler/decide.ts',
+    'mock/journal/**/*.ts',
+    'mock/state/**/*.ts',
+    'mock/respond/**/*.ts',
   ],
   testRunner: 'vitest',
   vitest: { configFile: 'test/vitest.mutation.config.ts' },

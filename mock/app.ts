@@ -1,17 +1,19 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
+// Prism's modules, loaded where Prism finds them, before anything reads a contract.
+import './node/prism-modules.js';
 import { createAdminApi } from './admin/admin-api.js';
 import { createEventStreams } from './admin/event-streams.js';
-import type { MockControls } from './admin/mock-controls.js';
-import type { Contract } from './contract/load-contract.js';
+import type { MockControls } from './control/mock-controls.js';
+import type { Contract } from './contract/contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createMockContext, dropSession, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
 import { recordMakerOf, replaceState } from './instance/replace-state.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import { DEFAULT_WAIT, waitForCall, waitTimeout, type WaitOptions } from './journal/wait-for-call.js';
-import { resolveMockOptions, type MockOptions } from './options.js';
+import { resolveMockOptions, type MockOptions } from './instance/options.js';
 import { readFaults } from './respond/faults.js';
 import { checkResponseBody } from './prism/check-response.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from './journal/call-match.js';
@@ -26,8 +28,8 @@ import {
 } from './respond/overrides.js';
 import { serve } from './plan/serve.js';
 import { applyHar, readHar, type HarImport, type HarReplay } from './respond/har-import.js';
-import { ContractRecord, type Coverage } from './coverage/coverage.js';
-import { toPact, type Pact, type PactParties } from './export/pact.js';
+import { ContractRecord, type Coverage } from './reports/coverage.js';
+import { toPact, type Pact, type PactParties } from './reports/pact.js';
 import type {
   AnyCall,
   OperationId,
@@ -169,6 +171,9 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   context.initialState = checkSnapshot(fixtures, served.collections, 'the initial state');
   // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
   if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
+  // Every call of every session, whatever resets them; a reload counts afresh.
+  let record = new ContractRecord(served);
+  context.callListeners.add((call, copy) => record.add(call, copy));
   let overrides = 0;
   // What each override in force weighs (see overrideWeight), by override: kept by this mock alone.
   const weights = new WeakMap<Override, number>();
@@ -206,6 +211,12 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       resetSession(context, sessionOf(context, ''));
       const main = sessionOf(context, '');
       resolved.onStateChange(() => main.store.snapshot());
+    },
+    coverage: () => record.coverage(),
+    clearCoverage: () => record.clear(),
+    pact(parties) {
+      const { calls, leftOut } = record.shapes();
+      return toPact(calls, context.served.plans, parties, leftOut);
     },
   };
 
@@ -262,12 +273,9 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       if (!result.ok) throw result.error;
       return result.snapshot;
     },
-    coverage: () => context.record.coverage(),
-    clearCoverage: () => context.record.clear(),
-    pact(parties) {
-      const { calls, leftOut } = context.record.shapes();
-      return toPact(calls, context.served.plans, parties, leftOut);
-    },
+    coverage: () => controls.coverage(),
+    clearCoverage: () => controls.clearCoverage(),
+    pact: (parties) => controls.pact(parties),
     restore(snapshot) {
       restoreState(
         context,
@@ -278,7 +286,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     reload(next) {
       context.served = serve(next);
       // Coverage is of the contract served: a new one starts counting again.
-      context.record = new ContractRecord(context.served);
+      record = new ContractRecord(context.served);
       // Placeholders follow the new contract's schemas; pages were made with the old contract's envelopes.
       context.placeholders = new PlaceholderSource(
         context.served.collections,

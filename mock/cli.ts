@@ -4,16 +4,18 @@ import { readFileSync } from 'node:fs';
 import bytes from 'bytes';
 import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
-import { createLogger, type LogFormat } from './logger.js';
-import { FLAGS, HELP } from './cli-flags.js';
-import { parseFlags, UsageError } from './parse-flags.js';
-import { hostName } from './handler/host-guard.js';
-import { DEFAULT_CONTRACT, type ServerOptions } from './options.js';
+import { createLogger, type LogFormat } from './instance/logger.js';
+import { FLAGS, HELP } from './cli/cli-flags.js';
+import { parseFlags, UsageError } from './cli/parse-flags.js';
+import { hostName } from './handler/guards/host-guard.js';
+import type { ServerOptions } from './instance/options.js';
+import { DEFAULT_CONTRACT } from './node/default-contract.js';
+import { processSink } from './node/process-sink.js';
 import { LATENCY_FORMAT, parseLatency, type Latency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
-import type { Contract } from './contract/load-contract.js';
-import { serverPaths } from './plan/server-paths.js';
-import { watchParent } from './watch-parent.js';
+import type { Contract } from './contract/contract.js';
+import { serverPaths } from './contract/server-paths.js';
+import { watchParent } from './node/watch-parent.js';
 
 function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
   if (argv.some((arg) => arg === '--state-limit' || arg.startsWith('--state-limit=')))
@@ -198,7 +200,7 @@ function askedFormat(argv: string[]): LogFormat {
   return value === 'json' || value === 'off' ? value : 'pretty';
 }
 
-let logger = createLogger(askedFormat(process.argv.slice(2)));
+let logger = createLogger(askedFormat(process.argv.slice(2)), processSink());
 
 // A rejection nobody handled is a bug in the mock: log it and keep serving, rather than lose every call.
 process.on('unhandledRejection', (reason) => {
@@ -224,14 +226,14 @@ async function main(): Promise<void> {
   }
   if (options.help) return void process.stdout.write(`${HELP}\n`);
   if (options.version) return void process.stdout.write(`${version()}\n`);
-  logger = createLogger(options.log ?? 'pretty');
+  logger = createLogger(options.log ?? 'pretty', processSink());
 
   // Loaded only now, so that --help and flag errors answer at once.
   const [{ startMock }, { ContractError }, { StateError }, { reportBrokenExamples }] = await Promise.all([
     import('./server.js'),
-    import('./contract/load-contract.js'),
+    import('./node/load-contract.js'),
     import('./state/check-snapshot.js'),
-    import('./problems/report-examples.js'),
+    import('./respond/report-examples.js'),
   ]);
   let running: RunningMock;
   try {

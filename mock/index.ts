@@ -1,27 +1,28 @@
 // The public API of the membership mock.
 export { createApp, type MockApp } from './app.js';
-export { loadContract, ContractError, type Contract, type Operation } from './contract/load-contract.js';
+export { loadContract, ContractError, type Contract, type Operation } from './node/load-contract.js';
 export type { CallFilter, CallRecord } from './journal/journal.js';
-export type { Coverage, OperationCoverage } from './coverage/coverage.js';
-export type { Pact, PactParties } from './export/pact.js';
+export type { Coverage, OperationCoverage } from './reports/coverage.js';
+export type { Pact, PactParties } from './reports/pact.js';
 export {
   checkCoverage,
   coverageJunit,
   coverageMarkdown,
   coverageSummary,
   type CoverageThreshold,
-} from './coverage/coverage-report.js';
-export { mockGlobalSetup, type CoverageOutput, type MockSetupOptions } from './coverage/global-setup.js';
+} from './reports/coverage-report.js';
+export { mockGlobalSetup, type CoverageOutput, type MockSetupOptions } from './testing/global-setup.js';
 export { redactSecret } from './journal/redact.js';
 export { CallWaitTimeout } from './journal/wait-for-call.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
-export { DEFAULT_CONTRACT, type MockOptions, type ServerOptions } from './options.js';
-export type { Problem, Violation } from './problems/problems.js';
-export type { Refusal } from './problems/shape-refusal.js';
+export { type MockOptions, type ServerOptions } from './instance/options.js';
+export { DEFAULT_CONTRACT } from './node/default-contract.js';
+export type { Problem, Violation } from './http/problems.js';
+export type { Refusal } from './respond/shape-refusal.js';
 export type { BodyViolation } from './prism/check-response.js';
 export type { CallMatch } from './journal/call-match.js';
 export type { FaultKind, Faults, Latency } from './respond/faults.js';
-export type { LogLevel, LogSink } from './logger.js';
+export type { LogLevel, LogSink } from './instance/logger.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';
 export type { HarImport, HarReplay } from './respond/har-import.js';
 export { StateError } from './state/check-snapshot.js';

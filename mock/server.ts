@@ -2,29 +2,31 @@
 import { once } from 'node:events';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { problem } from './problems/problems.js';
+import { problem } from './http/problems.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
 import type { Typed, UntypedOperations } from './testing/operation-types.js';
-import { loadContract } from './contract/load-contract.js';
-import { withListeningHost } from './handler/host-guard.js';
-import { watchContract } from './contract/watch-contract.js';
-import { createLogger, type Logger } from './logger.js';
+import { loadContract } from './node/load-contract.js';
+import { withListeningHost } from './handler/guards/host-guard.js';
+import { watchContract } from './node/watch-contract.js';
+import { createLogger, type Logger } from './instance/logger.js';
+import { DEFAULT_CONTRACT } from './node/default-contract.js';
+import { processSink } from './node/process-sink.js';
 import {
-  DEFAULT_CONTRACT,
   FILE_STATE_BYTES,
   resolveMockOptions,
   type MockOptions,
   type ServerOptions,
-} from './options.js';
+  type StateSync,
+} from './instance/options.js';
 import { createBodyGenerator } from './generate/generate-body.js';
 import { checkSnapshot, recordId } from './state/check-snapshot.js';
 import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
-import { openStateFile, type StateSync } from './state/open-state-file.js';
-import { readJsonFile } from './state/read-json-file.js';
+import { openStateFile } from './node/open-state-file.js';
+import { readJsonFile } from './node/read-json-file.js';
 import { warmUp } from './plan/warm-up.js';
-import type { SqliteStore } from './state/sqlite-store.js';
+import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
 import type { StoreSnapshot } from './state/store.js';
 
@@ -102,8 +104,10 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     stateFile,
     stateSync,
     watch = false,
-    ...mockOptions
+    ...given
   } = options;
+  // A process's streams, batched, unless the caller named a sink.
+  const mockOptions = { ...given, logTo: given.logTo ?? processSink() };
   const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
   const fixtures = data

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
-import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
+import { compilePathParams, type PathParamReader } from '../http/path-params.js';
 import type { Exchange } from '../handler/exchange.js';
 import type { AdminHandler } from '../handler/handle.js';
 import { describe, isStateFailure } from '../handler/handle-error.js';
@@ -13,22 +13,21 @@ import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
 import { callNumber, type CallFilter } from '../journal/journal.js';
 import { RouteTable } from '../plan/route-table.js';
-import { problem, type Violation } from '../problems/problems.js';
-import { toProblem } from '../problems/to-problem.js';
-import { problemReply, type Reply } from '../reply/reply.js';
+import { problem, type Violation } from '../http/problems.js';
+import { toProblem } from '../http/to-problem.js';
+import { problemReply, type Reply } from '../http/reply.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
 import { readFaults } from '../respond/faults.js';
 import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
-import { adminGuard } from './admin-guard.js';
-import { csrfGuard } from './csrf-guard.js';
+import { adminGuard } from '../handler/guards/admin-guard.js';
+import { csrfGuard } from '../handler/guards/csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
-import { toHar, type HarCreator } from './calls-har.js';
-import { toPact } from '../export/pact.js';
+import { toHar, type HarCreator } from '../reports/har-export.js';
 import { applyHar, readHar } from '../respond/har-import.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
-import { operationsSeen } from './operations-seen.js';
-import type { MockControls } from './mock-controls.js';
+import { operationsSeen } from '../reports/operations-seen.js';
+import type { MockControls } from '../control/mock-controls.js';
 import { createWaits, type OpenWait } from './open-waits.js';
 import { recordEndpoints } from './record-endpoints.js';
 import { STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
@@ -269,9 +268,9 @@ function endpoints(
       if (typeof outcomes === 'string') return bad(r, `The body must be a HAR file: ${outcomes}.`);
       return json(applyHar(outcomes, (spec) => controls.override(r.session.name, spec)));
     },
-    'GET /coverage': () => json(context.record.coverage()),
+    'GET /coverage': () => json(controls.coverage()),
     'DELETE /coverage': () => {
-      context.record.clear();
+      controls.clearCoverage();
       return noContent();
     },
     'GET /pact': (r) => {
@@ -280,8 +279,7 @@ function endpoints(
         if (typeof value !== 'string' || !/^[\w.-]{1,100}$/.test(value))
           return bad(r, `${name} must be given once: a name of letters, digits, ".", "-" or "_".`, name);
       const parties = { consumer: consumer as string, provider: provider as string };
-      const { calls, leftOut } = context.record.shapes();
-      const pact = toPact(calls, context.served.plans, parties, leftOut);
+      const pact = controls.pact(parties);
       const file = `${parties.consumer}-${parties.provider}.json`;
       return json(pact, 200, { 'Content-Disposition': `attachment; filename="${file}"` });
     },

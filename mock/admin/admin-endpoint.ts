@@ -1,7 +1,7 @@
 // What an endpoint of the admin API is: the request as it sees it, and the reply it answers with.
 import type { Exchange } from '../handler/exchange.js';
 import type { Session } from '../instance/session.js';
-import type { Reply } from '../reply/reply.js';
+import type { Reply } from '../http/reply.js';
 
 /** An admin request as an endpoint sees it. */
 export interface AdminRequest {

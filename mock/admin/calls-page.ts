@@ -1,6 +1,6 @@
 // A page of GET /__mock/calls: a bounded number of calls and of bytes, oldest first, and the cursor of the next.
 import { callNumber, type CallFilter, type Journal } from '../journal/journal.js';
-import type { Reply } from '../reply/reply.js';
+import type { Reply } from '../http/reply.js';
 
 /** Calls a page holds unless `limit` says otherwise, and the most it may say. */
 export const PAGE_LIMIT = { default: 100, max: 1000 };

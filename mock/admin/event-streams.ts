@@ -3,8 +3,8 @@
 // leaves, its session is dropped, or the mock closes.
 import type { Exchange } from '../handler/exchange.js';
 import { callNumber, matchesFilter, type CallFilter, type CallRecord } from '../journal/journal.js';
-import { problem } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
+import { problem } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
 
 /** How a mock's event streams are bounded. */
 export interface EventStreamSettings {

@@ -5,8 +5,8 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Exchange } from '../handler/exchange.js';
 import { writeAnswer } from '../handler/send-reply.js';
-import { problem } from '../problems/problems.js';
-import { problemReply } from '../reply/reply.js';
+import { problem } from '../http/problems.js';
+import { problemReply } from '../http/reply.js';
 
 /** Where the page's files are, beside this module's folder in the source tree and in dist alike. */
 export const ASSETS = fileURLToPath(new URL('../inspector/assets/', import.meta.url));

@@ -4,8 +4,8 @@ import type { Exchange } from '../handler/exchange.js';
 import type { CallMatch } from '../journal/call-match.js';
 import { JournalClosedError } from '../journal/journal.js';
 import { waitForCall } from '../journal/wait-for-call.js';
-import { problem } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
+import { problem } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
 
 /** The most waits open at once across every session of a mock; past it, a wait answers 429. */
 export const MAX_WAITS = 1000;

@@ -1,14 +1,14 @@
 // The admin API's state one collection or record at a time, below /__mock/state: the concrete path of a
 // collection (/__mock/state/members/m1/passes), or of one of its records (…/passes/pas_…), validated as fixtures are.
-import { decode } from '../contract/path-params.js';
+import { decode } from '../http/path-params.js';
 import { countOf } from '../instance/session.js';
 import { stateChanged, type MockContext } from '../instance/mock-context.js';
 import { recordMakerOf } from '../instance/replace-state.js';
 import { compileKey } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { problem, type Violation } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
-import { isObject, propertiesOf } from '../spec/schema-facts.js';
+import { problem, type Violation } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
+import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { storageFull } from '../state/answer-from-state.js';
 import { checkRecord, collectionOf, pathParamsOf, StateError } from '../state/check-snapshot.js';
 import { completeRecord } from '../state/complete-record.js';

@@ -2,8 +2,8 @@
 // refused state or record is answered (record-endpoints.ts takes one record at a time).
 import type { MockContext } from '../instance/mock-context.js';
 import { replaceState } from '../instance/replace-state.js';
-import { problem, type Violation } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
+import { problem, type Violation } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
 import { isWrapped, type StateError } from '../state/check-snapshot.js';
 import { json, type AdminEndpoint } from './admin-endpoint.js';
 

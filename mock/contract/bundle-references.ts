@@ -1,11 +1,10 @@
 // Gathers the documents a contract refers to (relative files, URLs) into the contract itself, so that every
 // reference becomes local (`#/…`), checks that each reference leads somewhere, and lists the schema references
 // and where schemas start, for resolve-schemas.ts. Only references are followed: see walk-references.ts.
-import { basename, dirname, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ContractError } from './contract-error.js';
-import { formatPointer, lookUp, parsePointer } from './json-pointer.js';
-import { isUrl, readDocument } from './read-document.js';
+import { formatPointer, lookUp, parsePointer } from '../lib/json-pointer.js';
+import type { DocumentSource } from './document-source.js';
+import { isUrl } from './parse-document.js';
 import { walkReferences, type Mode, type Place, type RefHolder, type Walk } from './walk-references.js';
 
 /** Where the documents a contract refers to are kept inside it, by their path from the contract's folder. */
@@ -41,12 +40,14 @@ interface Site {
 /**
  * Bundles the contract in place and lists its references.
  * @param swagger2 see {@link Walk.swagger2}
+ * @param documents where the files and URLs it refers to are read from
  * @throws ContractError naming the reference that cannot be read or leads nowhere
  */
 export async function bundleReferences(
   document: Record<string, unknown>,
   location: string,
   swagger2: boolean,
+  documents: DocumentSource,
 ): Promise<References> {
   const root: Source = { location, prefix: [], name: `the contract ${location}` };
   // null: a file that could not be read, referred to only by example values (which stay data then).
@@ -66,7 +67,7 @@ export async function bundleReferences(
     const address = local.has(holder) || hash === 0 ? '' : hash < 0 ? ref : ref.slice(0, hash);
     // An example given whole as a reference to another file is read from it; a URL there is only data.
     if (mode === 'data' && isUrl(address)) return;
-    const at = address === '' ? undefined : locate(address, source.location);
+    const at = address === '' ? undefined : documents.locate(address, source.location);
     const target = at === undefined ? (local.has(holder) ? root : source) : sources.get(at);
     if (target === undefined) return void waiting.push({ ...site, location: at! });
     if (target === null) return;
@@ -91,12 +92,12 @@ export async function bundleReferences(
     const first = sites.find((site) => site.mode !== 'data') ?? sites[0]!;
     let content: unknown;
     try {
-      content = await readDocument(location, `the file ${location} (${describe(first).replace(/^The /, 'the ')})`);
+      content = await documents.read(location, `the file ${location} (${describe(first).replace(/^The /, 'the ')})`);
     } catch (error) {
       if (first.mode !== 'data') throw error;
       return void sources.set(location, null);
     }
-    const key = isUrl(location) ? location : relative(dirname(root.location), location);
+    const key = documents.keyOf(location, root.location);
     const files = (document[FILES_KEY] ??= {}) as Record<string, unknown>;
     files[key] = content;
     sources.set(location, { location, prefix: [FILES_KEY, key], name: `the file ${key}` });
@@ -160,26 +161,12 @@ function targetOf(value: unknown, document: unknown): unknown {
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 const isRef = (value: unknown): value is RefHolder => isObject(value) && typeof (value as RefHolder).$ref === 'string';
 
-/** The absolute path or URL a reference's address (the part before `#`) names, read from `base`. */
-function locate(address: string, base: string): string {
-  if (isUrl(address) || isUrl(base)) return new URL(address, isUrl(base) ? base : undefined).href.replace(/#.*$/, '');
-  if (address.startsWith('file:')) return fileURLToPath(address);
-  return resolve(dirname(base), safeDecodeUri(address));
-}
-
-function safeDecodeUri(text: string): string {
-  try {
-    return decodeURI(text);
-  } catch {
-    return text;
-  }
-}
-
 function describe({ holder, path, source }: Site): string {
   return `The reference "${holder.$ref}" at ${formatPointer(path)} in ${source.name}`;
 }
 
 /** A readable name for a bundled file: its name without extension. */
 export function fileStem(key: string): string {
-  return basename(key.replace(/[?#].*$/, '')).replace(/\.(ya?ml|json)$/i, '');
+  const path = key.replace(/[?#].*$/, '');
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).replace(/\.(ya?ml|json)$/i, '');
 }

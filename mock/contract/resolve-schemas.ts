@@ -6,9 +6,9 @@
 // document, then copied every shared schema where it is used (Stripe's 4 MB never finished).
 import { FILES_KEY, fileStem, type References } from './bundle-references.js';
 import { ContractError } from './contract-error.js';
-import { lookUp, parsePointer } from './json-pointer.js';
-import { forEachSubschema, mapSubschemas } from './schema-keywords.js';
-import { componentsOf } from './strongly-connected.js';
+import { lookUp, parsePointer } from '../lib/json-pointer.js';
+import { forEachSubschema, mapSubschemas } from '../schema/schema-keywords.js';
+import { componentsOf } from '../lib/strongly-connected.js';
 import type { RefHolder } from './walk-references.js';
 
 /** The schemas of a contract made whole: what each operation needs besides its own schemas. */

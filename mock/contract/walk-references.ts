@@ -1,7 +1,7 @@
 // Finds the `$ref`s of an OpenAPI document that are references, and only those: a `$ref` key inside an
 // example, a default, an enum or an `x-…` extension is data (GitHub's SCIM examples hold `"$ref": "https://…"`),
 // and is never followed. It also finds where schemas start (`schema`, `components/schemas`, `definitions`).
-import { forEachSubschema } from './schema-keywords.js';
+import { forEachSubschema } from '../schema/schema-keywords.js';
 
 /**
  * How the walk reads an object: as an OpenAPI object, as a JSON Schema (whose keywords it knows), as a map of

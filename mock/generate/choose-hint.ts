@@ -1,6 +1,6 @@
 // Decides where a generated value should come from, by what the schema says about it, most explicit first.
 import type { Faker } from '@faker-js/faker';
-import type { JsonObject } from '../spec/schema-facts.js';
+import type { JsonObject } from '../schema/schema-facts.js';
 import { isBirthName, nameHint, snakeCase, type NameContext, type PersonPart } from './name-hints.js';
 
 /**

@@ -1,8 +1,8 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { eachSchemaNode, isObject, mapSchema } from '../spec/schema-facts.js';
+import { eachSchemaNode, isObject, mapSchema } from '../schema/schema-facts.js';
 import { hintTransform } from './hint-transform.js';
-import { hashSeed } from './hash-seed.js';
+import { hashSeed } from '../lib/hash-seed.js';
 import { markHints, type HintMarks } from './mark-hints.js';
 import { pruneAll, pruneDeep } from './prune-deep.js';
 import { compilePattern } from './draw-pattern.js';

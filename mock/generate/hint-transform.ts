@@ -1,8 +1,8 @@
 // Puts hinted values in place of json-schema-faker's as it draws them (its outputTransform).
 import type { Faker } from '@faker-js/faker';
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 import type { Hint } from './choose-hint.js';
-import { hashSeed } from './hash-seed.js';
+import { hashSeed } from '../lib/hash-seed.js';
 import type { HintMarks, ObjectRule } from './mark-hints.js';
 import { mulberry32 } from './quick-draw.js';
 

@@ -1,5 +1,5 @@
 // Finds, once per schema, which of its values have hints and which objects must make their fields agree.
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 import { chooseHint, type Hint } from './choose-hint.js';
 import type { NameContext, PersonPart } from './name-hints.js';
 

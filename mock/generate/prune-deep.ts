@@ -1,5 +1,5 @@
 // Keeps generated bodies bounded without cutting required values: past a depth, only what is required.
-import { isObject, type JsonObject } from '../spec/schema-facts.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
 
 /** From this many levels of objects and arrays down, only required properties and the fewest items are drawn. */
 export const FULL_DEPTH = 5;

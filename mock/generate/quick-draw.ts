@@ -1,7 +1,7 @@
 // A fast way to draw the simplest schemas (an id string with a pattern, an object of those) without
 // json-schema-faker, whose fixed cost per call was the largest part of a create.
 import { compilePattern } from './draw-pattern.js';
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 
 /** Draws a value that fits its schema from a seed. */
 export type QuickDraw = (seed: number) => unknown;

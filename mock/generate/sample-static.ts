@@ -1,15 +1,5 @@
 // Static bodies as Prism's static mode makes them: @stoplight/json-schema-sampler, the sampler Prism itself uses.
-import { createRequire } from 'node:module';
-
-interface Sampler {
-  sample(schema: unknown, options: { ticks: number }, spec: unknown): unknown;
-  SchemaSizeExceededError: new (...args: never[]) => Error;
-}
-
-// Prism's own copy of the sampler (a dependency of @stoplight/prism-http), so static bodies stay Prism's.
-const sampler = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'))(
-  '@stoplight/json-schema-sampler',
-) as Sampler;
+import { prism } from '../prism/prism-modules.js';
 
 /** How much work a sample may take, as Prism allows it: past it, the schema is too complex to sample. */
 const TICKS = 2500;
@@ -43,6 +33,8 @@ function apart(schema: unknown): unknown {
  * @example sampleStatic({ type: 'object', properties: { name: { type: 'string' } } }) // { name: 'string' }
  */
 export function sampleStatic(schema: unknown, bundle?: unknown): unknown {
+  // Prism's own copy of the sampler (a dependency of @stoplight/prism-http), so static bodies stay Prism's.
+  const { sampler } = prism();
   try {
     const root = bundle === undefined ? schema : apart(schema);
     // A copy: the sampler hands back the contract's own example objects, and bodies are changed later.

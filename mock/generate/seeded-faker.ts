@@ -1,6 +1,6 @@
 // A faker of one generator's own, on a small seeded random source: seeding it costs next to nothing.
 import { Faker, base, en, type Randomizer } from '@faker-js/faker';
-import { hashSeed } from './hash-seed.js';
+import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from './quick-draw.js';
 
 /**

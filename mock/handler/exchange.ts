@@ -3,18 +3,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
-import type { RequestLogger } from './log-requests.js';
 import type { Redactor } from '../journal/redact.js';
-import type { SettleAnswer } from '../problems/settle-answer.js';
+import type { SettleAnswer } from '../respond/check-answer.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
 import { newRequestId } from './request-id.js';
-import { requestedSession } from './select-session.js';
+import { requestedSession } from './guards/select-session.js';
 import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
 
 export type Query = Record<string, string | string[]>;
+
+/** Writes the log line of an answer just written; `status` `undefined` when no answer was sent (a drop). */
+export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
 
 /**
  * What the pipeline knows about a request. It works on Node's `IncomingMessage` and `ServerResponse`
@@ -63,7 +65,7 @@ export interface Exchange {
   log?: RequestLogger;
   /** Takes the secrets out of what the journal records (see journal/redact.ts); absent with `journalSecrets`. */
   redact?: Redactor;
-  /** Makes a refusal the documented answer and checks the contract's bodies (see problems/settle-answer.ts). */
+  /** Makes a refusal the documented answer and checks the contract's bodies (see respond/check-answer.ts). */
   settle?: SettleAnswer;
 }
 
@@ -74,7 +76,7 @@ export function openExchange(context: MockContext, req: IncomingMessage, res: Se
   const [path, rawQuery] = splitTarget(req);
   const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
   const requestId = newRequestId(req);
-  const name = requestedSession(req, path, query);
+  const name = requestedSession({ headers: req.headers, path, query });
   let session: Session | undefined;
   let authenticated = false;
   return {

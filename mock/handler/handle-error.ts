@@ -1,9 +1,9 @@
 // The one error answer: body-parser failures and unexpected errors leave as problem+json, and are recorded.
 import type { MockContext } from '../instance/mock-context.js';
-import { toProblem, type HttpError } from '../problems/to-problem.js';
-import { problemReply } from '../reply/reply.js';
+import { toProblem, type HttpError } from '../http/to-problem.js';
+import { problemReply } from '../http/reply.js';
 import type { Exchange } from './exchange.js';
-import { TOO_DEEP_BODY } from './body-depth.js';
+import { TOO_DEEP_BODY } from '../http/body-depth.js';
 import { sendReply, writeAnswer } from './send-reply.js';
 
 /**

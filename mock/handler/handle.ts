@@ -4,22 +4,23 @@ import type { RequestListener } from 'node:http';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import { REQUESTS } from '../instance/session.js';
-import { problem } from '../problems/problems.js';
-import { problemReply, writeReply } from '../reply/reply.js';
+import { problem } from '../http/problems.js';
+import { problemReply } from '../http/reply.js';
+import { writeReply } from './write-reply.js';
 import { useOverride } from '../respond/overrides.js';
-import { applyCors } from './cors.js';
+import { applyCors } from './guards/cors.js';
 import { createRedactor } from '../journal/redact.js';
-import { createSettleAnswer } from '../problems/settle-answer.js';
-import { decide, type Effects } from './decide.js';
+import { createSettleAnswer } from '../respond/check-answer.js';
+import { decide, type Effects } from '../respond/decide.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
-import { hostGuard } from './host-guard.js';
+import { hostGuard } from './guards/host-guard.js';
 import { createRequestLogger } from './log-requests.js';
-import { isMatch, matchRoute } from './match-route.js';
+import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { BodyReader } from './parse-body.js';
-import { sendsUndeclaredBody } from './request-body.js';
+import { sendsUndeclaredBody } from '../http/request-body.js';
 import { produceReply } from './produce-reply.js';
-import { refuseSessionName } from './select-session.js';
+import { refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a known host, a session and CORS. */
@@ -59,7 +60,10 @@ export function createHandler(
       ex.redact = redact;
       ex.settle = settle;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
-      const refusal = refuseHost(ex) ?? refuseSessionName(ex) ?? applyCors(context, ex, isAdmin);
+      const refusal =
+        refuseHost(ex) ??
+        refuseSessionName({ headers: ex.req.headers, path: ex.path, query: ex.query }) ??
+        applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract. Nor are allowed CORS
       // preflights (204): the browser asks them, not the app; a refused one (403) is, to explain the failure.
       if (refusal) return isAdmin || refusal.status === 204 ? writeAnswer(ex, refusal) : sendReply(ex, refusal);

@@ -1,10 +1,7 @@
 // One log line per request, written as its answer is written (or its connection dropped): method, path,
 // operationId, status, ms, and the fault when the mock injected one.
-import type { Logger } from '../logger.js';
-import { elapsedMs, type Exchange } from './exchange.js';
-
-/** Writes the log line of an answer just written; `status` `undefined` when no answer was sent (a drop). */
-export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
+import type { Logger } from '../instance/logger.js';
+import { elapsedMs, type RequestLogger } from './exchange.js';
 
 /**
  * The request logger of a mock, `undefined` when logging is off. It is called where answers are written

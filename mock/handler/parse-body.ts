@@ -3,8 +3,8 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { Exchange } from './exchange.js';
-import { requestBody, withFormText } from './request-body.js';
-import { TOO_DEEP, textNestsTooDeep } from './body-depth.js';
+import { requestBody, withFormText } from '../http/request-body.js';
+import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
 type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;

@@ -2,10 +2,10 @@
 // override's body), or state, which may change the store.
 import { stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
-import type { Reply } from '../reply/reply.js';
+import type { Reply } from '../http/reply.js';
 import { renderResponse, type RenderRequest } from '../respond/render-response.js';
 import { answerFromState, type StateAnswer } from '../state/answer-from-state.js';
-import type { Answer } from './decide.js';
+import type { Answer } from '../respond/decide.js';
 
 /** The request facts an answer's body may take from (state reads the query and body). */
 export interface ProduceRequest extends RenderRequest {

@@ -1,7 +1,8 @@
 // The last step of every contract request: record the call in the journal, then write the response.
 import type { NewCall } from '../journal/journal.js';
-import type { Violation } from '../problems/problems.js';
-import { bodyText, sendableHeaders, writeReply, type Reply } from '../reply/reply.js';
+import type { Violation } from '../http/problems.js';
+import { bodyText, sendableHeaders, type Reply } from '../http/reply.js';
+import { writeReply } from './write-reply.js';
 import { elapsedMs, type Exchange } from './exchange.js';
 
 /**

@@ -1,16 +1,16 @@
 // Everything one mock instance owns, built once from the contract and the options.
 import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
-import { useRecent } from '../memo/use-recent.js';
-import { createLogger, type Logger } from '../logger.js';
-import type { ResolvedMockOptions } from '../options.js';
+import { useRecent } from '../lib/use-recent.js';
+import { createLogger, type Logger } from './logger.js';
+import type { ResolvedMockOptions } from './options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
 import type { StateTools } from '../state/answer-from-state.js';
 import { recordId } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
-import { ContractRecord } from '../coverage/coverage.js';
+import type { CallListener } from '../journal/journal.js';
 import { PlaceholderSource } from '../state/placeholders.js';
 import { StateBudget } from '../state/state-budget.js';
 
@@ -33,8 +33,11 @@ export interface MockContext {
   journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
   faults: Faults;
-  /** Every call of every session counted for coverage and the Pact export, whatever resets the sessions. */
-  record: ContractRecord;
+  /**
+   * Hear every call every session's journal records, whatever resets the sessions (coverage and the Pact export
+   * count them so). Add and remove listeners; each is called once a call, in the order added.
+   */
+  callListeners: Set<CallListener>;
   /** The JSON text of list pages answered before, kept as long as they live (records' texts: Session.recordTexts). */
   texts: WeakMap<object, string>;
   /** The bytes what clients wrote may take in every session's memory store (`stateBytes`). */
@@ -63,7 +66,7 @@ export function createMockContext(
     journalBudget: new JournalBudget(options.journalBytes),
     faults: options.faults,
     texts: new WeakMap(),
-    record: new ContractRecord(served),
+    callListeners: new Set(),
     stateBudget: new StateBudget(options.stateBytes),
     placeholders: new PlaceholderSource(served.collections, generator, options.placeholders),
   };
@@ -98,8 +101,9 @@ export function sessionOf(context: MockContext, name: string): Session {
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
     // The default session may keep a store of its own (the state file's), served as it is.
     store: name === '' ? context.options.store : undefined,
-    // Read through the context: a reload puts a new record there.
-    observe: (call, copy) => context.record.add(call, copy),
+    observe: (call, copy) => {
+      for (const listener of context.callListeners) listener(call, copy);
+    },
   });
   context.sessions.set(name, session);
   if (session.store !== context.options.store) restoreState(context, session, context.initialState);

@@ -4,7 +4,7 @@ import { checkSnapshot, StateError, unwrapSnapshot } from '../state/check-snapsh
 import { completeSnapshot, recordMaker, type RecordMaker } from '../state/complete-record.js';
 import bytes from 'bytes';
 import type { StoreLimits, StoreSnapshot } from '../state/store.js';
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 import { restoreState, stateChanged, type MockContext } from './mock-context.js';
 import type { Session } from './session.js';
 

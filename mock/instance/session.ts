@@ -1,9 +1,10 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
-import type { JsonObject } from '../spec/schema-facts.js';
+import type { JsonObject } from '../schema/schema-facts.js';
 import { Journal, type CallListener } from '../journal/journal.js';
 import type { JournalBudget } from '../journal/journal-budget.js';
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
+import { countOf } from '../respond/counters.js';
 import { MemoryStore, type DerivePlaceholders, type Store, type StoreLimits } from '../state/store.js';
 
 /**
@@ -41,8 +42,6 @@ const PAGE_RECORDS = 250;
 const RECORD_TEXTS = 1024;
 const RECORD_TEXT_CHARACTERS = 262_144;
 
-/** The counter of a session's requests that reached the contract's answer (fault rolls use it). */
-export const REQUESTS = '\u0000requests';
 const SEED_CLOCK = '\u0000seed-clock';
 
 /** How to make a session: where its calls are numbered, how many it keeps and in what budget, its state's limits, and its clock. */
@@ -95,7 +94,4 @@ export function createSession(name: string, settings: SessionSettings): Session 
   return session;
 }
 
-/** A counter's value, 0 before its first count. */
-export function countOf(session: Pick<Session, 'counters'>, name: string): number {
-  return session.counters.get(name) ?? 0;
-}
+export { countOf, REQUESTS } from '../respond/counters.js';

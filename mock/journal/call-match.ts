@@ -1,5 +1,5 @@
 // Partial matching of recorded calls, and the differences that explain a near miss.
-import { editDistance } from '../nearest-flag.js';
+import { editDistance } from '../lib/nearest-name.js';
 import type { CallRecord } from './journal.js';
 
 /**

@@ -1,6 +1,6 @@
 // How the journal keeps one call: bodies as text up to a size, violations capped, and what it is charged.
-import { capViolations, MAX_VIOLATIONS, type Violation } from '../problems/problems.js';
-import type { CallRecord, NewCall } from './journal.js';
+import { capViolations, MAX_VIOLATIONS, type Violation } from '../http/problems.js';
+import type { CallRecord, NewCall } from './call-record.js';
 
 /** A body as the journal keeps it: its text, and whether that text is JSON to parse back when handed out. */
 interface KeptBody {

@@ -1,36 +1,18 @@
 // Secrets kept out of the journal: a credential is recorded as its scheme and a short fingerprint, so a test
 // can still see that a bearer token was sent (and which one), while the journal never holds the token.
-import { createHash } from 'node:crypto';
-import type { IHttpOperation } from '@stoplight/types';
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { SecretNames } from '../contract/secret-names.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
+
+export { secretNames, type SecretNames } from '../contract/secret-names.js';
 
 type Values = Record<string, string | string[] | undefined>;
-
-/**
- * Where a contract's API keys travel: header names (lower case) and query parameter names. Keys sent as
- * cookies need no list: every cookie's value is redacted.
- */
-export interface SecretNames {
-  headers: ReadonlySet<string>;
-  query: ReadonlySet<string>;
-}
 
 /** Headers that carry credentials whatever the contract says. */
 const ALWAYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 const SCHEMED = new Set(['authorization', 'proxy-authorization']);
 const COOKIES = new Set(['cookie', 'set-cookie']);
-
-/** The names the contract's `apiKey` security schemes use, in any operation. */
-export function secretNames(operations: readonly { spec: Pick<IHttpOperation, 'security'> }[]): SecretNames {
-  const names = { headers: new Set<string>(), query: new Set<string>() };
-  for (const { spec } of operations)
-    for (const scheme of (spec.security ?? []).flat()) {
-      if (scheme.type !== 'apiKey') continue;
-      if (scheme.in === 'header') names.headers.add(scheme.name.toLowerCase());
-      else if (scheme.in === 'query') names.query.add(scheme.name);
-    }
-  return names;
-}
 
 /** Copies of headers and query with every secret value replaced; the originals when there is none. */
 export type Redactor = <H extends Values, Q extends Values>(headers: H, query: Q) => { headers: H; query: Q };
@@ -102,5 +84,5 @@ function mapValues(value: string | string[], map: (one: string) => string): stri
 }
 
 function fingerprint(secret: string): string {
-  return `[redacted sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 8)}]`;
+  return `[redacted sha256:${bytesToHex(sha256(utf8ToBytes(secret))).slice(0, 8)}]`;
 }

@@ -1,8 +1,7 @@
 // Picks the documented response to send: status code, media type and, if asked, a named example.
-import type { IncomingMessage } from 'node:http';
 import type { IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import accepts from 'accepts';
-import { statusOf, type ResponseTable } from '../spec/response-table.js';
+import { statusOf, type ResponseTable } from '../schema/response-table.js';
 
 /** The response the mock will send. `content` is absent when the response has no body. */
 export interface ResponseChoice {
@@ -96,7 +95,7 @@ export function negotiateMediaType(accept: string | undefined, types: readonly s
 
 function bestOf(accept: string | undefined, types: readonly string[]): string | false {
   // Parsing Accept is a cost on every request: `accepts` does it as Express's req.accepts would.
-  const best = accepts({ headers: { accept } } as IncomingMessage).types([...types]);
+  const best = accepts({ headers: { accept } } as Parameters<typeof accepts>[0]).types([...types]);
   return typeof best === 'string' ? best : false;
 }
 

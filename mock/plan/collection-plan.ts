@@ -1,9 +1,9 @@
 // What an operation of an inferred collection needs at request time, worked out once from the contract.
-import type { Operation } from '../contract/load-contract.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import type { Operation } from '../contract/contract.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 import { mergedSchema, valueFits } from '../prism/schema-check.js';
-import { sameSchema } from './record-fit.js';
+import { sameSchema } from '../schema/record-fit.js';
 import {
   listArray,
   successSchema,
@@ -11,7 +11,7 @@ import {
   type CollectionMap,
   type CollectionRole,
 } from './infer-collections.js';
-import { bundleOf } from '../spec/operation-bundle.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 
 /** An operation's part in a collection, with the facts its role needs. */
 export interface CollectionPlan {

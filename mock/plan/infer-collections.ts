@@ -1,10 +1,10 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
 // path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
-import type { Operation } from '../contract/load-contract.js';
+import type { Operation } from '../contract/contract.js';
 import { mergedSchema } from '../prism/schema-check.js';
-import { isObject, type JsonObject } from '../spec/schema-facts.js';
-import { compileResponses } from '../spec/response-table.js';
-import { recordFits } from './record-fit.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
+import { compileResponses } from '../schema/response-table.js';
+import { recordFits } from '../schema/record-fit.js';
 
 /** A collection of records the mock can keep state for. */
 export interface Collection {

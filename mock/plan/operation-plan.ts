@@ -1,13 +1,13 @@
 // One operation of the contract compiled for serving: how to read its path, validate its requests, find its
 // responses and negotiate their media types, and its part in a collection.
-import type { Operation } from '../contract/load-contract.js';
-import { compilePathParams } from '../contract/path-params.js';
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import type { Operation } from '../contract/contract.js';
+import { compilePathParams } from '../http/path-params.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
 import { chooseResponse, negotiateMediaType, type ChoiceResult, type ResponseWish } from './choose-response.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
-import { compileResponses, type ResponseTable } from '../spec/response-table.js';
+import { compileResponses, type ResponseTable } from '../schema/response-table.js';
 
 /** Everything the request path needs of one operation, compiled once per mock instance. */
 export interface OperationPlan {

@@ -11,7 +11,7 @@ import {
   type RequestCheck,
   type RequestFacts,
 } from '../prism/prism-adapter.js';
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 
 /** Validates a request of the operation it was made for; `checkSecurity` asks for the 401 check too. */
 export type RequestValidator = (facts: RequestFacts, checkSecurity: boolean) => RequestCheck;

@@ -1,5 +1,5 @@
 // A small table router, compiled once: the contract's operations route on it, and so does the admin API.
-import { BoundedMemo } from '../memo/bounded-memo.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 
 /** One entry: a lower-case method, a path template (`/members/{member_id}/passes`) and what it leads to. */
 export interface Route<T> {

@@ -1,11 +1,11 @@
 // Compiles a contract into what one mock instance serves: a plan per operation and the table that routes to them.
-import type { Contract } from '../contract/load-contract.js';
+import type { Contract } from '../contract/contract.js';
 import { inferCollections, type CollectionMap } from './infer-collections.js';
 import { compileOperation, type OperationPlan } from './operation-plan.js';
 import { RouteTable } from './route-table.js';
-import { serverBases, type ServerBase } from './server-paths.js';
-import { HEADER_NAME } from '../reply/reply.js';
-import { secretNames, type SecretNames } from '../journal/redact.js';
+import { serverBases, type ServerBase } from '../contract/server-paths.js';
+import { HEADER_NAME } from '../http/reply.js';
+import { secretNames, type SecretNames } from '../contract/secret-names.js';
 
 /** What a mock serves, derived from one contract; replaced whole when the contract is reloaded. */
 export interface Served {

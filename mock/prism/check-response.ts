@@ -1,7 +1,7 @@
 // Checks responses and records against an operation's documented responses, with Prism's validator.
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
-import { compileResponses } from '../spec/response-table.js';
-import { mapSchema } from '../spec/schema-facts.js';
+import { compileResponses } from '../schema/response-table.js';
+import { mapSchema } from '../schema/schema-facts.js';
 import {
   bodyParts,
   convertAjvErrors,
@@ -11,7 +11,7 @@ import {
   type SchemaCheck,
   type SchemaCompiler,
 } from './prism-modules.js';
-import { bundleOf } from '../spec/operation-bundle.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
 export interface ReceivedResponse {

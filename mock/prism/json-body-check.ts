@@ -1,10 +1,10 @@
 // Checks JSON request bodies with the parts Prism's body validation is built from (its schema normaliser,
 // its cached ajv functions, its messages), without the plumbing around them that cost ~35 µs a request.
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
-import { BoundedMemo } from '../memo/bounded-memo.js';
-import { mapSchema } from '../spec/schema-facts.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
+import { mapSchema } from '../schema/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
-import { bundleOf } from '../spec/operation-bundle.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
 export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;

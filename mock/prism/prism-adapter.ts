@@ -1,8 +1,8 @@
 // The mock's boundary with Prism for requests: loading operations and validating requests. Prism's fp-ts
 // results become plain values here.
 import type { IHttpOperation } from '@stoplight/types';
-import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../problems/problems.js';
-import { formText } from '../handler/request-body.js';
+import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../http/problems.js';
+import { formText } from '../http/request-body.js';
 import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
 import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';

@@ -1,16 +1,9 @@
-// The parts of @stoplight/prism-http the mock uses, loaded once, with the few types it needs. Only the files
-// of this folder import it; they hand the rest of the mock plain values.
-import { createRequire } from 'node:module';
+// The parts of @stoplight/prism-http the mock uses, with the few types it needs. Only the files of this folder
+// (and generate/sample-static.ts, for Prism's sampler) use them; they hand the rest of the mock plain values.
+// The platform loads them where Prism finds them and installs them here once, before the first contract is
+// read: in Node, node/prism-modules.ts (every entry point imports it); a browser bundle would do the same.
 import type { IHttpOperation } from '@stoplight/types';
 import { keepUnsentAbsent, type DeepObjectDeserializer } from './deep-object.js';
-
-const require = createRequire(import.meta.url);
-
-// One map serves query parameters and form bodies (`body` is `query`): an object nobody sent stays absent.
-const styles = require('@stoplight/prism-http/dist/validator/deserializers/index.js') as {
-  query: { deepObject: DeepObjectDeserializer };
-};
-styles.query.deepObject = keepUnsentAbsent(styles.query.deepObject);
 
 interface Left<L> {
   _tag: 'Left';
@@ -22,6 +15,9 @@ interface Right<R> {
 }
 /** fp-ts's Either, as Prism returns it. */
 export type Either<L, R> = Left<L> | Right<R>;
+
+/** An fp-ts Option, as Prism's schema helpers return it. */
+export type Option<T> = { _tag: 'None' } | { _tag: 'Some'; value: T };
 
 /** The request as Prism reads it. */
 export interface PrismRequest {
@@ -41,84 +37,7 @@ export interface Diagnostic {
 }
 
 type Validator = (opts: { resource: IHttpOperation; element: PrismRequest }) => Either<Diagnostic[], PrismRequest>;
-
-// Prism reads documents with @stoplight/http-spec's transformers, loaded from where Prism finds them. (Not
-// Prism's own loader, utils/operations.js: it dereferences the whole document first; see contract/.)
-const requireSpec = createRequire(require.resolve('@stoplight/prism-http/package.json'));
 type Transform = (document: object) => IHttpOperation[];
-/** Each transformer is loaded when first used: Postman's alone takes 0.3 s to load. */
-export const transforms: Record<'openapi3' | 'swagger2' | 'postman', Transform> = {
-  openapi3: (document) =>
-    (
-      requireSpec('@stoplight/http-spec/oas3/operation') as { transformOas3Operations: Transform }
-    ).transformOas3Operations(document),
-  swagger2: (document) =>
-    (
-      requireSpec('@stoplight/http-spec/oas2/operation') as { transformOas2Operations: Transform }
-    ).transformOas2Operations(document),
-  postman: (document) =>
-    (
-      requireSpec('@stoplight/http-spec/postman/operation') as { transformPostmanCollectionOperations: Transform }
-    ).transformPostmanCollectionOperations(document),
-};
-/** http-spec's conversion of an OpenAPI schema to JSON Schema (it converts subschemas too, and sets `$schema`). */
-export const convertToJsonSchema = (
-  requireSpec('@stoplight/http-spec/oas') as { convertToJsonSchema(document: object, schema: object): object }
-).convertToJsonSchema;
-export const validators = require('@stoplight/prism-http/dist/validator/index.js') as {
-  validateInput: Validator;
-  validateSecurity: Validator;
-  validateOutput: (opts: {
-    resource: IHttpOperation;
-    element: { statusCode: number; headers: Record<string, string>; body: unknown };
-  }) => Either<Diagnostic[], unknown>;
-};
-
-/** An fp-ts Option, as Prism's schema helpers return it. */
-export type Option<T> = { _tag: 'None' } | { _tag: 'Some'; value: T };
-
-/** The parts Prism's body validation is built from, for JSON bodies validated without its plumbing. */
-export const bodyParts = {
-  /** Runs Prism's cached ajv function for a schema; `Some(findings)` when the value does not fit. */
-  validateAgainstSchema: (
-    require('@stoplight/prism-http/dist/validator/validators/utils.js') as {
-      validateAgainstSchema(
-        value: unknown,
-        schema: object,
-        coerce: boolean,
-        context: number,
-        prefix: string,
-        bundle: unknown,
-      ): Option<Diagnostic[]>;
-    }
-  ).validateAgainstSchema,
-  /** `[boundary, essence]` of a Content-Type header (throws on a malformed one, as Prism does). */
-  parseMIMEHeader: (
-    require('@stoplight/prism-http/dist/validator/validators/headers.js') as {
-      parseMIMEHeader(header: string): [string | undefined, string];
-    }
-  ).parseMIMEHeader,
-  wildcardMediaTypeMatch: (
-    require('@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js') as {
-      wildcardMediaTypeMatch(a: string, b: string): boolean;
-    }
-  ).wildcardMediaTypeMatch,
-  stripReadOnlyProperties: (
-    require('@stoplight/prism-http/dist/utils/filterRequiredProperties.js') as {
-      stripReadOnlyProperties(schema: object): Option<object>;
-    }
-  ).stripReadOnlyProperties,
-  /** Output bodies are checked without write-only properties, as Prism checks its answers. */
-  stripWriteOnlyProperties: (
-    require('@stoplight/prism-http/dist/utils/filterRequiredProperties.js') as {
-      stripWriteOnlyProperties(schema: object): Option<object>;
-    }
-  ).stripWriteOnlyProperties,
-  // Prism's own dependency, loaded from where Prism finds it.
-  mergeAllOf: createRequire(require.resolve('@stoplight/prism-http/package.json'))(
-    '@stoplight/json-schema-merge-allof',
-  ) as (schema: object, options: object) => object,
-};
 
 /** A compiled JSON Schema check, as ajv makes it: `errors` holds the last failures. */
 export interface SchemaCheck {
@@ -132,28 +51,112 @@ export interface SchemaCompiler {
   removeSchema(schema: object): unknown;
 }
 
-// Prism's own ajv and formats, loaded from where Prism finds them.
-const fromPrism = createRequire(require.resolve('@stoplight/prism-http/package.json'));
-const dateTime = require('@stoplight/prism-http/dist/validator/validators/dateTime.js') as {
-  fmtDef(validate: unknown, compare: unknown): object;
-  date_time: unknown;
-  compareDateTime: unknown;
-};
 type AjvClass = new (options: object) => SchemaCompiler & { addFormat(name: string, format: object): unknown };
-const AJV: Record<'default' | 'draft2019_09' | 'draft2020_12', AjvClass> = {
-  default: (fromPrism('ajv') as { default: AjvClass }).default,
-  draft2019_09: (fromPrism('ajv/dist/2019') as { default: AjvClass }).default,
-  draft2020_12: (fromPrism('ajv/dist/2020') as { default: AjvClass }).default,
+
+/** @stoplight/json-schema-sampler, Prism's static bodies. */
+export interface Sampler {
+  sample(schema: unknown, options: { ticks: number }, spec: unknown): unknown;
+  SchemaSizeExceededError: new (...args: never[]) => Error;
+}
+
+/** Prism's modules as the platform loads them: Prism's own files and its own copies of its dependencies. */
+export interface PrismModules {
+  /** One map serves query parameters and form bodies (`body` is `query`). */
+  deserializers: { query: { deepObject: DeepObjectDeserializer } };
+  /** @stoplight/http-spec's transformers, each loaded when first asked for: Postman's alone takes 0.3 s. */
+  transformer(kind: 'openapi3' | 'swagger2' | 'postman'): Transform;
+  /** http-spec's conversion of an OpenAPI schema to JSON Schema (it converts subschemas too, and sets `$schema`). */
+  convertToJsonSchema(document: object, schema: object): object;
+  validators: {
+    validateInput: Validator;
+    validateSecurity: Validator;
+    validateOutput: (opts: {
+      resource: IHttpOperation;
+      element: { statusCode: number; headers: Record<string, string>; body: unknown };
+    }) => Either<Diagnostic[], unknown>;
+  };
+  validateAgainstSchema(
+    value: unknown,
+    schema: object,
+    coerce: boolean,
+    context: number,
+    prefix: string,
+    bundle: unknown,
+  ): Option<Diagnostic[]>;
+  convertAjvErrors(errors: object[], severity: number, context: number, prefix: string): Diagnostic[];
+  parseMIMEHeader(header: string): [string | undefined, string];
+  wildcardMediaTypeMatch(a: string, b: string): boolean;
+  stripReadOnlyProperties(schema: object): Option<object>;
+  stripWriteOnlyProperties(schema: object): Option<object>;
+  mergeAllOf(schema: object, options: object): object;
+  ajv: Record<'default' | 'draft2019_09' | 'draft2020_12', AjvClass>;
+  addFormats(ajv: object): void;
+  dateTime: { fmtDef(validate: unknown, compare: unknown): object; date_time: unknown; compareDateTime: unknown };
+  sampler: Sampler;
+}
+
+let installed: PrismModules | undefined;
+
+/**
+ * Installs Prism's modules (the first installation wins: a second import of the loader changes nothing).
+ * @example installPrismModules(loadPrismModules()) // node/prism-modules.ts does it when imported
+ */
+export function installPrismModules(modules: PrismModules): void {
+  if (installed) return;
+  // An object nobody sent stays absent (see deep-object.ts).
+  modules.deserializers.query.deepObject = keepUnsentAbsent(modules.deserializers.query.deepObject);
+  installed = modules;
+}
+
+/** The installed modules; a clear error when the platform never loaded them. */
+export function prism(): PrismModules {
+  if (installed) return installed;
+  throw new Error(
+    "Prism's modules are not loaded: import the package ('membership-mock') or mock/node/prism-modules.js first.",
+  );
+}
+
+/** http-spec's transformers, by document kind. */
+export const transforms: Record<'openapi3' | 'swagger2' | 'postman', Transform> = {
+  openapi3: (document) => prism().transformer('openapi3')(document),
+  swagger2: (document) => prism().transformer('swagger2')(document),
+  postman: (document) => prism().transformer('postman')(document),
 };
-const addFormats = (fromPrism('ajv-formats') as { default: (ajv: object) => void }).default;
+
+/** http-spec's conversion of an OpenAPI schema to JSON Schema (it converts subschemas too, and sets `$schema`). */
+export const convertToJsonSchema = (document: object, schema: object): object =>
+  prism().convertToJsonSchema(document, schema);
+
+/** Prism's validators of a request, its security and a response. */
+export const validators: PrismModules['validators'] = {
+  validateInput: (opts) => prism().validators.validateInput(opts),
+  validateSecurity: (opts) => prism().validators.validateSecurity(opts),
+  validateOutput: (opts) => prism().validators.validateOutput(opts),
+};
+
+/** The parts Prism's body validation is built from, for JSON bodies validated without its plumbing. */
+export const bodyParts = {
+  /** Runs Prism's cached ajv function for a schema; `Some(findings)` when the value does not fit. */
+  validateAgainstSchema: (...args: Parameters<PrismModules['validateAgainstSchema']>) =>
+    prism().validateAgainstSchema(...args),
+  /** `[boundary, essence]` of a Content-Type header (throws on a malformed one, as Prism does). */
+  parseMIMEHeader: (header: string) => prism().parseMIMEHeader(header),
+  wildcardMediaTypeMatch: (a: string, b: string) => prism().wildcardMediaTypeMatch(a, b),
+  stripReadOnlyProperties: (schema: object) => prism().stripReadOnlyProperties(schema),
+  /** Output bodies are checked without write-only properties, as Prism checks its answers. */
+  stripWriteOnlyProperties: (schema: object) => prism().stripWriteOnlyProperties(schema),
+  /** Prism's own allOf merger. */
+  mergeAllOf: (schema: object, options: object) => prism().mergeAllOf(schema, options),
+};
 
 /**
  * An ajv of the caller's own, set up as the one Prism checks bodies with (its options, formats and
  * date-time), for the JSON Schema draft a schema's `$schema` names. Prism's own instance keeps every schema it
  * ever compiled; one of these lets a caller bound what it keeps (`removeSchema`), or drop it whole.
  */
-export function createSchemaCompiler(draft: keyof typeof AJV): SchemaCompiler {
-  const ajv = new AJV[draft]({
+export function createSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCompiler {
+  const { ajv: classes, addFormats, dateTime } = prism();
+  const ajv = new classes[draft]({
     allErrors: true,
     allowUnionTypes: true,
     allowMatchingProperties: true,
@@ -167,8 +170,5 @@ export function createSchemaCompiler(draft: keyof typeof AJV): SchemaCompiler {
 }
 
 /** Turns ajv's failures into Prism's findings, with Prism's messages (`Response body must be object`). */
-export const convertAjvErrors = (
-  require('@stoplight/prism-http/dist/validator/validators/utils.js') as {
-    convertAjvErrors(errors: object[], severity: number, context: number, prefix: string): Diagnostic[];
-  }
-).convertAjvErrors;
+export const convertAjvErrors = (errors: object[], severity: number, context: number, prefix: string): Diagnostic[] =>
+  prism().convertAjvErrors(errors, severity, context, prefix);

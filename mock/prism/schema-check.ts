@@ -1,6 +1,6 @@
 // Plain-value wrappers over Prism's allOf merger and cached ajv functions, for the state code to read record
 // schemas and to check values against them without touching fp-ts.
-import { eachSchemaNode } from '../spec/schema-facts.js';
+import { eachSchemaNode } from '../schema/schema-facts.js';
 import { bodyParts } from './prism-modules.js';
 
 const OUTPUT = 1;

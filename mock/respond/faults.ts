@@ -1,5 +1,6 @@
 // Fault injection for resilience tests: latency, failures and dropped connections, repeatable under a seed.
-import { hashSeed } from '../generate/hash-seed.js';
+import type { FaultKind } from '../journal/call-record.js';
+import { hashSeed } from '../lib/hash-seed.js';
 
 /**
  * Latency in milliseconds (0-60000): a number, or a range `"MIN-MAX"` (`"100-300"`) drawn from per request.
@@ -29,7 +30,7 @@ const MAX_LATENCY = 60_000;
  * A departure from the contract's answer the mock made on purpose, as the journal and the log mark it:
  * `drop` (the connection closed, no answer), `failure` (an injected 5xx), `latency` (an answer held back).
  */
-export type FaultKind = 'drop' | 'failure' | 'latency';
+export type { FaultKind };
 
 /** What happens to one request. */
 export interface FaultRoll {

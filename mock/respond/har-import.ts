@@ -2,7 +2,7 @@
 // operation is given again, in the order recorded, to the request it answered. Every override is checked
 // against the contract as any other, so a recording that breaks the contract is refused entry by entry.
 import type { Served } from '../plan/serve.js';
-import { isMatch, matchRoute } from '../handler/match-route.js';
+import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { Override, OverrideSpec } from './overrides.js';
 
 /** How recorded answers are given again. */

@@ -1,11 +1,11 @@
 // Overrides: "for the next N calls of this operation (that match), answer this instead", checked against
 // the contract when they are set, so a test can never make the mock break it.
-import type { Operation } from '../contract/load-contract.js';
+import type { Operation } from '../contract/contract.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import type { CallRecord } from '../journal/journal.js';
 import { checkCallMatch, matchesCall, type CallMatch } from '../journal/call-match.js';
-import { MAX_DEPTH, nestsTooDeep } from '../handler/body-depth.js';
-import { HEADER_NAME } from '../reply/reply.js';
+import { MAX_DEPTH, nestsTooDeep } from '../http/body-depth.js';
+import { HEADER_NAME } from '../http/reply.js';
 
 /** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
 export interface OverrideSpec {

@@ -2,11 +2,11 @@
 import type { IHttpHeaderParam, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { sampleStatic, SchemaTooComplexError } from '../generate/sample-static.js';
-import { problem } from '../problems/problems.js';
-import { problemReply, XML_TYPE, type Reply } from '../reply/reply.js';
-import { toXml } from '../reply/to-xml.js';
+import { problem } from '../http/problems.js';
+import { problemReply, XML_TYPE, type Reply } from '../http/reply.js';
+import { toXml } from '../http/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {

@@ -1,36 +1,15 @@
 // Answers the operations of an inferred collection from the state store: create, list, read, delete.
-import type { JsonObject } from '../spec/schema-facts.js';
-import type { BodyGenerator } from '../generate/generate-body.js';
 import type { Collection } from '../plan/infer-collections.js';
 import type { CollectionPlan, CreatePlan } from '../plan/collection-plan.js';
-import { problem, type Violation } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
+import { problem, type Violation } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
 import bytes from 'bytes';
-import type { BoundedMemo } from '../memo/bounded-memo.js';
 import { listPage } from './list-page.js';
 import { makeCreated } from './make-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
+import type { StateRequest, StateTools } from './state-tools.js';
 
-/** What state is kept in and made with. */
-export interface StateTools {
-  store: Store;
-  /** Pages already made from this store (see {@link Store.version}): a page is frozen and shared. */
-  pages: BoundedMemo<JsonObject>;
-  generator: BodyGenerator;
-  /** The time a new record is created at. */
-  now(): Date;
-}
-
-/** The request facts a stateful answer needs. */
-export interface StateRequest {
-  operationId: string;
-  path: string;
-  pathParams: Record<string, string>;
-  query: Record<string, string | string[]>;
-  body: unknown;
-  /** The generation key of this request (seed-stable, unique per create). */
-  key: string;
-}
+export type { StateRequest, StateTools };
 
 /** What a request did to state: the reply, and whether the store changed. */
 export interface StateAnswer {

@@ -1,8 +1,8 @@
 // Checks state that comes from outside (fixtures, a state file, the admin API) against the contract, record by record.
-import { compilePathParams, type PathParamReader } from '../contract/path-params.js';
+import { compilePathParams, type PathParamReader } from '../http/path-params.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { isObject } from '../spec/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 import type { StoredRecord, StoreSnapshot } from './store.js';
 
 /** One thing wrong inside a record: a JSON pointer into it (`/status`; `''` for the whole record) and the message. */

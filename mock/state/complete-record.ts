@@ -2,7 +2,7 @@
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { planCollection, type CreatePlan } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { isObject, propertiesOf } from '../spec/schema-facts.js';
+import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { collectionOf, pathParamsOf, unwrapSnapshot } from './check-snapshot.js';
 import { makeCreated } from './make-record.js';
 

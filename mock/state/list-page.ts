@@ -1,10 +1,10 @@
 // Answers a list from state: the page a cursor and a limit ask for, in the envelope the contract declares.
 import { valueFits } from '../prism/schema-check.js';
 import type { ListPlan } from '../plan/collection-plan.js';
-import { problem, type Violation } from '../problems/problems.js';
-import { problemReply, type Reply } from '../reply/reply.js';
-import { isNullable, isObject, type JsonObject } from '../spec/schema-facts.js';
-import type { StateRequest, StateTools } from './answer-from-state.js';
+import { problem, type Violation } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
+import { isNullable, isObject, type JsonObject } from '../schema/schema-facts.js';
+import type { StateRequest, StateTools } from './state-tools.js';
 import { deepFreeze, type StoredRecord } from './store.js';
 
 /**

@@ -1,16 +1,16 @@
 // Makes records that look alive and agree with the request: placeholders for a member seen the first time,
 // and created records that keep what the client sent.
 import type { BodyGenerator } from '../generate/generate-body.js';
-import { hashSeed } from '../generate/hash-seed.js';
+import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { valueFits } from '../prism/schema-check.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
-import { bundleOf } from '../spec/operation-bundle.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,6 +1,6 @@
 // The placeholders of every member's collections: derived from the seed, kept in a bounded cache, made again when dropped.
 import type { BodyGenerator } from '../generate/generate-body.js';
-import { useRecent } from '../memo/use-recent.js';
+import { useRecent } from '../lib/use-recent.js';
 import type { CollectionMap } from '../plan/infer-collections.js';
 import { collectionOf, pathParamsOf } from './check-snapshot.js';
 import { makePlaceholder } from './make-record.js';

@@ -1,6 +1,6 @@
 // Reads what a record's fields mean for its life (made, starts, ends, changed, ended) from their names and enum.
 import { snakeCase } from '../generate/name-hints.js';
-import { isNullable, propertiesOf, type JsonObject } from '../spec/schema-facts.js';
+import { isNullable, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 
 /** A date or date-time field: its name, whether it may be `null`, and whether it holds a date only. */
 export interface TimeField {

@@ -5,9 +5,9 @@ import { DEFAULT_WAIT, waitTimeout, type WaitOptions } from '../journal/wait-for
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
-import type { Coverage } from '../coverage/coverage.js';
+import type { Coverage } from '../reports/coverage.js';
 import type { HarImport, HarReplay } from '../respond/har-import.js';
-import type { Pact, PactParties } from '../export/pact.js';
+import type { Pact, PactParties } from '../reports/pact.js';
 import type {
   AnyCall,
   OperationId,

@@ -1,8 +1,8 @@
 // Chooses values for an operation's parameters (the same value for a name all walk long) and builds URLs.
 import type { IHttpOperation } from '@stoplight/types';
 import { createBodyGenerator } from '../generate/generate-body.js';
-import { hashSeed } from '../generate/hash-seed.js';
-import { isObject } from '../spec/schema-facts.js';
+import { hashSeed } from '../lib/hash-seed.js';
+import { isObject } from '../schema/schema-facts.js';
 
 /** Made-up parameter values: the one given for a name, else the same value every time it is asked for. */
 export interface ParamValues {

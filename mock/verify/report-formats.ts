@@ -1,8 +1,8 @@
 // A verification report for machines and CI pages: JSON, JUnit XML (test tabs of CI servers), Markdown (a
 // GitHub job summary), beside the text a person reads (format-report.ts). Every format carries the same
 // summary and the same hints.
-import { markdownCell } from '../reply/escape.js';
-import { junitXml, type JunitCase } from '../reply/junit.js';
+import { markdownCell } from '../lib/escape.js';
+import { junitXml, type JunitCase } from '../reports/junit.js';
 import { count, formatReport } from './format-report.js';
 import type { VerifyReport, VerifyStep } from './verify-report.js';
 

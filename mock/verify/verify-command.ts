@@ -1,8 +1,8 @@
 // `membership-mock verify --base-url URL`: the provider check as a command, for CI.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_CONTRACT } from '../options.js';
-import { parseFlags, type FlagTable } from '../parse-flags.js';
+import { DEFAULT_CONTRACT } from '../node/default-contract.js';
+import { parseFlags, type FlagTable } from '../cli/parse-flags.js';
 import { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export const VERIFY_HELP = `Usage: membership-mock verify --base-url URL [options]
@@ -51,7 +51,7 @@ export async function runVerify(
   try {
     ({ values } = parseFlags(argv, VERIFY_FLAGS));
   } catch (error) {
-    // A misspelt flag names the one meant, as the main command's do (parse-flags.ts).
+    // A misspelt flag names the one meant, as the main command's do (cli/parse-flags.ts).
     return usage((error as Error).message);
   }
   if (values.help) return (out(`${VERIFY_HELP}\n`), 0);

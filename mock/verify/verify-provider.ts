@@ -1,6 +1,6 @@
 // Verifies a real provider against the contract: walks its operations and checks every answer.
-import { loadContract, type Operation } from '../contract/load-contract.js';
-import { DEFAULT_CONTRACT } from '../options.js';
+import { loadContract, type Operation } from '../node/load-contract.js';
+import { DEFAULT_CONTRACT } from '../node/default-contract.js';
 import { inferCollections } from '../plan/infer-collections.js';
 import { walkCollection } from './walk-collection.js';
 import { createVerifySession } from './verify-session.js';

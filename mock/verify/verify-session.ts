@@ -1,11 +1,11 @@
 // One walk against a provider: sends requests, checks each answer with Prism and keeps the steps.
-import type { Operation } from '../contract/load-contract.js';
+import type { Operation } from '../contract/contract.js';
 import { createBodyGenerator } from '../generate/generate-body.js';
 import { checkResponse, type ReceivedResponse } from '../prism/check-response.js';
 import { buildTarget, createParamValues } from './param-values.js';
 import { sendRequest } from './send-request.js';
 import type { SkippedOperation, VerifyReport, VerifyStep } from './verify-report.js';
-import { bundleOf } from '../spec/operation-bundle.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 
 /** What a session needs: where the provider is and how to talk to it. */
 export interface SessionSettings {

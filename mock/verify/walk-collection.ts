@@ -1,10 +1,10 @@
 // Walks one collection in the order a client would: create, list, read, the item's other operations, delete,
 // read again.
 import { isDeepStrictEqual } from 'node:util';
-import type { Operation } from '../contract/load-contract.js';
-import { compileResponses } from '../spec/response-table.js';
+import type { Operation } from '../contract/contract.js';
+import { compileResponses } from '../schema/response-table.js';
 import { listArray, type Collection } from '../plan/infer-collections.js';
-import { isObject, type JsonObject } from '../spec/schema-facts.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
 import type { VerifySession } from './verify-session.js';
 
 const MAX_DIFFERENCES = 5;

@@ -91,7 +91,7 @@ function flags(): string[] {
 
 async function measureInProcess(file: string): Promise<void> {
   const t0 = performance.now();
-  const { loadContractTimed } = await import('../../mock/contract/load-contract.js');
+  const { loadContractTimed } = await import('../../mock/node/load-contract.js');
   const { startMock } = await import('../../mock/server.js');
   const importMs = performance.now() - t0;
   const steps: Record<string, number> = {};

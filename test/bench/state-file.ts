@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
 import autocannonUntyped from 'autocannon';
-import { openStateFile } from '../../mock/state/open-state-file.js';
+import { openStateFile } from '../../mock/node/open-state-file.js';
 import type { StoreSnapshot } from '../../mock/state/store.js';
 
 const RECORDS = Number(process.env.RECORDS ?? 200_000);

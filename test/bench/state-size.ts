@@ -2,9 +2,9 @@
 // budget charges it: the ratio the stateBytes default is chosen from. Run: node --expose-gc --import tsx test/bench/state-size.ts
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
-import { BoundedMemo } from '../../mock/memo/bounded-memo.js';
+import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
 import { serve } from '../../mock/plan/serve.js';
-import type { Reply } from '../../mock/reply/reply.js';
+import type { Reply } from '../../mock/http/reply.js';
 import { answerFromState, type StateTools } from '../../mock/state/answer-from-state.js';
 import { MemoryStore } from '../../mock/state/store.js';
 

@@ -5,7 +5,7 @@ import { createMockContext } from '../../mock/instance/mock-context.js';
 import { serve } from '../../mock/plan/serve.js';
 import { createBodyReader } from '../../mock/handler/parse-body.js';
 import { DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
-import { resolveMockOptions } from '../../mock/options.js';
+import { resolveMockOptions } from '../../mock/instance/options.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createApp, loadContract, type Contract } from '../../mock/index.js';
-import { checkExamples } from '../../mock/problems/report-examples.js';
+import { checkExamples } from '../../mock/respond/report-examples.js';
 
 let contract: Contract;
 /** Its warnings are what some tests here cause on purpose. */

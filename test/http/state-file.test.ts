@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../../mock/index.js';
-import { createStateTables } from '../../mock/state/open-state-file.js';
-import { SqliteStore } from '../../mock/state/sqlite-store.js';
+import { createStateTables } from '../../mock/node/open-state-file.js';
+import { SqliteStore } from '../../mock/node/sqlite-store.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 // The default session kept in SQLite (what --state-file does), with the database at hand to make it fail.

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createEventStreams, type EventStreamSettings } from '../../mock/admin/event-streams.js';
 import type { Exchange } from '../../mock/handler/exchange.js';
 import { Journal, type NewCall } from '../../mock/journal/journal.js';
-import { writeReply } from '../../mock/reply/reply.js';
+import { writeReply } from '../../mock/handler/write-reply.js';
 import { openEvents } from '../support/event-reader.js';
 
 let server: Server | undefined;

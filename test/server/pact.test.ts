@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { toPact } from '../../mock/export/pact.js';
+import { toPact } from '../../mock/reports/pact.js';
 import type { Pact, RunningMock } from '../../mock/index.js';
 import { serve } from '../../mock/plan/serve.js';
 import { AUTH, newMock, newServer } from '../support/harness.js';

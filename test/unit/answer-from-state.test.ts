@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
-import { BoundedMemo } from '../../mock/memo/bounded-memo.js';
+import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
 import type { CollectionPlan } from '../../mock/plan/collection-plan.js';
 import { serve, type Served } from '../../mock/plan/serve.js';
-import type { Reply } from '../../mock/reply/reply.js';
+import type { Reply } from '../../mock/http/reply.js';
 import { answerFromState, type StateRequest, type StateTools } from '../../mock/state/answer-from-state.js';
 import { PlaceholderSource } from '../../mock/state/placeholders.js';
 import { StateBudget } from '../../mock/state/state-budget.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nestsTooDeep, textNestsTooDeep } from '../../mock/handler/body-depth.js';
+import { nestsTooDeep, textNestsTooDeep } from '../../mock/http/body-depth.js';
 
 const text = (json: string) => Buffer.from(json);
 

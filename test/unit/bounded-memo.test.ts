@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BoundedMemo } from '../../mock/memo/bounded-memo.js';
+import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
 
 describe('BoundedMemo', () => {
   test('hands back what was set, and the value itself from set', () => {

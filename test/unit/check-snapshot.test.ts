@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Operation } from '../../mock/contract/load-contract.js';
+import type { Operation } from '../../mock/contract/contract.js';
 import {
   checkRecord,
   checkSnapshot,

@@ -1,7 +1,7 @@
 // The flags each command parses and the ones its --help describes are the same set: neither can drift.
 import { describe, expect, test } from 'vitest';
-import { FLAGS, HELP } from '../../mock/cli-flags.js';
-import { parseFlags, UsageError, type FlagTable } from '../../mock/parse-flags.js';
+import { FLAGS, HELP } from '../../mock/cli/cli-flags.js';
+import { parseFlags, UsageError, type FlagTable } from '../../mock/cli/parse-flags.js';
 import { VERIFY_FLAGS, VERIFY_HELP } from '../../mock/verify/verify-command.js';
 
 /** The flags a help text lists in its Options section: `--name`, and `-x` where it gives a short one. */

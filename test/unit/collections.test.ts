@@ -1,8 +1,8 @@
 import { describe, expect, test, vi } from 'vitest';
-import type { Operation } from '../../mock/contract/load-contract.js';
+import type { Operation } from '../../mock/contract/contract.js';
 import { compileKey, planCollection } from '../../mock/plan/collection-plan.js';
 import { inferCollections, listArray, successSchema } from '../../mock/plan/infer-collections.js';
-import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import type { JsonObject } from '../../mock/schema/schema-facts.js';
 
 /** A response documented with one JSON body (or none). */
 const answers = (code: string, schema?: JsonObject, mediaType = 'application/json') => ({

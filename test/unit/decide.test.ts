@@ -5,7 +5,7 @@ import {
   type DecideRequest,
   type DecideSettings,
   type SessionView,
-} from '../../mock/handler/decide.js';
+} from '../../mock/respond/decide.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { REQUESTS } from '../../mock/instance/session.js';
 import { serve, type Served } from '../../mock/plan/serve.js';

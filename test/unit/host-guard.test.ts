@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { hostGuard, hostName, isAllowedHost, withListeningHost } from '../../mock/handler/host-guard.js';
+import { hostGuard, hostName, isAllowedHost, withListeningHost } from '../../mock/handler/guards/host-guard.js';
 
 /** A request as the guard sees it: its Host header (or none) and its HTTP version. */
 const ex = (host: string | undefined, httpVersion = '1.1') => ({

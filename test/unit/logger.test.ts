@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createLogger, type LogLevel } from '../../mock/logger.js';
+import { createLogger, type LogLevel } from '../../mock/instance/logger.js';
 
 /** A logger of `format` whose lines are kept with their level. */
 function capture(format: 'pretty' | 'json' | 'off') {

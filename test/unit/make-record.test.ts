@@ -1,9 +1,9 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createBodyGenerator, type BodyGenerator } from '../../mock/generate/generate-body.js';
-import type { Operation } from '../../mock/contract/load-contract.js';
+import type { Operation } from '../../mock/contract/contract.js';
 import type { CreatePlan } from '../../mock/plan/collection-plan.js';
 import type { Collection } from '../../mock/plan/infer-collections.js';
-import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import type { JsonObject } from '../../mock/schema/schema-facts.js';
 import { echoPathParams, makeCreated, makePlaceholder } from '../../mock/state/make-record.js';
 
 const ANCHOR = new Date('2025-06-01T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nearestFlag } from '../../mock/nearest-flag.js';
+import { nearestFlag } from '../../mock/lib/nearest-name.js';
 
 const FLAGS = ['contract', 'port', 'static', 'stateless', 'state-file', 'state-limit', 'no-cors', 'latency'];
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { StateError } from '../../mock/state/check-snapshot.js';
-import { openStateFile, type StateFileSettings } from '../../mock/state/open-state-file.js';
-import type { SqliteStore } from '../../mock/state/sqlite-store.js';
+import { openStateFile, type StateFileSettings } from '../../mock/node/open-state-file.js';
+import type { SqliteStore } from '../../mock/node/sqlite-store.js';
 import type { StoredRecord, StoreSnapshot } from '../../mock/state/store.js';
 
 const PASSES = '/members/m1/passes';

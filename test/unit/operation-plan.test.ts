@@ -1,11 +1,11 @@
 import type { IHttpOperationResponse } from '@stoplight/types';
 import { describe, expect, test } from 'vitest';
-import type { Contract, Operation } from '../../mock/contract/load-contract.js';
+import type { Contract, Operation } from '../../mock/contract/contract.js';
 import { chooseResponse, negotiateMediaType, type Choosing } from '../../mock/plan/choose-response.js';
 import { inferCollections } from '../../mock/plan/infer-collections.js';
 import { compileOperation } from '../../mock/plan/operation-plan.js';
 import { serve } from '../../mock/plan/serve.js';
-import { compileResponses } from '../../mock/spec/response-table.js';
+import { compileResponses } from '../../mock/schema/response-table.js';
 
 type Content = { mediaType: string; examples?: { key: string; value: unknown }[] };
 const response = (code: string, contents: Content[] = [], headers: string[] = []): IHttpOperationResponse =>

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { CallRecord } from '../../mock/journal/journal.js';
 import type { OperationPlan } from '../../mock/plan/operation-plan.js';
-import { compileResponses } from '../../mock/spec/response-table.js';
+import { compileResponses } from '../../mock/schema/response-table.js';
 import {
   findOverride,
   readOverride,

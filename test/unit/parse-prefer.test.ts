@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parsePrefer } from '../../mock/respond/parse-prefer.js';
+import { parsePrefer } from '../../mock/http/parse-prefer.js';
 
 describe('parsePrefer', () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compilePathParams } from '../../mock/contract/path-params.js';
+import { compilePathParams } from '../../mock/http/path-params.js';
 
 const extractPathParams = (template: string, path: string) => compilePathParams(template)(path);
 

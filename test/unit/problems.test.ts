@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { describeViolations, problem, PROBLEMS, type Violation } from '../../mock/problems/problems.js';
+import { describeViolations, problem, PROBLEMS, type Violation } from '../../mock/http/problems.js';
 
 describe('PROBLEMS', () => {
   test.each([

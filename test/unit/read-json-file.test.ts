@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { StateError } from '../../mock/state/check-snapshot.js';
-import { readJsonFile } from '../../mock/state/read-json-file.js';
+import { readJsonFile } from '../../mock/node/read-json-file.js';
 
 let dir: string;
 

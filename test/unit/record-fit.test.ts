@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { recordFits, sameSchema } from '../../mock/plan/record-fit.js';
+import { recordFits, sameSchema } from '../../mock/schema/record-fit.js';
 import { mergedSchema, valueFits } from '../../mock/prism/schema-check.js';
-import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import type { JsonObject } from '../../mock/schema/schema-facts.js';
 
 const RECORD: JsonObject = {
   type: 'object',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { recordRoles, type RecordRoles } from '../../mock/state/record-roles.js';
-import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import type { JsonObject } from '../../mock/schema/schema-facts.js';
 
 const time = (extra: JsonObject = {}) => ({ type: 'string', format: 'date-time', ...extra });
 const record = (properties: JsonObject): JsonObject => ({ type: 'object', properties });

@@ -1,7 +1,8 @@
-import type { ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { problem } from '../../mock/problems/problems.js';
-import { bodyText, problemReply, sendableHeaders, writeReply, type Reply } from '../../mock/reply/reply.js';
+import { problem } from '../../mock/http/problems.js';
+import { writeReply } from '../../mock/handler/write-reply.js';
+import { bodyText, problemReply, sendableHeaders, type Reply } from '../../mock/http/reply.js';
 
 /** A stand-in for Node's response that keeps what was written. */
 function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string } } {
@@ -109,6 +110,36 @@ describe('sendableHeaders', () => {
       'X-Ok': 'yes',
       'X-Latin': 'café',
     });
+  });
+
+  test('keeps a value exactly when Node would send it, for every character up to U+0800 and beyond', () => {
+    const nodeSends = (value: string) => {
+      try {
+        validateHeaderValue('x-test', value);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const characters = [...Array.from({ length: 0x800 }, (_, code) => String.fromCharCode(code)), '😀', '\u2028'];
+    const differ = characters.filter(
+      (c) => 'x-test' in sendableHeaders({ 'x-test': `a${c}b` }) !== nodeSends(`a${c}b`),
+    );
+    expect(differ.map((c) => c.codePointAt(0)!.toString(16))).toEqual([]);
+  });
+
+  test('keeps a name exactly when Node would send it, for every ASCII character', () => {
+    const nodeSends = (name: string) => {
+      try {
+        validateHeaderName(name);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const characters = Array.from({ length: 0x100 }, (_, code) => String.fromCharCode(code));
+    const differ = characters.filter((c) => `x${c}` in sendableHeaders({ [`x${c}`]: 'v' }) !== nodeSends(`x${c}`));
+    expect(differ.map((c) => c.charCodeAt(0).toString(16))).toEqual([]);
   });
 
   test('hands back the very same object when there is nothing to check', () => {

@@ -1,7 +1,7 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { expect, test } from 'vitest';
-import type { Operation } from '../../mock/contract/load-contract.js';
-import { reportBrokenExamples } from '../../mock/problems/report-examples.js';
+import type { Operation } from '../../mock/contract/contract.js';
+import { reportBrokenExamples } from '../../mock/respond/report-examples.js';
 
 /** An operation whose 200 documents an object and gives `values` as its examples. */
 function operation(id: string, values: unknown[]): Operation {

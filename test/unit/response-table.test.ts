@@ -1,6 +1,6 @@
 import type { IHttpOperationResponse } from '@stoplight/types';
 import { describe, expect, test } from 'vitest';
-import { compileResponses, statusOf } from '../../mock/spec/response-table.js';
+import { compileResponses, statusOf } from '../../mock/schema/response-table.js';
 
 const responses = (...codes: string[]): IHttpOperationResponse[] => codes.map((code, i) => ({ id: `r${i}`, code }));
 

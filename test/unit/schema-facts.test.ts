@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { eachSchemaNode, isNullable, isObject, propertiesOf } from '../../mock/spec/schema-facts.js';
+import { eachSchemaNode, isNullable, isObject, propertiesOf } from '../../mock/schema/schema-facts.js';
 
 describe('isObject', () => {
   test.each([

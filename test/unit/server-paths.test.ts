@@ -1,6 +1,6 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { describe, expect, test } from 'vitest';
-import { serverPaths, withBasePath } from '../../mock/plan/server-paths.js';
+import { serverPaths, withBasePath } from '../../mock/contract/server-paths.js';
 
 const server = (url: string, variables?: Record<string, { default?: string; enum?: string[] }>) => ({
   id: url,

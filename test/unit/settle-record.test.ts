@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { mulberry32 } from '../../mock/generate/quick-draw.js';
-import type { JsonObject } from '../../mock/spec/schema-facts.js';
+import type { JsonObject } from '../../mock/schema/schema-facts.js';
 import { recordRoles } from '../../mock/state/record-roles.js';
 import { settleCreated, settlePlaceholder } from '../../mock/state/settle-record.js';
 import type { StoredRecord } from '../../mock/state/store.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createStateTables, openStateFile } from '../../mock/state/open-state-file.js';
-import { SqliteStore, StateWriteError } from '../../mock/state/sqlite-store.js';
+import { createStateTables, openStateFile } from '../../mock/node/open-state-file.js';
+import { SqliteStore, StateWriteError } from '../../mock/node/sqlite-store.js';
 import type { StoredRecord, StoreLimits, StoreSnapshot } from '../../mock/state/store.js';
 
 // What every store does is in store.test.ts (run against both); here, what the database adds.

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test, vi } from 'vitest';
-import { createStateTables } from '../../mock/state/open-state-file.js';
+import { createStateTables } from '../../mock/node/open-state-file.js';
 import { overlayCost, recordCost } from '../../mock/state/overlay.js';
-import { SqliteStore } from '../../mock/state/sqlite-store.js';
+import { SqliteStore } from '../../mock/node/sqlite-store.js';
 import { StateBudget } from '../../mock/state/state-budget.js';
 import { deepFreeze, MemoryStore, type Store, type StoredRecord, type StoreLimits } from '../../mock/state/store.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { toProblem, type HttpError } from '../../mock/problems/to-problem.js';
+import { toProblem, type HttpError } from '../../mock/http/to-problem.js';
 
 const error = (fields: Partial<HttpError>, message = 'boom'): HttpError => Object.assign(new Error(message), fields);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { toXml } from '../../mock/reply/to-xml.js';
+import { toXml } from '../../mock/http/to-xml.js';
 
 describe('toXml', () => {
   test('wraps an object in an xml element with an element per property, as Prism does', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { useRecent } from '../../mock/memo/use-recent.js';
+import { useRecent } from '../../mock/lib/use-recent.js';
 
 describe('useRecent', () => {
   test('hands back the entry and moves it to the most recently used end', () => {

@@ -1,0 +1,72 @@
+// The one reply layer: an answer as data, the problem answer, its body text and the headers it may carry.
+import type { Problem, Violation } from './problems.js';
+import { toXml } from './to-xml.js';
+
+/** What to send: status, headers, and a body when the response has one. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  contentType?: string;
+  body?: unknown;
+  /** The body already serialised, when it was kept from an earlier answer (a frozen record or page). */
+  text?: string;
+  /** The contract's example the body was copied from: checked against its schema once (see respond/check-answer.ts). */
+  example?: object;
+  /** How the request broke the contract, for the journal (a refusal's reasons). */
+  violations?: Violation[];
+  /** How many violations there were, when there were more than `violations` lists. */
+  violationCount?: number;
+}
+
+/**
+ * Wraps a problem as a reply; the journal records `violations` (the problem's own by default).
+ * @example problemReply(problem('notFound', 'No pass pas_1.'), {}, []).status // 404
+ */
+export function problemReply(
+  problem: Problem,
+  headers: Record<string, string> = {},
+  violations: Violation[] = problem.violations ?? [],
+): Reply {
+  return { status: problem.status, headers, contentType: 'application/problem+json', body: problem, violations };
+}
+
+/**
+ * A reply's body as the text it is sent as: JSON for JSON media types, XML for XML ones (see toXml), a
+ * string as it is; any other value as JSON, never `[object Object]`. `undefined` when it has no body.
+ */
+export function bodyText(reply: Reply): string | undefined {
+  const { body, contentType = 'application/json' } = reply;
+  if (body === undefined) return undefined;
+  if (JSON_TYPE.test(contentType)) return JSON.stringify(body);
+  if (XML_TYPE.test(contentType)) return toXml(body);
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** Headers that say how the body is framed: only the length the writer sets may say it (a second is an error). */
+export const FRAMING = /^(?:content-length|transfer-encoding)$/i;
+const JSON_TYPE = /[/+]json\b/i;
+/** `application/xml`, `text/xml` and `+xml` suffixes (`application/atom+xml`). */
+export const XML_TYPE = /[/+]xml\b/i;
+
+/** A header name as HTTP allows it (RFC 9110 token): Node refuses a whole answer with any other name. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A character HTTP forbids in a header value (RFC 9110 field-value), as Node checks it before sending. */
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
+export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
+  // Most answers have no headers of their own: nothing to check, nothing to copy.
+  if (isEmpty(headers)) return headers;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    // Not sendable: leaving it out keeps the answer and the journal truthful.
+    if (HEADER_NAME.test(name) && !INVALID_VALUE.test(value)) out[name] = value;
+  }
+  return out;
+}
+
+export function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}

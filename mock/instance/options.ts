@@ -1,0 +1,265 @@
+// Every option of the mock, typed once and defaulted in one place.
+import type { Contract } from '../contract/contract.js';
+import { consoleSink, type LogSink } from './logger.js';
+import type { Faults } from '../respond/faults.js';
+import type { Store, StoreSnapshot } from '../state/store.js';
+
+/** How the mock behaves, whatever the process around it. */
+export interface MockOptions {
+  /**
+   * Seed for generated bodies: the same seed and the same requests give the same bodies, across restarts.
+   * @default 1
+   */
+  seed?: number | string;
+  /**
+   * Largest request body accepted, in bytes; larger bodies answer 413.
+   * @default 65536 (64 KiB, the contract's assumption 11)
+   */
+  bodyLimit?: number;
+  /**
+   * `true` generates success bodies from the schemas; `false` serves the contract's examples first.
+   * `Prefer: dynamic=true|false` overrides it per request.
+   * @default true
+   */
+  dynamic?: boolean;
+  /**
+   * Check the contract's security requirements (a bearer token, an API key...) and answer 401 without them.
+   * @default true
+   */
+  checkSecurity?: boolean;
+  /**
+   * Check every body against its documented schema (examples, generated and state's bodies) and answer one
+   * that breaks it with a 500 problem listing the violations, as Prism's `--errors` does. Off, only examples are
+   * checked, and one that breaks its schema is sent with an `sl-violations` header; either way the call's
+   * journal entry lists the violations (`responseViolations`) and one log line says so.
+   * @default false
+   */
+  errors?: boolean;
+  /**
+   * How many calls the journal keeps; the oldest are dropped first, and `/__mock/calls` says how many.
+   * @default 10000
+   */
+  journalLimit?: number;
+  /**
+   * Keep credentials in the journal as they were sent. Off, `Authorization`, `Proxy-Authorization`,
+   * `Cookie`, `Set-Cookie` and the contract's API keys are recorded as their scheme and a fingerprint
+   * (`Bearer [redacted sha256:1a2b3c4d]`, see `redactSecret`).
+   * @default false
+   */
+  journalSecrets?: boolean;
+  /**
+   * How many bytes the journals of every session may hold together (an estimate of what each call costs:
+   * its texts and the objects around them). Past it, the oldest call of any session is dropped first.
+   * @default 67108864 (64 MiB)
+   */
+  journalBytes?: number;
+  /**
+   * Longest request or response body the journal keeps whole, in characters of its text; a longer one is
+   * kept as its first characters and the call says so (`truncated: { bytes }`).
+   * @default 16384
+   */
+  journalBodyLimit?: number;
+  /**
+   * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
+   * @default 100
+   */
+  sessionLimit?: number;
+  /**
+   * How many records one collection (`/members/m1/passes`) may hold, placeholders included; a create past it
+   * answers 507 and stores nothing. Fixtures are never refused, but count.
+   * @default 1000
+   */
+  collectionLimit?: number;
+  /**
+   * The bytes (characters of JSON) that what clients wrote may take, across every session's memory: created and
+   * replaced records, deleted placeholders' ids, state set with `PUT /__mock/state`. Placeholders are never
+   * counted (they are made again from the seed), so reading any number of members never fills it. A change past
+   * it answers 507 naming the budget, and stores nothing. Fixtures are never refused, but count in each session.
+   * The default holds about 150,000 created passes (a long demo day) within the 512 MB heap `npm start` gives.
+   * With `stateFile`, the file's own budget is {@link FILE_STATE_BYTES} unless one is given.
+   * @default 67108864 (64 MiB)
+   */
+  stateBytes?: number;
+  /**
+   * Answer every operation from generated bodies and keep no state, as Prism does.
+   * @default false (collections keep state: a created record is listed, read and deleted)
+   */
+  stateless?: boolean;
+  /**
+   * How many placeholder records a collection starts with the first time a member's collection is used.
+   * @default 3
+   */
+  placeholders?: number;
+  /**
+   * Where created records get their time: `system` is the wall clock (they look created now); `seed`
+   * counts minutes from the seed's anchor, so a whole session repeats byte for byte across restarts.
+   * @default 'system'
+   */
+  clock?: 'system' | 'seed';
+  /**
+   * Faults for resilience tests (latency, failure rate, dropped connections), repeatable under the seed.
+   * @default {} (none)
+   */
+  faults?: Faults;
+  /**
+   * Initial contents of the store, by collection path: `{ "/members/m1/passes": [ ...records ] }` (or what
+   * `GET /__mock/state` answers). Records may leave fields out: the rest is made as a create makes it, from the
+   * seed (the id too, `member_id` from the path). Checked against the contract; `reset()` comes back to it.
+   * @default {} (every collection starts with placeholders)
+   */
+  state?: StoreSnapshot;
+  /**
+   * Called after every request that changed the default session's state; `snapshot()` copies it, so call
+   * it only when you need it (copying on every change would cost each create the whole store).
+   * @default none
+   */
+  onStateChange?: (snapshot: () => StoreSnapshot) => void;
+  /**
+   * The default session's store, taken as it is: what it holds is served, not replaced by `state` (a reset
+   * does replace it). `startMock` passes the SQLite store of `stateFile` here.
+   * @default a new memory store, holding `state`
+   */
+  store?: Store | undefined;
+  /**
+   * CORS: `true` allows every origin, a list allows those origins, `false` sends no CORS headers.
+   * @default true
+   */
+  cors?: boolean | string[];
+  /**
+   * Protects `/__mock/*` with this bearer token; `false` removes the admin API altogether.
+   * @default undefined (open; the CLI reads MOCK_ADMIN_TOKEN)
+   */
+  admin?: { token?: string } | false;
+  /**
+   * Host names the mock answers to besides IP addresses, `localhost` and `*.localhost`: a page that reaches
+   * the mock through a name of its own (DNS rebinding) is refused with 403. `.example.com` allows the name and
+   * its subdomains; the port is ignored; `true` turns the check off. Without an admin token only: a token
+   * protects the admin API, and then every host is answered. `startMock` adds the `host` it listens on.
+   * @default [] (IP addresses, localhost and *.localhost only)
+   */
+  allowedHosts?: string[] | true;
+  /**
+   * One log line per request (method, path, operationId, status, ms, and the fault when one was injected):
+   * `pretty` for people, `json` for machines. It also decides how the mock's other news reads (a reload, a
+   * broken example, an error): `json` writes them as objects with `level` and `msg`; `off` and `pretty` as text.
+   * @default 'off'
+   */
+  log?: 'off' | 'pretty' | 'json';
+  /**
+   * Where log lines go; `level` is `info` for requests and news, `warn` or `error` for the rest.
+   * @default the console (`startMock` and the CLI: `info` to process.stdout in batches, the rest to process.stderr)
+   */
+  logTo?: LogSink;
+}
+
+/** How the state file is synced: `normal` survives the process being killed; `full` survives the machine losing power too. */
+export type StateSync = 'normal' | 'full';
+
+/** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
+export interface ServerOptions extends MockOptions {
+  /**
+   * Path or URL of the OpenAPI document to serve, or a contract already loaded with `loadContract` (many
+   * mocks of one contract then share one parse).
+   * @default the bundled contracts/membership.openapi.yaml
+   */
+  contract?: string | Contract;
+  /**
+   * TCP port; 0 picks a free one.
+   * @default 0 for startMock(), 4010 for the CLI
+   */
+  port?: number;
+  /**
+   * Interface to listen on.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * A JSON file of fixtures to start from, in the form of {@link MockOptions.state} (partial records too).
+   * @default none
+   */
+  data?: string;
+  /**
+   * A SQLite database where the default session's state is kept across restarts: every change is committed
+   * before it is answered. Created (with `data`) when it does not exist; a JSON state file of earlier versions
+   * is imported once. Its budget (`stateBytes`) is {@link FILE_STATE_BYTES} unless one is given.
+   * @default none (state is kept in memory)
+   */
+  stateFile?: string;
+  /**
+   * How the state file is synced to disk: `normal` keeps every answered change if the process is killed;
+   * `full` also if the machine loses power, at the cost of a disk sync per change.
+   * @default 'normal'
+   */
+  stateSync?: StateSync;
+  /**
+   * Reload the contract when its file changes, keeping state and journal.
+   * @default false (the CLI turns it on)
+   */
+  watch?: boolean;
+}
+
+/** The default session's budget when it is kept in a state file: on disk, it need not be held in memory (1 GiB). */
+export const FILE_STATE_BYTES = 1024 ** 3;
+
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'store'>> & Pick<MockOptions, 'store'>;
+
+/** Fills in every default of {@link MockOptions}. */
+export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  if ('stateLimit' in options)
+    throw new TypeError(
+      'stateLimit is gone: state is bounded by bytes now, and placeholders are free. Give stateBytes instead ' +
+        '(default 64 MiB), and collectionLimit for the records of one collection.',
+    );
+  const {
+    seed = 1,
+    bodyLimit = 65536,
+    dynamic = true,
+    checkSecurity = true,
+    errors = false,
+    journalLimit = 10000,
+    journalSecrets = false,
+    journalBytes = 67108864,
+    journalBodyLimit = 16384,
+    sessionLimit = 100,
+    collectionLimit = 1000,
+    stateBytes = 64 * 1024 * 1024,
+    stateless = false,
+    placeholders = 3,
+    clock = 'system',
+    faults = {},
+    state = {},
+    onStateChange = () => undefined,
+    store,
+    cors = true,
+    admin = {},
+    allowedHosts = [],
+    log = 'off',
+    logTo = consoleSink,
+  } = options;
+  return {
+    seed,
+    bodyLimit,
+    dynamic,
+    checkSecurity,
+    errors,
+    journalLimit,
+    journalSecrets,
+    journalBytes,
+    journalBodyLimit,
+    sessionLimit,
+    collectionLimit,
+    stateBytes,
+    stateless,
+    placeholders,
+    clock,
+    faults,
+    state,
+    onStateChange,
+    store,
+    cors,
+    admin,
+    allowedHosts,
+    log,
+    logTo,
+  };
+}

@@ -1,0 +1,114 @@
+// What the journal keeps of a call: the record every report, matcher and export reads.
+import type { BodyViolation } from '../prism/check-response.js';
+import type { Violation } from '../http/problems.js';
+
+/** What the journal says of a refusal: the status sent, and whether the contract documents the answer. */
+export interface Refusal {
+  status: number;
+  /** `true`: the operation's documented response; `false`: the mock's own problem (nothing fitting is documented). */
+  documented: boolean;
+}
+
+/** How the mock departed on purpose from the answer the contract gives (see CallRecord.fault). */
+export type FaultKind = 'drop' | 'failure' | 'latency';
+
+/** One request the mock received and what it answered. */
+export interface CallRecord {
+  /** Increasing, unique for the life of the mock: `call-1`, `call-2`, ... */
+  id: string;
+  /** The `X-Request-Id` the mock answered with (the caller's, or a new UUID). */
+  requestId?: string;
+  /** ISO 8601 time the request was recorded. */
+  time: string;
+  /**
+   * Milliseconds from the request's arrival to its answer being decided (its delay included): the time the
+   * log line says, measured as the call is recorded, just before the answer is written.
+   */
+  ms?: number;
+  /** The contract's operationId, or `null` when no operation matched. */
+  operationId: string | null;
+  method: string;
+  path: string;
+  pathParams: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** Request headers, lower-case names. */
+  headers: Record<string, string | string[]>;
+  /**
+   * The parsed body (JSON value, form fields, or text), `undefined` when there was none. A body longer than
+   * the journal keeps (`journalBodyLimit`) is the first characters of its text, a string: see `truncated`.
+   */
+  body?: unknown;
+  /** Set only when `body` was cut: the body is then the start of its text, and `bytes` the size received. */
+  truncated?: { bytes: number };
+  /**
+   * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
+   * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
+   */
+  response: { status: number; headers: Record<string, string>; body?: unknown; truncated?: { bytes: number } };
+  /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
+  violations: Violation[];
+  /** Set only when the request broke the contract in more than the 100 ways kept: how many there were. */
+  violationCount?: number;
+  /**
+   * Set only when the mock refused the request (or could not give what it asked): the status answered, and
+   * whether that answer is the operation's documented response (`true`) or the mock's own problem+json,
+   * sent because the contract documents nothing fitting (`false`).
+   */
+  refusal?: Refusal;
+  /**
+   * Set only when the body the contract gives (an example, or one generated from the schema) breaks the
+   * documented schema: each way it does. With `errors` on, the answer was a 500 problem listing them instead.
+   */
+  responseViolations?: BodyViolation[];
+  /**
+   * Set only when the test chose the answer rather than the request earning it: `prefer` (`Prefer: code=` or
+   * `example=`), `override` (an override's status or body, a replayed HAR among them). Such a call says
+   * what the app does with that answer, not what the provider answers; the Pact export leaves it out.
+   */
+  answeredBy?: AnsweredBy;
+  /**
+   * Set only when the mock departed on purpose from the answer the contract gives (faults, `--latency`,
+   * `--failure-rate`, `--drop-rate`, or an override's `fault` and `delay`):
+   * - `drop`: **no answer was sent**; the connection was closed (`response.status` is 0, not a status);
+   * - `failure`: the answer is an injected 5xx (the operation's documented one, else a 500 problem), not one
+   *   the request itself earned;
+   * - `latency`: the answer was held back (`--latency`, the faults' latency, an override's `delay`).
+   * One value a call: a drop or a failure held back too is marked `drop` or `failure`, which say more than
+   * the delay. What a request asks for itself (`Prefer: code=500, delay=2000`) is no fault and is not marked.
+   */
+  fault?: FaultKind;
+}
+
+/**
+ * A response header of a call, whatever the case of its name (the journal keeps the names as sent).
+ * @example responseHeader(call, 'content-type') // 'application/json'
+ */
+export function responseHeader(call: Pick<CallRecord, 'response'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const key in call.response.headers) if (key.toLowerCase() === wanted) return call.response.headers[key];
+  return undefined;
+}
+
+/** Who chose an answer the request did not earn by itself (see CallRecord.answeredBy). */
+export type AnsweredBy = 'prefer' | 'override';
+
+/** Which calls to return; every field that is set must match. */
+export interface CallFilter {
+  operationId?: string;
+  /** Case-insensitive. */
+  method?: string;
+  /** The exact request path, or a prefix ending in `*`: `/members/m1/*`. */
+  path?: string;
+}
+
+/** A call to record: what the journal does not add itself. */
+export interface NewCall extends Omit<CallRecord, 'id' | 'time' | 'truncated' | 'response' | 'violationCount'> {
+  /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
+  bodyBytes?: number;
+  /** The body's text as received, when it was JSON: kept instead of serialising `body` again. */
+  bodyText?: string;
+  /** How many violations there were, when the validator listed fewer (see `violations`). */
+  violationCount?: number;
+  /** What the mock answered; `text` is the body as it was serialised for the wire, when it was. */
+  response: { status: number; headers: Record<string, string>; body?: unknown; text?: string };
+}

@@ -1,0 +1,268 @@
+// Coverage of the contract by a test suite, counted as calls are recorded: which operations were called, which
+// documented statuses were seen and which never were, which request fields and query parameters were ever
+// sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
+import type { CallRecord } from '../journal/journal.js';
+import { leftOutOfPact, pactShape } from './pact.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import { mergedSchema } from '../prism/schema-check.js';
+
+/** What a suite did with one operation. */
+export interface OperationCoverage {
+  operationId: string;
+  /** Upper-case. */
+  method: string;
+  path: string;
+  /** How many calls reached it. */
+  calls: number;
+  /** The response codes the contract documents, as written (`200`, `4XX`, `default`), and which were answered. */
+  statuses: {
+    documented: string[];
+    /** Each status answered, with how many times (`"0"`: dropped on purpose, no answer). */
+    seen: Record<string, number>;
+    /** Documented codes no answer fell under (`4XX` is seen by a 404 when no `404` is documented). */
+    unseen: string[];
+  };
+  /** The query parameters the operation declares: those some call sent, and those none did. */
+  query: { sent: string[]; never: string[] };
+  /** The top-level fields of a JSON object body the operation declares: sent by some call, and never. */
+  body: { sent: string[]; never: string[] };
+  /** Calls of the operation whose request broke the contract: the first 20, each with its first messages. */
+  violations: { callId: string; messages: string[] }[];
+  /** How many calls broke the contract (there may be more than are listed). */
+  violationCount: number;
+}
+
+/** The coverage of a contract by the calls of a test run. */
+export interface Coverage {
+  contract: { title: string; version: string };
+  summary: {
+    operations: number;
+    /** Operations called at least once. */
+    called: number;
+    /** Documented response codes, over all operations. */
+    statuses: number;
+    /** Documented response codes some answer fell under. */
+    statusesSeen: number;
+    /** Calls counted, routed or not, of every session. */
+    calls: number;
+    /** Calls whose request broke the contract. */
+    callsWithViolations: number;
+    /** Calls no operation of the contract matched. */
+    unrouted: number;
+  };
+  operations: OperationCoverage[];
+}
+
+const LISTED_VIOLATIONS = 20;
+const MESSAGES_PER_CALL = 3;
+
+/** What the record needs of what a mock serves. */
+export interface ServedContract {
+  plans: readonly OperationPlan[];
+  contract: { title: string; version: string };
+}
+
+/**
+ * Counts calls against a contract's operations: what coverage reports. Fed a call at a time; `coverage()`
+ * reads the counts so far.
+ * @example const count = new CoverageCount(served); journal.find((call) => (count.add(call), false));
+ */
+export class CoverageCount {
+  readonly #served: ServedContract;
+  readonly #tallies: Map<string, Tally>;
+  #calls = 0;
+  #unrouted = 0;
+  #withViolations = 0;
+
+  constructor(served: ServedContract) {
+    this.#served = served;
+    this.#tallies = new Map(served.plans.map((plan) => [plan.operation.id, newTally(plan)]));
+  }
+
+  /** Counts a call (read now, not kept). */
+  add(call: CallRecord): void {
+    this.#calls++;
+    if (call.violations.length > 0) this.#withViolations++;
+    const tally = call.operationId === null ? undefined : this.#tallies.get(call.operationId);
+    if (tally) count(tally, call);
+    else this.#unrouted++;
+  }
+
+  /** The coverage counted, every operation in contract order. */
+  coverage(): Coverage {
+    const operations = [...this.#tallies.values()].map(finish);
+    return {
+      contract: { title: this.#served.contract.title, version: this.#served.contract.version },
+      summary: {
+        operations: operations.length,
+        called: operations.filter((o) => o.calls > 0).length,
+        statuses: operations.reduce((sum, o) => sum + o.statuses.documented.length, 0),
+        statusesSeen: operations.reduce(
+          (sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length,
+          0,
+        ),
+        calls: this.#calls,
+        callsWithViolations: this.#withViolations,
+        unrouted: this.#unrouted,
+      },
+      operations,
+    };
+  }
+}
+
+/**
+ * The contract as a test run used it: every call of every session is counted as it is recorded, so a
+ * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
+ * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
+ * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
+ * @example const record = new ContractRecord(served); // each session's journal: { observe: (call, copy) => record.add(call, copy) }
+ */
+export class ContractRecord {
+  readonly #served: ServedContract;
+  #count: CoverageCount;
+  #shapes = new Map<string, CallRecord>();
+  #shapeBytes = 0;
+  #leftOut: string[] = [];
+
+  constructor(served: ServedContract) {
+    this.#served = served;
+    this.#count = new CoverageCount(served);
+  }
+
+  /** Counts a call as the journal records it (`call` a view to read now; `copy` for one to keep). */
+  add(call: CallRecord, copy: () => CallRecord): void {
+    this.#count.add(call);
+    const why = leftOutOfPact(call);
+    if (why) {
+      if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
+      return;
+    }
+    if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
+    const key = pactShape(call);
+    if (this.#shapes.has(key)) return;
+    const kept = copy();
+    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
+    this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
+    this.#shapes.set(key, kept);
+  }
+
+  /** The coverage so far. */
+  coverage(): Coverage {
+    return this.#count.coverage();
+  }
+
+  /** The first call of each request shape, oldest first, and why the others were left out of a pact. */
+  shapes(): { calls: CallRecord[]; leftOut: string[] } {
+    return { calls: [...this.#shapes.values()], leftOut: [...this.#leftOut] };
+  }
+
+  /** Starts counting again. */
+  clear(): void {
+    this.#count = new CoverageCount(this.#served);
+    this.#shapes.clear();
+    this.#shapeBytes = 0;
+    this.#leftOut = [];
+  }
+}
+
+/** The request shapes kept for a pact, at most: by count, and by the characters of their bodies. */
+const SHAPES = 1000;
+const SHAPE_BYTES = 8 * 1024 * 1024;
+const LISTED_LEFT_OUT = 100;
+
+interface Tally {
+  plan: OperationPlan;
+  calls: number;
+  seen: Record<string, number>;
+  covered: Set<string>;
+  queryNames: string[];
+  queryDeclared: Set<string>;
+  querySent: Set<string>;
+  fields: string[];
+  fieldsDeclared: Set<string>;
+  fieldsSent: Set<string>;
+  violations: { callId: string; messages: string[] }[];
+  violationCount: number;
+}
+
+function newTally(plan: OperationPlan): Tally {
+  const { spec } = plan.operation;
+  const queryNames = (spec.request?.query ?? []).map((q) => q.name);
+  const fields = bodyFields(plan);
+  return {
+    plan,
+    calls: 0,
+    seen: {},
+    covered: new Set(),
+    queryNames,
+    queryDeclared: new Set(queryNames),
+    querySent: new Set(),
+    fields,
+    fieldsDeclared: new Set(fields),
+    fieldsSent: new Set(),
+    violations: [],
+    violationCount: 0,
+  };
+}
+
+/** The top-level properties of the operation's JSON object body, `allOf` merged; none for other bodies. */
+function bodyFields(plan: OperationPlan): string[] {
+  const contents = plan.operation.spec.request?.body?.contents ?? [];
+  const json = contents.find((c) => /[/+]json\b/i.test(c.mediaType)) ?? contents[0];
+  if (!json?.schema || typeof json.schema !== 'object') return [];
+  const schema = mergedSchema(json.schema as object) as { properties?: Record<string, unknown> };
+  return Object.keys(schema.properties ?? {});
+}
+
+function count(tally: Tally, call: CallRecord): void {
+  tally.calls++;
+  const status = call.fault === 'drop' ? 0 : call.response.status;
+  tally.seen[String(status)] = (tally.seen[String(status)] ?? 0) + 1;
+  if (status !== 0) {
+    const code = tally.plan.responses.lookup(status)?.code;
+    if (code !== undefined) tally.covered.add(code);
+  }
+  // Only declared names: an undeclared one is a violation (listed there), and would grow the set without end.
+  for (const name of Object.keys(call.query)) if (tally.queryDeclared.has(name)) tally.querySent.add(name);
+  // The body is read (parsed from the journal's text) only while a declared field was never sent.
+  if (tally.fieldsSent.size < tally.fields.length) {
+    const { body } = call;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body))
+      for (const name of Object.keys(body)) if (tally.fieldsDeclared.has(name)) tally.fieldsSent.add(name);
+  }
+  if (call.violations.length > 0) {
+    tally.violationCount++;
+    if (tally.violations.length < LISTED_VIOLATIONS)
+      tally.violations.push({
+        callId: call.id,
+        messages: call.violations.slice(0, MESSAGES_PER_CALL).map((v) => `${v.location} ${v.pointer}: ${v.message}`),
+      });
+  }
+}
+
+function finish(tally: Tally): OperationCoverage {
+  const { operation, responses } = tally.plan;
+  // The table's codes are as written; lookup() gives the code an answer fell under, in the same spelling
+  // except `default`, which the table keys in upper case.
+  const covered = new Set([...tally.covered].map((code) => code.toLowerCase()));
+  return {
+    operationId: operation.id,
+    method: operation.method.toUpperCase(),
+    path: operation.path,
+    calls: tally.calls,
+    statuses: {
+      documented: [...responses.codes],
+      seen: tally.seen,
+      unseen: responses.codes.filter((code) => !covered.has(code.toLowerCase())),
+    },
+    query: split(tally.queryNames, tally.querySent),
+    body: split(tally.fields, tally.fieldsSent),
+    violations: tally.violations,
+    violationCount: tally.violationCount,
+  };
+}
+
+/** The names declared, as sent and never sent (names sent but not declared are violations, listed there). */
+function split(declared: string[], sent: Set<string>): { sent: string[]; never: string[] } {
+  return { sent: declared.filter((n) => sent.has(n)), never: declared.filter((n) => !sent.has(n)) };
+}

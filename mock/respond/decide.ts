@@ -1,0 +1,275 @@
+// The request core: what to answer a request routed to an operation, from the request, the session and the
+// contract alone. It changes nothing; the listener (handle.ts) carries the decision out.
+import type { CollectionPlan } from '../plan/collection-plan.js';
+import type { OperationPlan } from '../plan/operation-plan.js';
+import { describeViolations, problem, type ProblemKind, type Violation } from '../http/problems.js';
+import { problemReply, type Reply } from '../http/reply.js';
+import { NO_FAULT, rollFaults, type FaultKind, type Faults } from './faults.js';
+import type { AnsweredBy } from '../journal/journal.js';
+import { findOverride, type Override } from './overrides.js';
+import { parsePrefer, PREFER_QUERY } from '../http/parse-prefer.js';
+import { generationKey, type Rendering } from './render-response.js';
+import { countOf, REQUESTS } from './counters.js';
+import { checkContentType } from '../http/check-content-type.js';
+import { nestsTooDeep, TOO_DEEP, TOO_DEEP_BODY } from '../http/body-depth.js';
+import { bundleOf } from '../schema/operation-bundle.js';
+
+/** A request as the core sees it: routed, its body read. */
+export interface DecideRequest {
+  /** Upper-case, as received. */
+  method: string;
+  /** The path as received: problems name it, overrides match it. */
+  path: string;
+  /** The path as routed (a trailing slash dropped): validated, and part of generation keys. */
+  routedPath: string;
+  rawQuery: string;
+  /** The query, the mock's own controls (`__code`) included. */
+  query: Record<string, string | string[]>;
+  /** Lower-case names, as Node gives them; `content-type` and `accept` are single values there. */
+  headers: Record<string, string | string[] | undefined> & { 'content-type'?: string; accept?: string };
+  /** The parsed body; `undefined` when none was sent. */
+  body: unknown;
+  /** The body's depth was checked on its text before it was parsed (see body-depth.ts): no need to walk it. */
+  bodyDepthChecked?: boolean;
+  pathParams: Record<string, string>;
+}
+
+/** What the core reads of a session. */
+export interface SessionView {
+  name: string;
+  overrides: Override[];
+  counters: ReadonlyMap<string, number>;
+}
+
+/** The instance's settings the core reads. */
+export interface DecideSettings {
+  seed: number | string;
+  faults: Faults;
+  checkSecurity: boolean;
+  /** Generate success bodies (a request's `Prefer: dynamic=` wins). */
+  dynamic: boolean;
+  stateless: boolean;
+}
+
+/** The request breaks the contract (or asks for what it does not have): answer this problem at once. */
+export interface Refuse {
+  kind: 'refuse';
+  reply: Reply;
+  /** Recorded in the journal instead of the body, when the body cannot be recorded. */
+  unrecordableBody?: string;
+}
+
+/** What the listener counts and uses up when it carries out a drop or an answer. */
+export interface Effects {
+  /** The session's request count after this one (fault rolls are drawn by it). */
+  request: number;
+  /** The operation's create count after this one (generated bodies of non-idempotent calls are drawn by it). */
+  occurrence?: { operationId: string; count: number };
+  /** The override applied, to use up one of its `times`. */
+  override?: Override;
+}
+
+/** Close the connection without an answer, after `delay` ms (a fault, or an override's `fault: "drop"`). */
+export interface Drop {
+  kind: 'drop';
+  delay: number;
+  effects: Effects;
+}
+
+/** Where an answer's body comes from. */
+export type BodySource =
+  /** The mock's own problem (an injected failure where the contract documents no 5xx). */
+  | { from: 'problem'; reply: Reply }
+  /** The contract: `body` when given (an override's), else its example or a generated body. */
+  | { from: 'contract'; rendering: Rendering; body?: unknown }
+  /** The state store, through the operation's part in its collection. */
+  | { from: 'state'; rendering: Rendering; collection: CollectionPlan };
+
+/** Answer with `status` (and `mediaType`) after `delay` ms, the body from `source`. */
+export interface Answer {
+  kind: 'answer';
+  status: number;
+  mediaType?: string;
+  source: BodySource;
+  delay: number;
+  /** Extra response headers (an override's). */
+  headers?: Record<string, string>;
+  /** Set when the answer is an injected failure, or held back by a fault or an override (see CallRecord.fault). */
+  fault?: Exclude<FaultKind, 'drop'>;
+  /** Set when the test chose the answer (see CallRecord.answeredBy). */
+  answeredBy?: AnsweredBy;
+  effects: Effects;
+}
+
+export type Decision = Refuse | Drop | Answer;
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** The refusals of a request that breaks the contract's path, query, headers or body schema. */
+const BREAKS_CONTRACT = new Set<ProblemKind>(['invalidRequest', 'invalidBody', 'missingBody']);
+
+/**
+ * Decides the answer to a request, strongest first: a refusal when the request breaks the contract; then
+ * what the request asks (`Prefer`), an override, a fault, and last what the contract documents. Pure: the
+ * same plan, request, session and settings always give the same decision, and nothing is changed.
+ * @example decide(plan, request, session, settings) // { kind: 'answer', status: 201, source: { from: 'state', ... } }
+ */
+export function decide(
+  plan: OperationPlan,
+  request: DecideRequest,
+  session: SessionView,
+  settings: DecideSettings,
+): Decision {
+  const { operation } = plan;
+  const { body, headers } = request;
+  const refuse = (
+    kind: ProblemKind,
+    violations: Violation[],
+    extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
+  ): Refuse => {
+    const found = problem(kind, extra.detail ?? describeViolations(violations), {
+      instance: request.path,
+      violations,
+      // Where the operation documents no 400 or 422 for it (see shape-refusal.ts), a request that breaks the
+      // contract answers 422, as Prism does.
+      ...(BREAKS_CONTRACT.has(kind) ? { status: 422 } : {}),
+    });
+    const reply = problemReply(found, extra.headers ?? {}, violations);
+    if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
+    return { kind: 'refuse', reply };
+  };
+
+  if (!isDecodable(request.path)) {
+    const message = 'The path has a malformed percent-encoding (such as %E0%A4%A).';
+    return refuse('invalidRequest', [{ location: 'path', pointer: '', message }]);
+  }
+  if (body !== undefined && !request.bodyDepthChecked && nestsTooDeep(body)) {
+    // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
+    return {
+      ...refuse('invalidRequest', [{ location: 'body', pointer: '', message: TOO_DEEP }]),
+      unrecordableBody: TOO_DEEP_BODY,
+    };
+  }
+  const wrongType = body === undefined ? undefined : checkContentType(plan.bodyTypes, headers['content-type']);
+  if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
+  // The mock's own controls (`__code=500`) are not the contract's query parameters.
+  const query = withoutControls(request.query);
+  const check = plan.validate(
+    { method: request.method, path: request.routedPath, query, headers, body },
+    settings.checkSecurity,
+  );
+  if (!check.ok) {
+    // Every scheme the client may use, those it must send together too, as Prism lists them.
+    const challenge: Record<string, string> =
+      check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
+    return refuse(check.kind, check.violations, {
+      headers: challenge,
+      violationCount: check.violationCount,
+      ...(check.detail === undefined ? {} : { detail: check.detail }),
+    });
+  }
+  const prefer = parsePrefer(headers.prefer, request.query);
+  if (!prefer.ok) {
+    return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], {
+      detail: prefer.message,
+    });
+  }
+
+  const wish = prefer.preferences;
+  const asked = wish.code !== undefined || wish.example !== undefined;
+  const override = asked
+    ? undefined
+    : findOverride(session.overrides, {
+        operationId: operation.id,
+        method: request.method,
+        path: request.path,
+        pathParams: request.pathParams,
+        query,
+        headers: headers as Record<string, string | string[]>,
+        body,
+        response: { status: 0, headers: {} },
+      });
+  const count = countOf(session, REQUESTS) + 1;
+  const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
+  const delay = wish.delay ?? override?.delay ?? fault.delay;
+  if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
+  // A delay the request asks for (`Prefer: delay=`) is no fault: the request says so itself, as with `code=`.
+  const held = wish.delay === undefined && delay > 0 ? ({ fault: 'latency' } as const) : {};
+  if (fault.fail && plan.responses.failure === undefined) {
+    const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
+    const reply = problemReply(problem('internal', detail, { instance: request.path }));
+    return {
+      kind: 'answer',
+      status: 500,
+      mediaType: reply.contentType,
+      source: { from: 'problem', reply },
+      delay,
+      fault: 'failure',
+      effects: { request: count },
+    };
+  }
+
+  const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
+  const chosen = plan.choose({ code, example: wish.example }, headers.accept);
+  if (!chosen.ok) {
+    // A response the contract does not have is not found (404), as Prism answers it.
+    const [kind, pointer] =
+      chosen.reason === 'not-acceptable'
+        ? (['notAcceptable', '/accept'] as const)
+        : (['notDocumented', '/prefer'] as const);
+    return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
+  }
+  const { choice } = chosen;
+  const occurrence = IDEMPOTENT.has(request.method) ? undefined : countOf(session, operation.id) + 1;
+  const rendering: Rendering = {
+    operationId: operation.id,
+    choice,
+    dynamic: wish.dynamic ?? settings.dynamic,
+    key: generationKey(operation.id, choice, { path: request.routedPath, rawQuery: request.rawQuery }, occurrence),
+    bundle: bundleOf(operation.spec),
+  };
+  // State answers the collection operations, unless a particular response was asked for.
+  const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;
+  const { collection } = plan;
+  const fromState = collection !== undefined && !settings.stateless && !particular;
+  return {
+    kind: 'answer',
+    status: choice.status,
+    mediaType: choice.content?.mediaType,
+    source: fromState
+      ? { from: 'state', rendering, collection }
+      : { from: 'contract', rendering, body: override?.body },
+    delay,
+    headers: override?.headers,
+    // The test chose this status or body: not what the provider would answer to the request alone.
+    ...(asked
+      ? { answeredBy: 'prefer' as const }
+      : override?.status !== undefined || override?.body !== undefined
+        ? { answeredBy: 'override' as const }
+        : {}),
+    // An injected failure says more than its latency: the answer itself is not the contract's usual one.
+    ...(fault.fail ? { fault: 'failure' as const } : held),
+    effects: {
+      request: count,
+      override,
+      occurrence: occurrence === undefined ? undefined : { operationId: operation.id, count: occurrence },
+    },
+  };
+}
+
+function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  if (!PREFER_QUERY.some((name) => name in query)) return query;
+  const out = { ...query };
+  for (const name of PREFER_QUERY) delete out[name];
+  return out;
+}
+
+function isDecodable(path: string): boolean {
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
