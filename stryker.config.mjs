@@ -1,4 +1,5 @@
-// Mutation testing: `npm run mutation` mutates the core's modules (see mock/docs/architecture.md) and runs the in-process tests against each mutant.
+// Mutation testing: `npm run mutation` mutates the core's modules (see mock/docs/architecture.md) and runs the
+// in-process tests against each mutant.
 //
 // Mutate a subset from the command line (the flag replaces `mutate` below; several files or globs with commas):
 //   npm run mutation -- --mutate mock/respond/faults.ts

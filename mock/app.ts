@@ -128,7 +128,8 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
   /**
    * A Pact v3 of the calls so far (every session's): one interaction per request shape, with matching rules
    * from the contract's schemas (see export/pact.ts); write it where your Pact tooling reads it.
-   * @example writeFileSync('pacts/web-app-membership.json', JSON.stringify(mock.pact({ consumer: 'web-app', provider: 'membership' })))
+   * @example writeFileSync('pacts/web-app-membership.json', JSON.stringify(mock.pact({ consumer: 'web-app', provider:
+   * 'membership' })))
    */
   pact(parties: PactParties): Pact;
   /** Serves another version of the contract, keeping state and journal. */

@@ -60,7 +60,8 @@ export interface RunningMock<Ops = UntypedOperations>
    * open (a delayed answer, a long-poll of `/__mock/calls/wait`, a client sending its body slowly): their
    * clients see the connection close with no answer, as when a real server goes away (the mock sends no 503,
    * which the contract does not document). The event streams of `/__mock/events` are ended at once, cleanly
-   * (their clients read the end of the stream), and are not counted as cut off. The state file, if any, is closed last; every change is in it
+   * (their clients read the end of the stream), and are not counted as cut off. The state file, if any, is closed last;
+   * every change is in it
    * already, the changes of the requests cut off included. Resolves with how many connections were cut off.
    * @example afterAll(() => mock.close()); // well under a second, whatever is still in flight
    */

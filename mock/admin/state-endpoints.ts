@@ -40,7 +40,8 @@ export function stateEndpoints(context: MockContext): Record<string, AdminEndpoi
 /**
  * The problem of a refused state or record: the fixtures' message, and a violation per thing wrong, pointing
  * into the body (`prefix`, then the collection, the record's index and the field).
- * @example refusal('invalidBody', error, '/__mock/state', '/collections') // 422, /collections/~1members~1m1~1passes/0/status
+ * @example refusal('invalidBody', error, '/__mock/state', '/collections') // 422,
+ * /collections/~1members~1m1~1passes/0/status
  */
 export function refusal(kind: 'invalidBody' | 'storageFull', error: StateError, instance: string, prefix = ''): Reply {
   return problemReply(problem(kind, error.message, { instance, violations: violationsOf(error, prefix) }));

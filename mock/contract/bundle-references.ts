@@ -16,7 +16,9 @@ export interface References {
   schemaRefs: Set<RefHolder>;
   /** Where schemas start (the `schema` of a parameter, media type or header; each named schema): parent[key]. */
   schemaRoots: Array<[Record<string, unknown>, string]>;
-  /** Where references to OpenAPI objects (path items, parameters, responses…) and examples are: see inlineReferences. */
+  /**
+   * Where references to OpenAPI objects (path items, parameters, responses…) and examples are: see inlineReferences.
+   */
   places: Place[];
 }
 

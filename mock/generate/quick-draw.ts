@@ -14,7 +14,8 @@ const STRING_KEYS = new Set(['type', 'pattern', 'minLength', 'maxLength', ...NOT
 const OBJECT_KEYS = new Set(['type', 'properties', 'required', 'additionalProperties', ...NOTES]);
 
 /**
- * A quick draw for a string schema that has only a simple `pattern` (and lengths it keeps), or a closed object whose properties
+ * A quick draw for a string schema that has only a simple `pattern` (and lengths it keeps), or a closed object whose
+ * properties
  * are all required and all such strings; `undefined` for any other schema.
  * @example planQuickDraw({ type: 'string', pattern: '^crd_[0-9A-Z]{26}$' })!(42)
  */

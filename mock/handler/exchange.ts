@@ -39,7 +39,9 @@ export interface Exchange {
    * if it exists already, else the default one, so requests a stranger sends cannot evict real sessions.
    */
   readonly session: Session;
-  /** Marks the request as authenticated (the admin token, or the operation's credentials): its session may now be made. */
+  /**
+   * Marks the request as authenticated (the admin token, or the operation's credentials): its session may now be made.
+   */
   authenticate(): void;
   /** The name of the session the request names, `''` for the default one. */
   readonly sessionName: string;

@@ -138,7 +138,9 @@ export function restoreState(
   return session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record), charged);
 }
 
-/** After a change to a session's state: the default session's is handed to `onStateChange` (the state file keeps it). */
+/**
+ * After a change to a session's state: the default session's is handed to `onStateChange` (the state file keeps it).
+ */
 export function stateChanged(context: MockContext, session: Session): void {
   if (session.name === '') context.options.onStateChange(() => session.store.snapshot());
 }

@@ -152,7 +152,10 @@ export interface MockOptions {
   logTo?: LogSink;
 }
 
-/** How the state file is synced: `normal` survives the process being killed; `full` survives the machine losing power too. */
+/**
+ * How the state file is synced: `normal` survives the process being killed; `full` survives the machine losing power
+ * too.
+ */
 export type StateSync = 'normal' | 'full';
 
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */

@@ -27,7 +27,8 @@ export function recordMakerOf(context: MockContext): RecordMaker {
  * completed and checked as fixtures are, all or nothing. Unlike fixtures, it must keep within the collection
  * limit (counted before anything is made, so a large body costs no more than its parsing) and the state budget. The
  * default session's new state is saved (onStateChange).
- * @example replaceState(context, sessionOf(context, 's1'), { '/members/m1/passes': [{ status: 'suspended' }] }, 'setState()')
+ * @example replaceState(context, sessionOf(context, 's1'), { '/members/m1/passes': [{ status: 'suspended' }] },
+ * 'setState()')
  */
 export function replaceState(
   context: MockContext,

@@ -24,7 +24,9 @@ export interface Session {
   now(): Date;
   /** List pages made from this session's store, by operation, collection, version and page: reused until it changes. */
   pages: BoundedMemo<JsonObject>;
-  /** The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same). */
+  /**
+   * The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same).
+   */
   recordTexts: BoundedMemo<{ record: object; text: string }>;
 }
 
@@ -44,7 +46,10 @@ const RECORD_TEXT_CHARACTERS = 262_144;
 
 const SEED_CLOCK = '\u0000seed-clock';
 
-/** How to make a session: where its calls are numbered, how many it keeps and in what budget, its state's limits, and its clock. */
+/**
+ * How to make a session: where its calls are numbered, how many it keeps and in what budget, its state's limits, and
+ * its clock.
+ */
 export interface SessionSettings {
   journalLimit: number;
   /** The byte budget every session's journal shares. */

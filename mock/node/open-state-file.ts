@@ -48,7 +48,9 @@ export interface StateFileSettings {
   sync?: StateSync | undefined;
   /** What a new file holds (the fixtures). */
   initial: StoreSnapshot;
-  /** Checks the collections of an imported JSON state file against the contract (throws a StateError naming the record). */
+  /**
+   * Checks the collections of an imported JSON state file against the contract (throws a StateError naming the record).
+   */
   accept(collections: unknown, source: string): StoreSnapshot;
   /** Each record's key in its collection. */
   idOf(collection: string, record: StoredRecord): string;
@@ -149,7 +151,10 @@ export function createStateTables(db: Database.Database): void {
   db.exec(TABLES);
 }
 
-/** Whether the database holds state of ours (`false`: it is new, or empty); refuses one that is someone else's or of another layout. */
+/**
+ * Whether the database holds state of ours (`false`: it is new, or empty); refuses one that is someone else's or of
+ * another layout.
+ */
 function isOurs(db: Database.Database, shown: string): boolean {
   const tables = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number;
   const id = db.pragma('application_id', { simple: true }) as number;

@@ -80,7 +80,8 @@ export function chooseResponse(operation: Choosing, wish: ResponseWish, accept: 
  * The best of `types` for an Accept header (`false`: none), as Express's `req.accepts` chooses, and as
  * Prism does, again without the parameters (other than `q`) of the ranges that have some when nothing fits:
  * `application/vnd.x+json; version=1` reads a contract's `application/vnd.x+json`.
- * @example negotiateMediaType('application/vnd.x+json; version=1', ['application/vnd.x+json']) // 'application/vnd.x+json'
+ * @example negotiateMediaType('application/vnd.x+json; version=1', ['application/vnd.x+json']) //
+ * 'application/vnd.x+json'
  */
 export function negotiateMediaType(accept: string | undefined, types: readonly string[]): string | false {
   const best = bestOf(accept, types);

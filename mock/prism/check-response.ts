@@ -89,7 +89,8 @@ export interface BodyViolation {
  * that media type, else its first), as Prism checks its own answers: its ajv functions, write-only properties
  * left out. Headers and the status itself are not checked here. A few µs: schemas are made ready once.
  * @returns the body's violations, empty when it fits (or nothing is documented to check it against)
- * @example findBodyViolations(spec, 200, 'application/json', 123) // [{ pointer: '', code: 'type', message: 'must be object' }]
+ * @example findBodyViolations(spec, 200, 'application/json', 123) // [{ pointer: '', code: 'type', message: 'must be
+ * object' }]
  */
 export function findBodyViolations(
   checks: SchemaChecks,

@@ -11,7 +11,8 @@ export const SECURITY_CHECK_OFF =
  * together), what each scheme reads, and that any value works. The problem's detail adds
  * {@link SECURITY_CHECK_OFF}.
  * @example describeCredentials([[{ key: 'Bearer', type: 'http', scheme: 'bearer' }]])
- * // "Send credentials for one of the contract's security schemes: Bearer (header Authorization: Bearer <any token>). …"
+ * // "Send credentials for one of the contract's security schemes: Bearer (header Authorization: Bearer <any token>).
+ * …"
  */
 export function describeCredentials(security: readonly (readonly HttpSecurityScheme[])[] | undefined): string {
   const requirements = (security ?? []).filter((requirement) => requirement.length > 0);

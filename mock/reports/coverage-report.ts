@@ -15,7 +15,8 @@ export interface CoverageThreshold {
 
 /**
  * Where the threshold is not met: one message each, empty when it is.
- * @example checkCoverage(mock.coverage(), { operations: 1 }) // ['2 of 7 operations were never called: getPass, deletePass']
+ * @example checkCoverage(mock.coverage(), { operations: 1 }) // ['2 of 7 operations were never called: getPass,
+ * deletePass']
  */
 export function checkCoverage(coverage: Coverage, threshold: CoverageThreshold): string[] {
   const failures: string[] = [];

@@ -185,7 +185,8 @@ const OMIT = Symbol('omit');
  * The answer as the consumer relied on it, and matching rules for it as its schema describes it: a regex for
  * a pattern, an enum or a date/time/uuid format, a type otherwise; arrays by their items (`[*]`, at least
  * none). A property the schema allows to be null beside another type is left out of the expected body,
- * whatever it held: Pact v3 cannot say "a string or null", and the answer drawn held one by chance. A value the schema does not describe plainly
+ * whatever it held: Pact v3 cannot say "a string or null", and the answer drawn held one by chance. A value the schema
+ * does not describe plainly
  * (oneOf, anyOf) is matched by type.
  */
 function expected(value: unknown, schema: unknown, path: string, rules: Rules): unknown {

@@ -46,7 +46,10 @@ const RESERVED_HEADERS = new Set([
 export const MAX_OVERRIDES = 100;
 /** The largest `match` or `body` an override may have, in bytes of JSON. */
 export const MAX_OVERRIDE_JSON = 65_536;
-/** The most values (objects, arrays, strings, numbers...) a `match` or `body` may have: `[{},{},…]` is small as text only. */
+/**
+ * The most values (objects, arrays, strings, numbers...) a `match` or `body` may have: `[{},{},…]` is small as text
+ * only.
+ */
 export const MAX_OVERRIDE_VALUES = 4096;
 /** What the overrides of all sessions of a mock may weigh together (see {@link overrideWeight}). */
 export const OVERRIDE_BUDGET = 16 * 1024 * 1024;
@@ -140,7 +143,8 @@ function headerErrors(headers: unknown): string[] {
 }
 
 /**
- * Keeps `match`, `body` and `headers` small enough to hold many of: at most {@link MAX_DEPTH} levels deep (found without
+ * Keeps `match`, `body` and `headers` small enough to hold many of: at most {@link MAX_DEPTH} levels deep (found
+ * without
  * recursion, before anything serialises them) and {@link MAX_OVERRIDE_JSON} bytes of JSON.
  */
 function sizeErrors(field: string, value: unknown): string[] {
@@ -160,7 +164,8 @@ function sizeErrors(field: string, value: unknown): string[] {
 }
 
 /**
- * About what an override costs in memory: the JSON text of its `match`, `body` and `headers`, plus {@link VALUE_COST} per
+ * About what an override costs in memory: the JSON text of its `match`, `body` and `headers`, plus {@link VALUE_COST}
+ * per
  * value in them. The mock bounds the total across all its sessions with it.
  */
 export function overrideWeight({ match, body, headers }: Pick<OverrideSpec, 'match' | 'body' | 'headers'>): number {

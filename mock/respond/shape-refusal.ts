@@ -132,7 +132,9 @@ function findDocumented(
   return fallback && { response: fallback, status };
 }
 
-/** The content a refusal is sent with, as Prism picks it: the first with examples, else with a schema, else the first. */
+/**
+ * The content a refusal is sent with, as Prism picks it: the first with examples, else with a schema, else the first.
+ */
 function contentOf(response: IHttpOperationResponse): IMediaTypeContent | undefined {
   const contents = (response.contents ?? []).filter((c) => c.mediaType);
   return (

@@ -11,7 +11,9 @@ export interface StateIssue {
   message: string;
 }
 
-/** Where a {@link StateError} points: the collection path as given, the record's index there, and what is wrong in it. */
+/**
+ * Where a {@link StateError} points: the collection path as given, the record's index there, and what is wrong in it.
+ */
 export interface StatePlace {
   collection?: string;
   index?: number;

@@ -6,7 +6,9 @@ import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { collectionOf, pathParamsOf, unwrapSnapshot } from './check-snapshot.js';
 import { makeCreated } from './make-record.js';
 
-/** What completing records needs: the contract's collections, the mock's generator, and each collection's create plan. */
+/**
+ * What completing records needs: the contract's collections, the mock's generator, and each collection's create plan.
+ */
 export interface RecordMaker {
   readonly collections: CollectionMap;
   readonly generator: BodyGenerator;
@@ -62,7 +64,8 @@ export function completeRecord(
     sent: given,
     now: generator.anchor,
   });
-  // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be refused.
+  // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be
+  // refused.
   return Object.fromEntries([
     ...Object.keys(made).map((name) => [name, Object.hasOwn(given, name) ? given[name] : made[name]]),
     ...Object.keys(given)

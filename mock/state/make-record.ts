@@ -30,7 +30,8 @@ export interface PlaceholderSlot {
  * A placeholder record, the same for the same seed, collection and index, whatever the clock says. The
  * placeholders of a collection were made before the seed's anchor, oldest first, months apart (closer when
  * there are many); each one's times agree with its status as of the anchor (see settlePlaceholder).
- * @example makePlaceholder(generator, collection, { collectionKey: '/members/m1/passes', pathParams, index: 0, count: 3 })
+ * @example makePlaceholder(generator, collection, { collectionKey: '/members/m1/passes', pathParams, index: 0, count: 3
+ * })
  */
 export function makePlaceholder(generator: BodyGenerator, collection: Collection, slot: PlaceholderSlot): StoredRecord {
   const { collectionKey, index } = slot;

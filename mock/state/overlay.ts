@@ -112,7 +112,10 @@ export function removedCost(id: string): number {
   return id.length + ENTRY_COST;
 }
 
-/** What a changed collection is charged, records aside: its path and its maps (an emptied one costs the heap ~600 bytes). */
+/**
+ * What a changed collection is charged, records aside: its path and its maps (an emptied one costs the heap ~600
+ * bytes).
+ */
 export function overlayCost(collection: string): number {
   return collection.length + OVERLAY_COST;
 }

@@ -1,4 +1,5 @@
-// The placeholders of every member's collections: derived from the seed, kept in a bounded cache, made again when dropped.
+// The placeholders of every member's collections: derived from the seed, kept in a bounded cache, made again when
+// dropped.
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { useRecent } from '../lib/use-recent.js';
 import type { CollectionMap } from '../plan/infer-collections.js';

@@ -9,7 +9,10 @@ export interface TimeField {
   dateOnly: boolean;
 }
 
-/** A timestamp set when the status becomes `value` (`revoked_at` for `revoked`); `value` absent: an end-like one the status has no value for. */
+/**
+ * A timestamp set when the status becomes `value` (`revoked_at` for `revoked`); `value` absent: an end-like one the
+ * status has no value for.
+ */
 export interface StatusStamp extends TimeField {
   value?: string;
 }

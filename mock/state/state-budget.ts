@@ -19,7 +19,10 @@ export class StateBudget {
     return this.#used;
   }
 
-  /** Charges `cost` when it fits (or `force`: fixtures and state files are never refused); `false`, nothing charged, when not. */
+  /**
+   * Charges `cost` when it fits (or `force`: fixtures and state files are never refused); `false`, nothing charged,
+   * when not.
+   */
   charge(cost: number, force = false): boolean {
     if (!force && cost > 0 && this.#used + cost > this.bytes) return false;
     this.#used += cost;

@@ -1,4 +1,5 @@
-// The state store: what clients wrote, by collection and id, within a byte budget, behind an interface so other backends can follow.
+// The state store: what clients wrote, by collection and id, within a byte budget, behind an interface so other
+// backends can follow.
 import {
   newOverlay,
   NO_PLACEHOLDERS,
@@ -74,7 +75,9 @@ export interface Store {
    * nothing changes.
    */
   put(collection: string, id: string, record: StoredRecord): StoreOutcome;
-  /** Removes a record; `missing` when there was none; `state-full` when removing a placeholder finds no room to say so. */
+  /**
+   * Removes a record; `missing` when there was none; `state-full` when removing a placeholder finds no room to say so.
+   */
   delete(collection: string, id: string): DeleteOutcome;
   /**
    * A number that changes whenever the collection changes (put, delete, restore): answers made from it can

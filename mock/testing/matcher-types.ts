@@ -5,7 +5,9 @@
 import type { CallRecord } from '../journal/journal.js';
 import type { OperationId, OperationsOf, TypedExpectation, TypedMatch } from './operation-types.js';
 
-/** A matcher on a remote mock (`connectMock`) settles later: `await` it. On a mock in this process it is synchronous. */
+/**
+ * A matcher on a remote mock (`connectMock`) settles later: `await` it. On a mock in this process it is synchronous.
+ */
 type Settled<T, R> = T extends { calls(...args: never[]): Promise<CallRecord[]> } ? Promise<R> : R;
 
 /** A step of `toHaveReceivedInOrder`: an operationId, or a match with one. */

@@ -118,7 +118,9 @@ function toJunit(report: VerifyReport): string {
   return junitXml('membership-mock verify', name, cases, out);
 }
 
-/** Markdown for a CI job summary: the summary line, the hints, a table of the steps that failed, and the rest folded. */
+/**
+ * Markdown for a CI job summary: the summary line, the hints, a table of the steps that failed, and the rest folded.
+ */
 function toMarkdown(report: VerifyReport): string {
   const summary = summarize(report);
   const title = report.contract ? `${report.contract.title} ${report.contract.version}` : 'the contract';

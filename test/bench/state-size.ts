@@ -1,5 +1,6 @@
 // Measures the heap one stored record costs when every string is at its contract maximum, beside what the state
-// budget charges it: the ratio the stateBytes default is chosen from. Run: node --expose-gc --import tsx test/bench/state-size.ts
+// budget charges it: the ratio the stateBytes default is chosen from. Run: node --expose-gc --import tsx
+// test/bench/state-size.ts
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { BoundedMemo } from '../../mock/lib/bounded-memo.js';

@@ -12,7 +12,10 @@ interface Named {
 export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** The name of the session a request names, `''` for the default one (also for a malformed name: see {@link refuseSessionName}). */
+/**
+ * The name of the session a request names, `''` for the default one (also for a malformed name: see {@link
+ * refuseSessionName}).
+ */
 export function requestedSession(request: Named): string {
   const name = sessionName(request);
   return name === '' || NAME.test(name) ? name : '';

@@ -3,7 +3,8 @@ import { h, fill } from './dom.js';
 
 /**
  * Renders `GET /__mock/operations` into `list`; choosing an operation calls `pick(operationId)`.
- * @example renderContract(list, { operations: [{ operationId: 'getPass', method: 'GET', path: '/x', documented: ['200'], seen: {}, calls: 0 }] }, pick)
+ * @example renderContract(list, { operations: [{ operationId: 'getPass', method: 'GET', path: '/x', documented:
+ * ['200'], seen: {}, calls: 0 }] }, pick)
  */
 export function renderContract(list, { operations }, pick) {
   const called = operations.filter((o) => o.calls > 0).length;

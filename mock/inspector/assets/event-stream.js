@@ -42,7 +42,8 @@ export function createEventParser(dispatch) {
  * Follows the events at `url()` with `headers()`, reconnecting after `retryDelay(attempt)` ms when the stream
  * ends or fails, with `Last-Event-ID` so no event is missed or repeated. `onStatus` hears `connecting`, `live`,
  * `reconnecting`, and `unauthorized` (a 401: it waits for `start()` again, with a token).
- * @example const events = followEvents({ url: () => '/__mock/events', headers: () => ({}), onEvent, onStatus }); events.start();
+ * @example const events = followEvents({ url: () => '/__mock/events', headers: () => ({}), onEvent, onStatus });
+ * events.start();
  */
 export function followEvents({
   url,
