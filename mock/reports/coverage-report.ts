@@ -123,5 +123,3 @@ export function coverageJunit(coverage: Coverage, failures: string[] = []): stri
   const suite = `${coverage.contract.title} ${coverage.contract.version}`;
   return junitXml('API coverage', suite, cases, coverageSummary(coverage));
 }
-
-

@@ -97,10 +97,7 @@ export class CoverageCount {
         operations: operations.length,
         called: operations.filter((o) => o.calls > 0).length,
         statuses: operations.reduce((sum, o) => sum + o.statuses.documented.length, 0),
-        statusesSeen: operations.reduce(
-          (sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length,
-          0,
-        ),
+        statusesSeen: operations.reduce((sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length, 0),
         calls: this.#calls,
         callsWithViolations: this.#withViolations,
         unrouted: this.#unrouted,
