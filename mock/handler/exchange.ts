@@ -4,7 +4,6 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import parseUrl from 'parseurl';
 import type { Redactor } from '../journal/redact.js';
-import type { SettleAnswer } from '../respond/check-answer.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
@@ -67,8 +66,6 @@ export interface Exchange {
   log?: RequestLogger;
   /** Takes the secrets out of what the journal records (see journal/redact.ts); absent with `journalSecrets`. */
   redact?: Redactor;
-  /** Makes a refusal the documented answer and checks the contract's bodies (see respond/check-answer.ts). */
-  settle?: SettleAnswer;
 }
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);

@@ -1,20 +1,22 @@
 // The one error answer: body-parser failures and unexpected errors leave as problem+json, and are recorded.
 import type { MockContext } from '../instance/mock-context.js';
 import { toProblem, type HttpError } from '../http/to-problem.js';
-import { problemReply } from '../http/reply.js';
+import { problemReply, type Reply } from '../http/reply.js';
 import type { Exchange } from './exchange.js';
 import { TOO_DEEP_BODY } from '../http/body-depth.js';
-import { sendReply, writeAnswer } from './send-reply.js';
+import { writeAnswer } from './send-reply.js';
 
 /**
- * Answers an error thrown inside the pipeline or passed on by a body parser. Stack traces go to the log,
- * never to the client; when the answer had already started, the connection is closed instead. It never
- * throws: if even the answer fails, the connection is closed and the process goes on.
+ * Answers an error thrown inside the pipeline or passed on by a body parser, through `finish` (the listener's
+ * check, record and write). Stack traces go to the log, never to the client; when the answer had already
+ * started, the connection is closed instead. It never throws: if even the answer fails, the connection is
+ * closed and the process goes on.
  */
 export function handleError(
   context: Pick<MockContext, 'options' | 'logger'>,
   ex: Exchange,
   thrown: unknown,
+  finish: (ex: Exchange, reply: Reply) => void,
   log: (message: string) => void = (message) => context.logger.error(message),
 ): void {
   try {
@@ -30,7 +32,7 @@ export function handleError(
     ex.headers.splice(2);
     const reply = problemReply(found, {}, violations);
     try {
-      sendReply(ex, reply);
+      finish(ex, reply);
     } catch (failure) {
       // Recording failed too (the session or the journal is what broke): the client still gets its answer.
       // (Had the write failed instead, the headers would be sent: the outer catch closes the connection.)

@@ -1,16 +1,16 @@
 // The request listener of a mock: every request starts here, on Node's own request and response objects.
-// It is the one place that counts, uses up overrides, changes state, waits, records and writes.
+// It is the one place that counts, uses up overrides, changes state, waits, checks the answer, records and writes.
 import type { RequestListener } from 'node:http';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import { REQUESTS } from '../instance/session.js';
 import { problem } from '../http/problems.js';
-import { problemReply } from '../http/reply.js';
+import { problemReply, type Reply } from '../http/reply.js';
 import { writeReply } from './write-reply.js';
 import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './guards/cors.js';
 import { createRedactor } from '../journal/redact.js';
-import { createSettleAnswer } from '../respond/check-answer.js';
+import { createAnswerCheck } from '../respond/check-answer.js';
 import { decide, type Effects } from '../respond/decide.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
@@ -40,11 +40,14 @@ export function createHandler(
   const logRequest = createRequestLogger(context.logger);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   const refuseHost = hostGuard(context.options);
-  const settle = createSettleAnswer({
+  const checkAnswer = createAnswerCheck({
     generator: context.generator,
     errors: context.options.errors,
     warn: (msg, fields) => context.logger.warn(msg, fields),
   });
+  /** The last stages of every contract request: check the answer against the contract, record, write. */
+  const finish = (ex: Exchange, reply: Reply): void =>
+    sendReply(ex, checkAnswer({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, reply));
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -58,7 +61,6 @@ export function createHandler(
     try {
       ex.log = logRequest;
       ex.redact = redact;
-      ex.settle = settle;
       const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
       const refusal =
         refuseHost(ex) ??
@@ -66,33 +68,36 @@ export function createHandler(
         applyCors(context, ex, isAdmin);
       // Admin answers are not journaled: the journal holds the calls to the contract. Nor are allowed CORS
       // preflights (204): the browser asks them, not the app; a refused one (403) is, to explain the failure.
-      if (refusal) return isAdmin || refusal.status === 204 ? writeAnswer(ex, refusal) : sendReply(ex, refusal);
+      if (refusal) return isAdmin || refusal.status === 204 ? writeAnswer(ex, refusal) : finish(ex, refusal);
       if (isAdmin) return admin(ex);
 
       const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
-      if (!isMatch(routed)) return sendReply(ex, routed);
+      if (!isMatch(routed)) return finish(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known
       // before the body is read, so a body the mock refuses is recorded in the session it names too.
       if (!context.sessions.has(ex.sessionName) && hasCredentials(context, ex)) ex.authenticate();
       // A body sent to an operation that takes none is read too (to refuse it, 415, and journal what came).
-      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req)) return answer(context, ex);
+      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req)) return answer(context, ex, finish);
       readBody(ex, (error) => {
         try {
-          if (error) return handleError(context, ex, error);
-          answer(context, ex);
+          if (error) return handleError(context, ex, error, finish);
+          answer(context, ex, finish);
         } catch (thrown) {
-          handleError(context, ex, thrown);
+          handleError(context, ex, thrown, finish);
         }
       });
     } catch (error) {
-      handleError(context, ex, error);
+      handleError(context, ex, error, finish);
     }
   };
 }
 
+/** Where an answer goes once decided: checked, recorded, written. */
+type Finish = (ex: Exchange, reply: Reply) => void;
+
 /** Decides the answer to a routed request, then carries it out. */
-function answer(context: MockContext, ex: Exchange): void {
+function answer(context: MockContext, ex: Exchange, finish: Finish): void {
   const { plan, pathParams, path: routedPath } = ex.match!;
   const request = {
     method: ex.method,
@@ -110,12 +115,12 @@ function answer(context: MockContext, ex: Exchange): void {
   const decision = decide(plan, request, session, { seed, faults: context.faults, checkSecurity, dynamic, stateless });
   if (decision.kind === 'refuse') {
     if (decision.unrecordableBody) ex.unrecordableBody = decision.unrecordableBody;
-    return sendReply(ex, decision.reply);
+    return finish(ex, decision.reply);
   }
   count(session, decision.effects);
   if (decision.kind === 'drop') {
     ex.fault = 'drop';
-    return later(context, ex, decision.delay, () => recordDrop(ex));
+    return later(context, ex, decision.delay, finish, () => recordDrop(ex));
   }
   ex.fault = decision.fault;
   ex.answeredBy = decision.answeredBy;
@@ -126,7 +131,7 @@ function answer(context: MockContext, ex: Exchange): void {
     decision,
   );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
-  later(context, ex, decision.delay, () => sendReply(ex, reply));
+  later(context, ex, decision.delay, finish, () => finish(ex, reply));
 }
 
 /** Whether a routed request passes its operation's security requirements (whatever else is wrong with it). */
@@ -153,13 +158,13 @@ function count(session: Session, { request, occurrence, override }: Effects): vo
  * Runs an action now or after a delay; an error in a delayed one is answered like any other. The timer does
  * not hold the process: once close() has cut off the connection waiting for it, nothing else is waiting.
  */
-function later(context: MockContext, ex: Exchange, ms: number, action: () => void): void {
+function later(context: MockContext, ex: Exchange, ms: number, finish: Finish, action: () => void): void {
   if (ms <= 0) return action();
   setTimeout(() => {
     try {
       action();
     } catch (error) {
-      handleError(context, ex, error);
+      handleError(context, ex, error, finish);
     }
   }, ms).unref();
 }

@@ -1,4 +1,5 @@
 // The last step of every contract request: record the call in the journal, then write the response.
+import type { CheckedAnswer } from '../respond/check-answer.js';
 import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../http/problems.js';
 import { bodyText, sendableHeaders, type Reply } from '../http/reply.js';
@@ -6,13 +7,10 @@ import { writeReply } from './write-reply.js';
 import { elapsedMs, type Exchange } from './exchange.js';
 
 /**
- * Records the call, then sends it. Recording comes first so that a client that has its answer always finds
- * its call in the journal.
+ * Records the call with an answer the check stage passed (see respond/check-answer.ts), then sends it.
+ * Recording comes first so that a client that has its answer always finds its call in the journal.
  */
-export function sendReply(ex: Exchange, given: Reply): void {
-  const { reply, refusal, responseViolations } = ex.settle
-    ? ex.settle({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, given)
-    : { reply: given };
+export function sendReply(ex: Exchange, { reply, refusal, responseViolations }: CheckedAnswer): void {
   const headers = sendableHeaders(reply.headers);
   // Serialised once, for the wire and for the journal (which keeps bodies as text), as the wire has it.
   const text = reply.text ?? bodyText(reply);

@@ -116,6 +116,17 @@ export function problem(kind: ProblemKind, detail: string, extra: Partial<Proble
   return made;
 }
 
+/**
+ * A copy of a problem built here with another status, still of its kind.
+ * @example withStatus(problem('invalidRequest', 'query /limit: must be >= 1'), 422).status // 422
+ */
+export function withStatus(made: Problem, status: number): Problem {
+  const copy = { ...made, status };
+  const kind = KINDS.get(made);
+  if (kind) KINDS.set(copy, kind);
+  return copy;
+}
+
 // The kind of each problem built here: the answer to a routed request tells the mock's own problems (which
 // the contract's documented responses replace, see shape-refusal.ts) from a contract's body by it.
 const KINDS = new WeakMap<object, ProblemKind>();

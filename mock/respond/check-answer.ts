@@ -7,27 +7,27 @@ import type { RouteHit } from '../plan/operation-plan.js';
 import { documentedContent, findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
 import type { Reply } from '../http/reply.js';
 import { kindOf, MAX_VIOLATIONS, problem, type Violation } from '../http/problems.js';
-import { shapeRefusal, type Refusal } from './shape-refusal.js';
+import { refusalOfRequest, shapeRefusal, type Refusal } from './shape-refusal.js';
 
 /** An answer as it is sent, and what the journal says of it. */
-export interface Settled {
+export interface CheckedAnswer {
   reply: Reply;
   refusal?: Refusal;
   responseViolations?: BodyViolation[];
 }
 
-/** The request an answer is settled for: its operation, when it was routed to one. */
-export interface SettleRequest {
+/** The request an answer is checked for: its operation, when it was routed to one. */
+export interface AnswerRequest {
   hit: RouteHit | undefined;
   path: string;
   headers: Record<string, string | string[] | undefined>;
   query: Record<string, string | string[]>;
 }
 
-export type SettleAnswer = (request: SettleRequest, reply: Reply) => Settled;
+export type AnswerCheck = (request: AnswerRequest, reply: Reply) => CheckedAnswer;
 
-/** How answers are settled. */
-export interface SettleSettings {
+/** How answers are checked. */
+export interface AnswerCheckSettings {
   generator: BodyGenerator;
   /** Answer a body that breaks its schema with a 500 problem listing the violations (Prism's `--errors`). */
   errors: boolean;
@@ -39,11 +39,11 @@ export interface SettleSettings {
 const MAX_LOGGED = 1000;
 
 /**
- * Makes the settler of one mock instance. Anything failing while a refusal is shaped leaves the mock's own
- * problem in place: a refusal always gets an answer.
- * @example createSettleAnswer({ generator, errors: false, warn: logger.warn })({ hit, path, headers, query }, reply)
+ * Makes the answer check of one mock instance: the stage between deciding an answer and recording it. Anything
+ * failing while a refusal is shaped leaves the mock's own problem in place: a refusal always gets an answer.
+ * @example createAnswerCheck({ generator, errors: false, warn: logger.warn })({ hit, path, headers, query }, reply)
  */
-export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
+export function createAnswerCheck(settings: AnswerCheckSettings): AnswerCheck {
   const logged = new Set<string>();
   // Examples, and state's frozen answers, are served again and again: each is checked once.
   const checked = new WeakMap<object, BodyViolation[]>();
@@ -52,10 +52,10 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
     const { hit } = request;
     const own = kindOf(given.body) !== undefined;
     if (!hit) return own ? { reply: given, refusal: { status: given.status, documented: false } } : { reply: given };
-    let settled: Settled = { reply: given };
+    let shaped: CheckedAnswer = { reply: given };
     if (own) {
       try {
-        settled = shapeRefusal(settings.generator, checks, given, {
+        shaped = shapeRefusal(settings.generator, checks, given, {
           operation: hit.plan.operation.spec,
           operationId: hit.plan.operation.id,
           path: request.path,
@@ -67,10 +67,11 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
         settings.warn(`could not shape a refusal as documented: ${(error as Error).message}`, {
           operationId: hit.plan.operation.id,
         });
-        settled = { reply: given, refusal: { status: given.status, documented: false } };
+        const undocumented = refusalOfRequest(given);
+        shaped = { reply: undocumented, refusal: { status: undocumented.status, documented: false } };
       }
     }
-    const { reply } = settled;
+    const { reply } = shaped;
     // The mock's own problems fit no schema of the contract's: only a contract's body is checked.
     const broken =
       kindOf(reply.body) === undefined && reply.body !== undefined
@@ -80,13 +81,13 @@ export function createSettleAnswer(settings: SettleSettings): SettleAnswer {
       ...(reply.violations ?? []).map(fromRequest),
       ...deprecatedParameters(hit, request.query, request.headers),
     ];
-    if (broken.length === 0 && requestViolations.length === 0) return settled;
+    if (broken.length === 0 && requestViolations.length === 0) return shaped;
     if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
     const answer = broken.length > 0 && settings.errors ? invalidResponse(request.path, reply, broken) : reply;
     // Prism's header: the response's violations, then the request's.
     const header = headerText([...broken.map(fromResponse), ...requestViolations]);
     return {
-      ...settled,
+      ...shaped,
       reply: { ...answer, headers: { ...answer.headers, 'sl-violations': header } },
       ...(broken.length > 0 ? { responseViolations: broken } : {}),
     };

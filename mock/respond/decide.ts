@@ -105,9 +105,6 @@ export type Decision = Refuse | Drop | Answer;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-/** The refusals of a request that breaks the contract's path, query, headers or body schema. */
-const BREAKS_CONTRACT = new Set<ProblemKind>(['invalidRequest', 'invalidBody', 'missingBody']);
-
 /**
  * Decides the answer to a request, strongest first: a refusal when the request breaks the contract; then
  * what the request asks (`Prefer`), an override, a fault, and last what the contract documents. Pure: the
@@ -127,13 +124,8 @@ export function decide(
     violations: Violation[],
     extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
   ): Refuse => {
-    const found = problem(kind, extra.detail ?? describeViolations(violations), {
-      instance: request.path,
-      violations,
-      // Where the operation documents no 400 or 422 for it (see shape-refusal.ts), a request that breaks the
-      // contract answers 422, as Prism does.
-      ...(BREAKS_CONTRACT.has(kind) ? { status: 422 } : {}),
-    });
+    // Its status is decided when the answer is checked (shape-refusal.ts): the documented one, else 422.
+    const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
     const reply = problemReply(found, extra.headers ?? {}, violations);
     if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
     return { kind: 'refuse', reply };

@@ -10,7 +10,7 @@ import type { Reply } from '../http/reply.js';
 import { parsePrefer } from '../http/parse-prefer.js';
 import { renderResponse } from './render-response.js';
 import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
-import { kindOf, problem, type Problem, type ProblemKind } from '../http/problems.js';
+import { kindOf, problem, withStatus, type Problem, type ProblemKind } from '../http/problems.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 
 export type { Refusal };
@@ -41,6 +41,20 @@ const STATUSES: Partial<Record<ProblemKind, readonly number[]>> = {
   unsupportedMediaType: [415, 422, 400],
 };
 
+/** Where the operation documents nothing fitting, a request that breaks the contract answers 422, as Prism does. */
+const UNDOCUMENTED: Partial<Record<ProblemKind, number>> = { invalidRequest: 422, invalidBody: 422, missingBody: 422 };
+
+/**
+ * The mock's own refusal of a routed request with the status it answers where nothing fitting is documented:
+ * the one place, with {@link STATUSES}, that decides a refusal's status (its template says the admin API's).
+ */
+export function refusalOfRequest(reply: Reply): Reply {
+  const kind = kindOf(reply.body);
+  const status = kind === undefined ? undefined : UNDOCUMENTED[kind];
+  if (status === undefined || status === reply.status) return reply;
+  return { ...reply, status, body: withStatus(reply.body as Problem, status) };
+}
+
 /**
  * A refusal's answer: the documented response when the operation has one for the problem (see
  * {@link STATUSES}), else the mock's own problem as it is. Anything that is not one of the mock's own problems
@@ -53,6 +67,7 @@ export function shapeRefusal(
   reply: Reply,
   request: RefusalRequest,
 ): { reply: Reply; refusal?: Refusal } {
+  reply = refusalOfRequest(reply);
   const own = reply.body as Problem;
   const kind = kindOf(own);
   // A 5xx is the mock failing (a schema too complex to sample), not a refusal of the request: sent as it is.

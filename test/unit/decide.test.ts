@@ -134,8 +134,9 @@ describe('decide: what to answer, strongest first (Prefer > override > fault > c
 
 describe('decide: refusals come first, in the order a request is read', () => {
   test.each([
-    // The mock's own problem answers 422; the contract's documented 400 replaces it when sent (shape-refusal.ts).
-    ['a malformed percent-encoding in the path', getPass({ path: '/members/m1/passes/%E0%A4%A' }), 422],
+    // The status of the problem's template: the answer check decides the one sent (the documented 400 or 422,
+    // else 422 for a request that breaks the contract: shape-refusal.ts).
+    ['a malformed percent-encoding in the path', getPass({ path: '/members/m1/passes/%E0%A4%A' }), 400],
     [
       'a body with a media type the operation does not take',
       createCredential({ headers: { authorization: 'Bearer t', 'content-type': 'text/plain' } }),
@@ -193,7 +194,7 @@ describe('decide: refusals come first, in the order a request is read', () => {
     const decision = decide(plan('createCredential'), createCredential({ body }), session(), settings());
     expect(decision).toMatchObject({
       kind: 'refuse',
-      reply: { status: 422 },
+      reply: { status: 400 },
       unrecordableBody: expect.stringMatching(/deeper than 64/),
     });
   });
