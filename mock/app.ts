@@ -5,31 +5,23 @@ import express, { type Express } from 'express';
 import './node/prism-modules.js';
 import { createAdminApi } from './admin/admin-api.js';
 import { createEventStreams } from './admin/event-streams.js';
-import type { MockControls } from './control/mock-controls.js';
+import { createControl, type Outcome } from './control/control.js';
 import type { Contract } from './contract/contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
-import { createMockContext, dropSession, resetSession, restoreState, sessionOf } from './instance/mock-context.js';
-import { recordMakerOf, replaceState } from './instance/replace-state.js';
-import type { CallFilter, CallRecord } from './journal/journal.js';
-import { DEFAULT_WAIT, waitForCall, waitTimeout, type WaitOptions } from './journal/wait-for-call.js';
+import { createMockContext, restoreState, sessionOf } from './instance/mock-context.js';
+import { recordMakerOf } from './instance/replace-state.js';
 import { resolveMockOptions, type MockOptions } from './instance/options.js';
-import { readFaults } from './respond/faults.js';
-import { checkResponseBody } from './prism/check-response.js';
-import { checkCallMatch, unknownOperation, type CallMatch } from './journal/call-match.js';
-import {
-  MAX_OVERRIDES,
-  OVERRIDE_BUDGET,
-  overrideWeight,
-  readOverride,
-  type CheckResponse,
-  type Override,
-  type OverrideSpec,
-} from './respond/overrides.js';
+import type { CallMatch } from './journal/call-match.js';
+import { JournalClosedError, type CallFilter, type CallRecord } from './journal/journal.js';
+import { CallWaitTimeout, DEFAULT_WAIT, type WaitOptions } from './journal/wait-for-call.js';
+import { packageCreator } from './node/package-info.js';
 import { serve } from './plan/serve.js';
-import { applyHar, readHar, type HarImport, type HarReplay } from './respond/har-import.js';
-import { ContractRecord, type Coverage } from './reports/coverage.js';
-import { toPact, type Pact, type PactParties } from './reports/pact.js';
+import type { Coverage } from './reports/coverage.js';
+import type { Pact, PactParties } from './reports/pact.js';
+import { readFaults } from './respond/faults.js';
+import type { HarImport, HarReplay } from './respond/har-import.js';
+import type { Override, OverrideSpec } from './respond/overrides.js';
 import type {
   AnyCall,
   OperationId,
@@ -172,111 +164,48 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   context.initialState = checkSnapshot(fixtures, served.collections, 'the initial state');
   // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
   if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
-  // Every call of every session, whatever resets them; a reload counts afresh.
-  let record = new ContractRecord(served);
-  context.callListeners.add((call, copy) => record.add(call, copy));
-  let overrides = 0;
-  // What each override in force weighs (see overrideWeight), by override: kept by this mock alone.
-  const weights = new WeakMap<Override, number>();
-
-  const controls: MockControls = {
-    override(name, spec) {
-      const session = sessionOf(context, name);
-      if (session.overrides.length >= MAX_OVERRIDES) {
-        const error =
-          `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
-          'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
-        return { ok: false, full: true, errors: [error] };
-      }
-      const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
-      const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
-      if (!result.ok) return result;
-      // Every session's overrides together stay within a budget, so many sessions cannot fill the memory.
-      const weight = overrideWeight(result.override);
-      let held = 0;
-      for (const { overrides: kept } of context.sessions.values())
-        for (const override of kept) held += weights.get(override) ?? 0;
-      if (held + weight > OVERRIDE_BUDGET) {
-        const error =
-          `the overrides of all sessions already hold ${held} of the ${OVERRIDE_BUDGET} bytes they may; ` +
-          'remove some (DELETE /__mock/overrides, clearOverrides()), reset, or send smaller ones';
-        return { ok: false, full: true, errors: [error] };
-      }
-      weights.set(result.override, weight);
-      session.overrides.push(result.override);
-      return result;
-    },
-    reset(session) {
-      if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
-      for (const name of [...context.sessions.keys()]) dropSession(context, name);
-      resetSession(context, sessionOf(context, ''));
-      const main = sessionOf(context, '');
-      resolved.onStateChange(() => main.store.snapshot());
-    },
-    coverage: () => record.coverage(),
-    clearCoverage: () => record.clear(),
-    pact(parties) {
-      const { calls, leftOut } = record.shapes();
-      return toPact(calls, context.served.plans, parties, leftOut);
-    },
-  };
+  const control = createControl(context, { creator: packageCreator });
 
   const streams = createEventStreams();
   const handle = createHandler(
     context,
-    resolved.admin === false ? undefined : createAdminApi(context, controls, resolved.admin.token, streams),
+    resolved.admin === false ? undefined : createAdminApi(context, control, resolved.admin.token, streams),
     createBodyReader(resolved.bodyLimit),
   );
   const app = bareExpress();
   app.use((req, res) => handle(req, res));
 
-  // A misspelt operationId or match field would match nothing, and a test expecting no such call pass.
-  const checkMatch = (match: CallMatch): string | undefined =>
-    checkCallMatch(match) ??
-    (match.operationId === undefined ? undefined : unknownOperation(match.operationId, context.served.operationIds));
   const mock: UntypedMockApp = {
     app,
     handle,
     get contract() {
       return context.served.contract;
     },
-    calls(filter: CallFilter = {}, session = ''): CallRecord[] {
-      const unknown =
-        filter.operationId === undefined
-          ? undefined
-          : unknownOperation(filter.operationId, context.served.operationIds);
-      if (unknown) throw new TypeError(`calls(): ${unknown}`);
-      return sessionOf(context, session).journal.list(filter);
-    },
+    calls: (filter = {}, session = '') => valueOf('calls()', control.calls(session, filter)),
     async waitForCall(match: CallMatch, { session = '', ...wait }: WaitOptions & { session?: string } = {}) {
-      const wrong = checkMatch(match);
-      if (wrong) throw new TypeError(`waitForCall(): ${wrong}`);
-      const { journal } = sessionOf(context, session);
-      const call = await waitForCall(journal, match, wait);
-      if (call) return call;
-      throw waitTimeout(match, wait.timeout ?? DEFAULT_WAIT, journal.list());
+      const waited = await control.waitForCall(session, match, { timeout: DEFAULT_WAIT, ...wait });
+      if (waited.ok) return waited.value;
+      if (waited.error.kind === 'waitTimedOut') throw new CallWaitTimeout(waited.error.detail);
+      if (waited.error.kind === 'sessionDropped') throw new JournalClosedError();
+      throw new TypeError(`waitForCall(): ${waited.error.detail}`);
     },
-    override(spec: OverrideSpec, session = '') {
-      const result = controls.override(session, spec);
-      if (!result.ok) throw new TypeError(`The override was refused: ${result.errors.join('; ')}.`);
-      return result.override;
-    },
+    override: (spec: OverrideSpec, session = '') => valueOf('', control.override(session, spec)),
     importHar(har, { session = '', replay = 'sequence' } = {}) {
-      const outcomes = readHar(har, context.served, replay);
-      if (typeof outcomes === 'string') throw new TypeError(`importHar(): ${outcomes}.`);
-      return applyHar(outcomes, (spec) => controls.override(session, spec));
+      const imported = control.importHar(session, har, replay);
+      if (imported.ok) return imported.value;
+      throw new TypeError(`importHar(): ${imported.error.detail}${imported.error.at === 'har' ? '.' : ''}`);
     },
-    clearOverrides: (session = '') => void (sessionOf(context, session).overrides.length = 0),
-    reset: () => controls.reset(),
-    state: (session = '') => sessionOf(context, session).store.snapshot(),
+    clearOverrides: (session = '') => control.clearOverrides(session),
+    reset: () => control.reset(),
+    state: (session = '') => control.state(session),
     setState(snapshot, session = '') {
-      const result = replaceState(context, sessionOf(context, session), snapshot, 'setState()');
-      if (!result.ok) throw result.error;
-      return result.snapshot;
+      const result = control.setState(session, snapshot, 'setState()');
+      if (!result.ok) throw result.error.state;
+      return result.value;
     },
-    coverage: () => controls.coverage(),
-    clearCoverage: () => controls.clearCoverage(),
-    pact: (parties) => controls.pact(parties),
+    coverage: () => control.coverage(),
+    clearCoverage: () => control.clearCoverage(),
+    pact: (parties) => valueOf('pact()', control.pact(parties)),
     restore(snapshot) {
       restoreState(
         context,
@@ -287,7 +216,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     reload(next) {
       context.served = serve(next);
       // Coverage is of the contract served: a new one starts counting again.
-      record = new ContractRecord(context.served);
+      control.reloaded();
       // Placeholders follow the new contract's schemas; pages were made with the old contract's envelopes.
       context.placeholders = new PlaceholderSource(
         context.served.collections,
@@ -300,6 +229,12 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   };
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;
+}
+
+/** The value of a control's outcome; its refusal thrown as a TypeError (`calls(): "createPas" is not …`). */
+function valueOf<T>(method: string, outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  throw new TypeError(method ? `${method}: ${outcome.error.detail}` : outcome.error.detail);
 }
 
 /** Express without the defaults a mock never wants: no X-Powered-By, no ETag, plain query parsing. */

@@ -1,7 +1,6 @@
 // The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
 // sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session;
 // a change must be a request no web page can forge (csrf-guard.ts).
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
@@ -12,28 +11,21 @@ import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import type { MockContext } from '../instance/mock-context.js';
 import { callNumber, type CallFilter } from '../journal/journal.js';
+import { FILTERS, MAX_WAIT, type ControlError, type MockControl, type Outcome } from '../control/control.js';
+import { isWrapped } from '../state/check-snapshot.js';
 import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../http/problems.js';
 import { toProblem } from '../http/to-problem.js';
 import { problemReply, type Reply } from '../http/reply.js';
-import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
-import { readFaults } from '../respond/faults.js';
 import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
 import { adminGuard } from '../handler/guards/admin-guard.js';
 import { csrfGuard } from '../handler/guards/csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
-import { toHar, type HarCreator } from '../reports/har-export.js';
-import { applyHar, readHar } from '../respond/har-import.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
-import { operationsSeen } from '../reports/operations-seen.js';
-import type { MockControls } from '../control/mock-controls.js';
-import { createWaits, type OpenWait } from './open-waits.js';
 import { recordEndpoints } from './record-endpoints.js';
-import { STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
+import { refusal, STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
 
-const FILTERS = ['operationId', 'method', 'path'] as const;
-const MAX_WAIT = 60_000;
 const ADMIN_BODY_LIMIT = 262_144;
 /** A HAR a browser saved holds the page's own files too: room for a long session's worth. */
 const HAR_BODY_LIMIT = 32 * 1024 * 1024;
@@ -58,7 +50,7 @@ interface Routed {
  */
 export function createAdminApi(
   context: MockContext,
-  controls: MockControls,
+  control: MockControl,
   token: string | undefined,
   streams: EventStreams = createEventStreams(),
 ): AdminHandler {
@@ -70,7 +62,7 @@ export function createAdminApi(
     readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
   });
   const routes = new RouteTable<Routed>(
-    Object.entries(endpoints(context, controls, createWaits(), streams)).map(([key, endpoint]) => {
+    Object.entries(endpoints(context, control, streams)).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
       return {
         method: method.toLowerCase(),
@@ -142,7 +134,7 @@ export function createAdminApi(
     const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : atIndex ? index : records;
     readBody(ex, (error) => {
       if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
-      const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance };
+      const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
       // A client that left (during a long-poll) has no one to answer; a stream answered itself.
       const answer = (reply: Reply | undefined) => {
         if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
@@ -155,92 +147,47 @@ export function createAdminApi(
 }
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
-function endpoints(
-  context: MockContext,
-  controls: MockControls,
-  wait: OpenWait,
-  streams: EventStreams,
-): Record<string, Endpoint> {
-  const operationIds = () => context.served.operationIds;
+function endpoints(context: MockContext, control: MockControl, streams: EventStreams): Record<string, Endpoint> {
   return {
-    'GET /health': () => {
-      const { contract } = context.served;
-      const { title, version } = contract;
-      const { rss, heapUsed } = process.memoryUsage();
-      const memory = { rss, heapUsed, journal: context.journalBudget.used, journalLimit: context.journalBudget.bytes };
-      // The store of the default session (the one a state file keeps), and how many sessions there are.
-      const main = context.sessions.get('')!;
-      const { store } = main;
-      const { records, bytes } = store.usage();
-      const { budget } = store.limits;
-      const state = {
-        ...store.info(),
-        records,
-        bytes,
-        // The budget every memory session shares (or the state file's own), and what it holds now.
-        budget: budget.bytes,
-        budgetUsed: budget.used,
-        placeholders: context.placeholders.info(),
-        sessions: context.sessions.size,
-      };
-      // A state file refusing writes is a mock that loses what people do: not healthy.
-      const failing = state.failing === true;
-      return json(
-        {
-          status: failing ? 'failing' : 'ok',
-          contract: { title, version },
-          operations: contract.operations.length,
-          state,
-          memory,
-        },
-        failing ? 503 : 200,
-      );
-    },
+    'GET /health': () => health(context),
     'GET /calls': (r) =>
-      withFilter(r, ['limit', 'cursor'], operationIds, (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
+      withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
         const size = Number(limit);
         if (!/^\d{1,4}$/.test(limit) || size < 1 || size > PAGE_LIMIT.max)
           return bad(r, `limit must be a whole number from 1 to ${PAGE_LIMIT.max}.`, 'limit');
         const after = cursor === undefined ? 0 : readCursor(cursor);
         if (after === undefined)
           return bad(r, 'cursor must be the next_cursor of a previous page, unchanged.', 'cursor');
-        return callsPage(r.session.journal, filter, after, size);
+        const checked = control.count(r.session.name, filter);
+        return checked.ok ? callsPage(r.session.journal, filter, after, size) : refused(r, checked.error, 'query');
       }),
     'GET /calls.har': (r) =>
-      withFilter(r, [], operationIds, (filter) => {
-        const host = r.ex.req.headers.host ?? 'localhost';
-        const har = toHar(r.session.journal.list(filter), creator(), host);
-        return json(har, 200, { 'Content-Disposition': 'attachment; filename="membership-mock-calls.har"' });
-      }),
+      withFilter(r, [], (filter) =>
+        answer(r, control.exportHar(r.session.name, filter, r.ex.req.headers.host ?? 'localhost'), 'query', (har) =>
+          json(har, 200, { 'Content-Disposition': 'attachment; filename="membership-mock-calls.har"' }),
+        ),
+      ),
     'DELETE /calls': ({ session }) => {
-      session.journal.clear();
+      control.clearCalls(session.name);
       return noContent();
     },
     'GET /calls/count': (r) =>
-      withFilter(r, [], operationIds, (filter) => json({ count: r.session.journal.count(filter) })),
+      withFilter(r, [], (filter) =>
+        answer(r, control.count(r.session.name, filter), 'query', (count) => json({ count })),
+      ),
     'GET /calls/wait': (r) =>
-      withFilter(r, ['timeout', 'since'], operationIds, (filter, { timeout = '5000', since }) => {
-        if (!/^\d{1,5}$/.test(timeout) || Number(timeout) > MAX_WAIT)
-          return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
-        return wait(r.ex, filter, Number(timeout), since);
+      withFilter(r, ['timeout', 'since'], (filter, { timeout = '5000', since }) => {
+        if (!/^\d{1,5}$/.test(timeout)) return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
+        return wait(r, filter, { timeout: Number(timeout), since }, 'query');
       }),
     'POST /calls/wait': (r) => {
-      const {
-        match = {},
-        timeout = 5000,
-        since,
-      } = (r.body ?? {}) as { match?: CallMatch; timeout?: unknown; since?: unknown };
-      if (typeof timeout !== 'number' || timeout < 0 || timeout > MAX_WAIT) {
-        return bad(r, `timeout must be milliseconds from 0 to ${MAX_WAIT}.`);
-      }
-      const wrong =
-        checkCallMatch(match) ??
-        (match.operationId === undefined ? undefined : unknownOperation(match.operationId, operationIds()));
-      if (wrong) return bad(r, wrong);
-      return wait(r.ex, match, timeout, typeof since === 'string' ? since : undefined);
+      const { match = {}, timeout, since } = (r.body ?? {}) as { match?: unknown; timeout?: unknown; since?: unknown };
+      return wait(r, match, { timeout, since }, 'body');
     },
     'GET /events': (r) =>
-      withFilter(r, ['since'], operationIds, (filter, { since }) => {
+      withFilter(r, ['since'], (filter, { since }) => {
+        const checked = control.count(r.session.name, filter);
+        if (!checked.ok) return refused(r, checked.error, 'query');
         // A reconnect says where it was with Last-Event-ID, more recent than the since it first opened with.
         const header = r.ex.req.headers['last-event-id'];
         const lastId = typeof header === 'string' ? header : undefined;
@@ -259,92 +206,106 @@ function endpoints(
         if (r.ex.method === 'HEAD') return { status: 200, headers: { 'Content-Type': 'text/event-stream' } };
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
-    'GET /operations': ({ session }) => json({ operations: operationsSeen(context.served, session.journal) }),
+    'GET /operations': ({ session }) => json({ operations: control.operationsSeen(session.name) }),
     'POST /har': (r) => {
-      const { replay = 'sequence' } = r.ex.query;
-      if (replay !== 'sequence' && replay !== 'last')
-        return bad(r, 'replay must be "sequence" (each entry answers once, in order) or "last".', 'replay');
-      const outcomes = readHar(r.body, context.served, replay);
-      if (typeof outcomes === 'string') return bad(r, `The body must be a HAR file: ${outcomes}.`);
-      return json(applyHar(outcomes, (spec) => controls.override(r.session.name, spec)));
+      const imported = control.importHar(r.session.name, r.body, r.ex.query.replay);
+      if (imported.ok || imported.error.at !== 'har') return answer(r, imported, 'query', json);
+      return bad(r, `The body must be a HAR file: ${imported.error.detail}.`);
     },
-    'GET /coverage': () => json(controls.coverage()),
+    'GET /coverage': () => json(control.coverage()),
     'DELETE /coverage': () => {
-      controls.clearCoverage();
+      control.clearCoverage();
       return noContent();
     },
-    'GET /pact': (r) => {
-      const { consumer, provider } = r.ex.query;
-      for (const [name, value] of Object.entries({ consumer, provider }))
-        if (typeof value !== 'string' || !/^[\w.-]{1,100}$/.test(value))
-          return bad(r, `${name} must be given once: a name of letters, digits, ".", "-" or "_".`, name);
-      const parties = { consumer: consumer as string, provider: provider as string };
-      const pact = controls.pact(parties);
-      const file = `${parties.consumer}-${parties.provider}.json`;
-      return json(pact, 200, { 'Content-Disposition': `attachment; filename="${file}"` });
-    },
-    ...stateEndpoints(context),
-    'GET /overrides': ({ session }) => json({ overrides: session.overrides }),
-    'POST /overrides': ({ session, body, instance }) => {
-      const result = controls.override(session.name, body);
-      if (result.ok) return json(result.override, 201);
-      const detail = `The override was refused: ${result.errors.join('; ')}.`;
-      const kind = result.full ? 'tooManyOverrides' : 'invalidOverride';
-      return problemReply(problem(kind, detail, { instance, violations: bodyViolations(result.errors) }));
-    },
+    'GET /pact': (r) =>
+      answer(r, control.pact(r.ex.query), 'query', (pact) => {
+        const file = `${String(r.ex.query.consumer)}-${String(r.ex.query.provider)}.json`;
+        return json(pact, 200, { 'Content-Disposition': `attachment; filename="${file}"` });
+      }),
+    ...stateEndpoints(control),
+    'GET /overrides': ({ session }) => json({ overrides: control.overrides(session.name) }),
+    'POST /overrides': (r) =>
+      answer(r, control.override(r.session.name, r.body), 'body', (override) => json(override, 201)),
     'DELETE /overrides': ({ session }) => {
-      session.overrides.length = 0;
+      control.clearOverrides(session.name);
       return noContent();
     },
-    'GET /faults': () => json({ faults: context.faults }),
-    'PUT /faults': ({ body, instance }) => {
-      const result = readFaults(body);
-      if (!result.ok) {
-        const detail = `The faults were refused: ${result.errors.join('; ')}.`;
-        return problemReply(problem('invalidRequest', detail, { instance, violations: bodyViolations(result.errors) }));
-      }
-      context.faults = result.faults;
-      return json({ faults: context.faults });
-    },
+    'GET /faults': () => json({ faults: control.faults() }),
+    'PUT /faults': (r) => answer(r, control.setFaults(r.body), 'body', (faults) => json({ faults })),
     'DELETE /faults': () => {
-      context.faults = {};
+      control.clearFaults();
       return noContent();
     },
-    'GET /sessions': () => {
-      const sessions = [...context.sessions.values()];
-      return json({
-        sessions: sessions.map((s) => ({
-          name: s.name,
-          calls: s.journal.count(),
-          overrides: s.overrides.length,
-          waiters: s.journal.waiters,
-        })),
-      });
-    },
+    'GET /sessions': () => json({ sessions: control.sessions() }),
     'POST /reset': ({ ex, session }) => {
       // Naming a session resets that one; otherwise everything is reset.
       const named = ex.req.headers['x-mock-session'] !== undefined || ex.query.session !== undefined;
-      controls.reset(named ? session.name : undefined);
+      control.reset(named ? session.name : undefined);
       return noContent();
     },
-    'DELETE /overrides/{id}': ({ session, params, instance }) => {
-      const index = session.overrides.findIndex((o) => o.id === params.id);
-      if (index < 0)
-        return problemReply(problem('notFound', `There is no override ${params.id} in this session.`, { instance }));
-      session.overrides.splice(index, 1);
-      return noContent();
-    },
+    'DELETE /overrides/{id}': (r) => answer(r, control.removeOverride(r.session.name, r.params.id!), 'body', noContent),
   };
+}
+
+/** `GET /__mock/health`: the contract, the default session's store against its budget, memory; 503 while failing. */
+function health(context: MockContext): Reply {
+  const { contract } = context.served;
+  const { title, version } = contract;
+  const { rss, heapUsed } = process.memoryUsage();
+  const memory = { rss, heapUsed, journal: context.journalBudget.used, journalLimit: context.journalBudget.bytes };
+  // The store of the default session (the one a state file keeps), and how many sessions there are.
+  const { store } = context.sessions.get('')!;
+  const { records, bytes } = store.usage();
+  const { budget } = store.limits;
+  const state = {
+    ...store.info(),
+    records,
+    bytes,
+    // The budget every memory session shares (or the state file's own), and what it holds now.
+    budget: budget.bytes,
+    budgetUsed: budget.used,
+    placeholders: context.placeholders.info(),
+    sessions: context.sessions.size,
+  };
+  // A state file refusing writes is a mock that loses what people do: not healthy.
+  const failing = state.failing === true;
+  const body = {
+    status: failing ? 'failing' : 'ok',
+    contract: { title, version },
+    operations: contract.operations.length,
+  };
+  return json({ ...body, state, memory }, failing ? 503 : 200);
+}
+
+/**
+ * Waits for a call in the request's session, ended when its client leaves: 200 `{ call }`, or the control's
+ * refusal (408 with the closest calls, 410 when the session is dropped, 429 past the open waits).
+ */
+async function wait(
+  r: AdminRequest,
+  match: unknown,
+  options: { timeout: unknown; since: unknown },
+  location: 'query' | 'body',
+): Promise<Reply> {
+  const left = new AbortController();
+  const leave = () => left.abort();
+  r.ex.res.once('close', leave);
+  if (r.ex.res.destroyed) left.abort();
+  try {
+    const waited = await r.control.waitForCall(r.session.name, match, { ...options, signal: left.signal });
+    return answer(r, waited, location, (call) => json({ call }));
+  } finally {
+    r.ex.res.off('close', leave);
+  }
 }
 
 /**
  * Reads the journal filter from the query, and the endpoint's own parameters (`extra`) as they were given;
- * 400 for anything else, or a parameter given twice.
+ * 400 for anything else, or a parameter given twice. The filter's values are the control's to check.
  */
 function withFilter(
   request: AdminRequest,
   extra: string[],
-  operationIds: () => string[],
   use: (filter: CallFilter, given: Record<string, string | undefined>) => Reply | undefined | Promise<Reply>,
 ): Reply | undefined | Promise<Reply> {
   const filter: CallFilter = {};
@@ -359,9 +320,33 @@ function withFilter(
       return bad(request, `Unknown filter "${name}"; filter calls by ${FILTERS.join(', ')}${also}.`, name);
     }
   }
-  const unknown = filter.operationId === undefined ? undefined : unknownOperation(filter.operationId, operationIds());
-  if (unknown) return bad(request, unknown, 'operationId');
   return use(filter, given);
+}
+
+/** The control's outcome as an answer: `reply` of its value, or its refusal as a problem. */
+function answer<T>(
+  r: AdminRequest,
+  outcome: Outcome<T>,
+  location: 'query' | 'body',
+  reply: (value: T) => Reply,
+): Reply {
+  return outcome.ok ? reply(outcome.value) : refused(r, outcome.error, location);
+}
+
+/** A refusal of the control surface as a problem: its violations point at the query parameter or the body. */
+function refused(r: AdminRequest, error: ControlError, location: 'query' | 'body'): Reply {
+  const { kind, detail, at, reasons, state, headers = {} } = error;
+  if (state)
+    return refusal(kind as 'invalidBody' | 'storageFull', state, r.instance, isWrapped(r.body) ? '/collections' : '');
+  // A query parameter is named by its pointer; a body's fault, as the endpoints always said it, by the body.
+  const violations: Violation[] = reasons
+    ? bodyViolations(reasons)
+    : [
+        at === undefined || location === 'body'
+          ? { location: 'body', pointer: '', message: detail }
+          : { location, pointer: `/${at}`, message: detail },
+      ];
+  return problemReply(problem(kind, detail, { instance: r.instance, violations }), headers);
 }
 
 /** A 400 naming the query parameter at fault, or the body. */
@@ -388,22 +373,6 @@ function bodyViolations(errors: string[]): Violation[] {
 /** Whether a request prefers HTML to JSON: a browser's `Accept` does, a script's (`*\/*`, none) does not. */
 function prefersHtml(req: IncomingMessage): boolean {
   return accepts(req).type(['application/json', 'text/html']) === 'text/html';
-}
-
-let packageCreator: HarCreator | undefined;
-
-/** The mock as a HAR's creator: its package's name and version, read once (from the source tree or dist). */
-function creator(): HarCreator {
-  if (packageCreator) return packageCreator;
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const { name, version } = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as HarCreator;
-      if (name === 'membership-mock') return (packageCreator = { name, version });
-    } catch {
-      // not there: the other layout
-    }
-  }
-  return (packageCreator = { name: 'membership-mock', version: 'unknown' });
 }
 
 /** The request target as the client sent it (below a mount path, Express keeps the whole of it). */

@@ -1,4 +1,5 @@
 // What an endpoint of the admin API is: the request as it sees it, and the reply it answers with.
+import type { MockControl } from '../control/control.js';
 import type { Exchange } from '../handler/exchange.js';
 import type { Session } from '../instance/session.js';
 import type { Reply } from '../http/reply.js';
@@ -13,6 +14,8 @@ export interface AdminRequest {
   params: Record<string, string>;
   /** The request target as the client sent it, for problems. */
   instance: string;
+  /** The mock's control surface: what every endpoint carries over HTTP. */
+  control: MockControl;
 }
 
 /**

@@ -1,7 +1,6 @@
 // The admin API's whole state of a session: GET and PUT /__mock/state, validated as fixtures are; and how a
 // refused state or record is answered (record-endpoints.ts takes one record at a time).
-import type { MockContext } from '../instance/mock-context.js';
-import { replaceState } from '../instance/replace-state.js';
+import type { MockControl } from '../control/control.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { isWrapped, type StateError } from '../state/check-snapshot.js';
@@ -21,18 +20,18 @@ export const STATE = '/__mock/state';
 
 /**
  * `GET /state` and `PUT /state`, for the admin API's table.
- * @example stateEndpoints(context)['PUT /state'](request) // 200 { collections } or 422 naming the record
+ * @example stateEndpoints(control)['PUT /state'](request) // 200 { collections } or 422 naming the record
  */
-export function stateEndpoints(context: MockContext): Record<string, AdminEndpoint> {
+export function stateEndpoints(control: MockControl): Record<string, AdminEndpoint> {
   return {
-    'GET /state': ({ session }) => json({ collections: session.store.snapshot() }),
+    'GET /state': ({ session }) => json({ collections: control.state(session.name) }),
     'PUT /state': ({ ex, session, body, instance }) => {
       if (body === undefined) return noBody(ex.method, instance, 'the state, { "collections": { ... } }');
-      const result = replaceState(context, session, body, `PUT ${STATE}`);
-      if (result.ok) return json({ collections: result.snapshot });
+      const result = control.setState(session.name, body, `PUT ${STATE}`);
+      if (result.ok) return json({ collections: result.value });
       // Pointers lead into the body as it was sent: `{ collections: { ... } }`, or the bare map.
       const prefix = isWrapped(body) ? '/collections' : '';
-      return refusal(result.full ? 'storageFull' : 'invalidBody', result.error, instance, prefix);
+      return refusal(result.error.kind as 'invalidBody' | 'storageFull', result.error.state!, instance, prefix);
     },
   };
 }

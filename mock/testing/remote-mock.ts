@@ -1,7 +1,7 @@
 // A client for a mock running in another process (`npm start`), over the admin API: the same test API,
 // asynchronous.
 import type { CallFilter, CallRecord } from '../journal/journal.js';
-import { DEFAULT_WAIT, waitTimeout, type WaitOptions } from '../journal/wait-for-call.js';
+import { CallWaitTimeout, DEFAULT_WAIT, type WaitOptions } from '../journal/wait-for-call.js';
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
 import type { StoreSnapshot } from '../state/store.js';
@@ -137,7 +137,8 @@ export function connectMock<Ops = UntypedOperations>(
     async waitForCall(match: CallMatch, { timeout = DEFAULT_WAIT, since }: WaitOptions = {}) {
       const res = await call('POST', '/calls/wait', { match, timeout, since }, [200, 408]);
       if (res.status === 200) return ((await res.json()) as { call: CallRecord }).call;
-      throw waitTimeout(match, timeout, await remote.calls());
+      // The mock says what was awaited and the closest calls it received, as the in-process wait does.
+      throw new CallWaitTimeout(((await res.json()) as { detail: string }).detail);
     },
     override: async (spec: OverrideSpec) => (await (await call('POST', '/overrides', spec)).json()) as Override,
     importHar: async (har, { replay = 'sequence' } = {}) =>

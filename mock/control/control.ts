@@ -1,0 +1,308 @@
+// The one control surface of a mock: everything a test or a person steers or reads (calls, waits, overrides,
+// faults, state, reset, coverage, Pact, HAR), implemented once with every input check and limit in it. The
+// in-process test API (app.ts), the admin endpoints (admin/) and connectMock (through the endpoints) carry it.
+import type { ProblemKind } from '../http/problems.js';
+import { dropSession, resetSession, sessionOf, stateChanged, type MockContext } from '../instance/mock-context.js';
+import { replaceState } from '../instance/replace-state.js';
+import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
+import { JournalClosedError, type CallFilter, type CallRecord } from '../journal/journal.js';
+import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
+import { checkResponseBody } from '../prism/check-response.js';
+import { ContractRecord, type Coverage } from '../reports/coverage.js';
+import { toHar, type HarCreator } from '../reports/har-export.js';
+import { operationsSeen, type OperationSeen } from '../reports/operations-seen.js';
+import { toPact, type Pact, type PactParties } from '../reports/pact.js';
+import { readFaults, type Faults } from '../respond/faults.js';
+import { applyHar, readHar, type HarImport, type HarReplay } from '../respond/har-import.js';
+import {
+  MAX_OVERRIDES,
+  OVERRIDE_BUDGET,
+  overrideWeight,
+  readOverride,
+  type CheckResponse,
+  type Override,
+} from '../respond/overrides.js';
+import type { StateError } from '../state/check-snapshot.js';
+import type { StoreSnapshot } from '../state/store.js';
+
+/** A refusal of the control surface: the problem to answer, and the input at fault. */
+export interface ControlError {
+  kind: ProblemKind;
+  detail: string;
+  /** The input at fault: a filter or option name (`operationId`, `timeout`), when one is. */
+  at?: string;
+  /** Each reason, when there are several (an override's, the faults'). */
+  reasons?: string[];
+  /** A refused state: the record and field at fault (see admin/state-endpoints.ts). */
+  state?: StateError;
+  /** Headers the answer carries (`Retry-After` for too many waits). */
+  headers?: Record<string, string>;
+}
+
+/** What a control did: its value, or why it refused (nothing changed then). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ControlError };
+
+/** How long a wait may last at most, and by default. */
+export const MAX_WAIT = 60_000;
+export { DEFAULT_WAIT } from '../journal/wait-for-call.js';
+/** The most waits open at once across every session of a mock; past it, a wait is refused (429). */
+export const MAX_WAITS = 1000;
+/** The filter names calls are read by. */
+export const FILTERS = ['operationId', 'method', 'path'] as const;
+
+/** What a wait takes besides its match. */
+export interface WaitRequest {
+  /** Milliseconds, 0 to {@link MAX_WAIT}. @default 5000 */
+  timeout?: unknown;
+  /** Only calls after this one (`call-12`). */
+  since?: unknown;
+  /** Ends the wait early (its client left). */
+  signal?: AbortSignal;
+}
+
+/** A session as `GET /__mock/sessions` lists it. */
+export interface SessionSummary {
+  name: string;
+  calls: number;
+  overrides: number;
+  waiters: number;
+}
+
+/** Everything a test or a person controls in a mock, for a session by name (`''` is the default one). */
+export interface MockControl {
+  /** Copies of the calls that pass the filter, oldest first. */
+  calls(session: string, filter?: unknown): Outcome<CallRecord[]>;
+  /** How many calls pass the filter. */
+  count(session: string, filter?: unknown): Outcome<number>;
+  /** Forgets the session's calls. */
+  clearCalls(session: string): void;
+  /** The first call that matches (recorded already, or still to come); `waitTimedOut` names the closest calls. */
+  waitForCall(session: string, match: unknown, request?: WaitRequest): Promise<Outcome<CallRecord>>;
+  overrides(session: string): readonly Override[];
+  /** Checks an override against the contract and the limits (per session, and in bytes across sessions). */
+  override(session: string, spec: unknown): Outcome<Override>;
+  removeOverride(session: string, id: string): Outcome<void>;
+  clearOverrides(session: string): void;
+  faults(): Faults;
+  setFaults(spec: unknown): Outcome<Faults>;
+  clearFaults(): void;
+  /** The session's state, by collection path (what clients changed, with its placeholders). */
+  state(session: string): StoreSnapshot;
+  /** Replaces the session's state, records completed and checked as fixtures are, all or nothing. */
+  setState(session: string, snapshot: unknown, source: string): Outcome<StoreSnapshot>;
+  /** Resets one session, or the whole mock (every named session dropped) when none is named. */
+  reset(session?: string): void;
+  sessions(): SessionSummary[];
+  /** How every call so far, of every session, covered the contract. */
+  coverage(): Coverage;
+  clearCoverage(): void;
+  pact(parties: unknown): Outcome<Pact>;
+  /** Replays a HAR's answers as overrides of the session. */
+  importHar(session: string, har: unknown, replay?: unknown): Outcome<HarImport>;
+  /** The session's calls that pass the filter as a HAR 1.2 document. */
+  exportHar(session: string, filter: unknown, host: string): Outcome<object>;
+  /** Which documented statuses the session's kept calls saw, per operation. */
+  operationsSeen(session: string): OperationSeen[];
+  /** A contract reload: coverage counts afresh, for the new contract. */
+  reloaded(): void;
+}
+
+/** What the control needs besides the context: the HAR creator's name, read by the platform. */
+export interface ControlSettings {
+  creator: () => HarCreator;
+}
+
+/**
+ * The control surface of one mock.
+ * @example
+ * const control = createControl(context, { creator: packageCreator });
+ * control.override('', { operationId: 'getPass', status: 404 }); // { ok: true, value: { id: 'override-1', … } }
+ */
+export function createControl(context: MockContext, { creator }: ControlSettings): MockControl {
+  // Every call of every session, whatever resets them; a reload counts afresh.
+  let record = new ContractRecord(context.served);
+  context.callListeners.add((call, copy) => record.add(call, copy));
+  // What each override in force weighs (see overrideWeight): kept by this mock alone.
+  const weights = new WeakMap<Override, number>();
+  let overrides = 0;
+  let waits = 0;
+  const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
+
+  const readFilter = (filter: unknown): Outcome<CallFilter> => {
+    if (filter === undefined) return ok({});
+    if (typeof filter !== 'object' || filter === null) return refuse('invalidRequest', 'A filter is an object.');
+    for (const [name, value] of Object.entries(filter)) {
+      if (!(FILTERS as readonly string[]).includes(name))
+        return refuse('invalidRequest', `Unknown filter "${name}"; filter calls by ${FILTERS.join(', ')}.`, name);
+      if (value !== undefined && typeof value !== 'string')
+        return refuse('invalidRequest', `The filter "${name}" must be given once, as text.`, name);
+    }
+    const { operationId } = filter as CallFilter;
+    const unknown = operationId === undefined ? undefined : unknownOperation(operationId, context.served.operationIds);
+    return unknown ? refuse('invalidRequest', unknown, 'operationId') : ok(filter as CallFilter);
+  };
+
+  const control: MockControl = {
+    calls(session, filter) {
+      const read = readFilter(filter);
+      return read.ok ? ok(sessionOf(context, session).journal.list(read.value)) : read;
+    },
+    count(session, filter) {
+      const read = readFilter(filter);
+      return read.ok ? ok(sessionOf(context, session).journal.count(read.value)) : read;
+    },
+    clearCalls: (session) => sessionOf(context, session).journal.clear(),
+    async waitForCall(session, match, { timeout = 5000, since, signal } = {}) {
+      if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0 || timeout > MAX_WAIT)
+        return refuse('invalidRequest', `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
+      if (since !== undefined && typeof since !== 'string')
+        return refuse('invalidRequest', 'since must be the id of a call (call-12).', 'since');
+      const shape = checkCallMatch(match);
+      if (shape) return refuse('invalidRequest', shape, 'match');
+      const { operationId } = match as CallMatch;
+      const unknown =
+        operationId === undefined ? undefined : unknownOperation(operationId, context.served.operationIds);
+      if (unknown) return refuse('invalidRequest', unknown, 'operationId');
+      if (waits >= MAX_WAITS) {
+        const detail = `${MAX_WAITS} waits are open on this mock, the most it keeps: wait again in a second, or end some.`;
+        return { ok: false, error: { kind: 'tooManyWaits', detail, headers: { 'Retry-After': '1' } } };
+      }
+      const { journal, name } = sessionOf(context, session);
+      waits++;
+      try {
+        const call = await waitForCall(journal, match as CallMatch, { timeout, since, signal });
+        if (call) return ok(call);
+        if (signal?.aborted) return refuse('waitTimedOut', 'The client left before a call came.');
+        return refuse('waitTimedOut', waitTimeout(match as CallMatch, timeout, journal.list()).message);
+      } catch (error) {
+        if (!(error instanceof JournalClosedError)) throw error;
+        const detail =
+          `The session "${name}" was dropped while this wait was open: more named sessions than ` +
+          'the session limit were used, or the mock was reset. Its calls are gone; a new wait starts it afresh.';
+        return refuse('sessionDropped', detail);
+      } finally {
+        waits--;
+      }
+    },
+    overrides: (session) => sessionOf(context, session).overrides,
+    override(name, spec) {
+      const session = sessionOf(context, name);
+      if (session.overrides.length >= MAX_OVERRIDES) {
+        const reason =
+          `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
+          'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
+        return refuseOverride('tooManyOverrides', [reason]);
+      }
+      const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
+      if (!result.ok) return refuseOverride('invalidOverride', result.errors);
+      // Every session's overrides together stay within a budget, so many sessions cannot fill the memory.
+      const weight = overrideWeight(result.override);
+      let held = 0;
+      for (const { overrides: kept } of context.sessions.values())
+        for (const override of kept) held += weights.get(override) ?? 0;
+      if (held + weight > OVERRIDE_BUDGET) {
+        const reason =
+          `the overrides of all sessions already hold ${held} of the ${OVERRIDE_BUDGET} bytes they may; ` +
+          'remove some (DELETE /__mock/overrides, clearOverrides()), reset, or send smaller ones';
+        return refuseOverride('tooManyOverrides', [reason]);
+      }
+      weights.set(result.override, weight);
+      session.overrides.push(result.override);
+      return ok(result.override);
+    },
+    removeOverride(name, id) {
+      const { overrides: held } = sessionOf(context, name);
+      const index = held.findIndex((o) => o.id === id);
+      if (index < 0) return refuse('notFound', `There is no override ${id} in this session.`);
+      held.splice(index, 1);
+      return ok(undefined);
+    },
+    clearOverrides: (session) => void (sessionOf(context, session).overrides.length = 0),
+    faults: () => context.faults,
+    setFaults(spec) {
+      const result = readFaults(spec);
+      if (!result.ok)
+        return {
+          ok: false,
+          error: {
+            kind: 'invalidRequest',
+            detail: `The faults were refused: ${result.errors.join('; ')}.`,
+            reasons: result.errors,
+          },
+        };
+      context.faults = result.faults;
+      return ok(context.faults);
+    },
+    clearFaults: () => void (context.faults = {}),
+    state: (session) => sessionOf(context, session).store.snapshot(),
+    setState(session, snapshot, source) {
+      const result = replaceState(context, sessionOf(context, session), snapshot, source);
+      if (result.ok) return ok(result.snapshot);
+      const kind = result.full ? 'storageFull' : 'invalidBody';
+      return { ok: false, error: { kind, detail: result.error.message, state: result.error } };
+    },
+    reset(session) {
+      if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
+      for (const name of [...context.sessions.keys()]) dropSession(context, name);
+      const main = sessionOf(context, '');
+      resetSession(context, main);
+      stateChanged(context, main);
+    },
+    sessions: () =>
+      [...context.sessions.values()].map((s) => ({
+        name: s.name,
+        calls: s.journal.count(),
+        overrides: s.overrides.length,
+        waiters: s.journal.waiters,
+      })),
+    coverage: () => record.coverage(),
+    clearCoverage: () => record.clear(),
+    pact(parties) {
+      const { consumer, provider } = (parties ?? {}) as Partial<PactParties>;
+      for (const [name, value] of Object.entries({ consumer, provider }))
+        if (typeof value !== 'string' || !/^[\w.-]{1,100}$/.test(value))
+          return refuse(
+            'invalidRequest',
+            `${name} must be given once: a name of letters, digits, ".", "-" or "_".`,
+            name,
+          );
+      const { calls, leftOut } = record.shapes();
+      return ok(toPact(calls, context.served.plans, { consumer, provider } as PactParties, leftOut));
+    },
+    importHar(session, har, replay = 'sequence') {
+      if (replay !== 'sequence' && replay !== 'last')
+        return refuse(
+          'invalidRequest',
+          'replay must be "sequence" (each entry answers once, in order) or "last".',
+          'replay',
+        );
+      const outcomes = readHar(har, context.served, replay as HarReplay);
+      if (typeof outcomes === 'string') return refuse('invalidRequest', outcomes, 'har');
+      return ok(
+        applyHar(outcomes, (spec) => {
+          const set = control.override(session, spec);
+          return set.ok ? { ok: true, override: set.value } : { ok: false, errors: set.error.reasons ?? [] };
+        }),
+      );
+    },
+    exportHar(session, filter, host) {
+      const read = control.calls(session, filter);
+      return read.ok ? ok(toHar(read.value, creator(), host)) : read;
+    },
+    operationsSeen: (session) => operationsSeen(context.served, sessionOf(context, session).journal),
+    reloaded: () => void (record = new ContractRecord(context.served)),
+  };
+  return control;
+}
+
+function ok<T>(value: T): Outcome<T> {
+  return { ok: true, value };
+}
+
+function refuse(kind: ProblemKind, detail: string, at?: string): { ok: false; error: ControlError } {
+  return { ok: false, error: at === undefined ? { kind, detail } : { kind, detail, at } };
+}
+
+function refuseOverride(kind: ProblemKind, reasons: string[]): { ok: false; error: ControlError } {
+  return { ok: false, error: { kind, detail: `The override was refused: ${reasons.join('; ')}.`, reasons } };
+}
