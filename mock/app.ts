@@ -36,7 +36,7 @@ import type {
   Unnamed,
   UntypedOperations,
 } from './testing/operation-types.js';
-import { checkSnapshot } from './state/check-snapshot.js';
+import { checkSnapshot, wasChecked } from './state/check-snapshot.js';
 import { completeSnapshot } from './state/complete-record.js';
 import { PlaceholderSource } from './state/placeholders.js';
 import type { StoreSnapshot } from './state/store.js';
@@ -159,9 +159,11 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   resolved.faults = faults.faults;
   const served = serve(contract);
   const context = createMockContext(served, resolved);
-  // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked.
-  const fixtures = completeSnapshot(recordMakerOf(context), resolved.state);
-  context.initialState = checkSnapshot(fixtures, served.collections, 'the initial state');
+  // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
+  // startMock's were, to name their file).
+  context.initialState = wasChecked(resolved.state, served.collections)
+    ? resolved.state
+    : checkSnapshot(completeSnapshot(recordMakerOf(context), resolved.state), served.collections, 'the initial state');
   // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
   if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
   const control = createControl(context, { creator: packageCreator });

@@ -17,6 +17,7 @@ import { RouteTable } from '../plan/route-table.js';
 import { problem, type Violation } from '../http/problems.js';
 import { toProblem } from '../http/to-problem.js';
 import { problemReply, type Reply } from '../http/reply.js';
+import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
 import { adminGuard } from '../handler/guards/admin-guard.js';
 import { csrfGuard } from '../handler/guards/csrf-guard.js';
@@ -31,6 +32,8 @@ const ADMIN_BODY_LIMIT = 262_144;
 const HAR_BODY_LIMIT = 32 * 1024 * 1024;
 /** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT), a HAR. */
 const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT, 'POST /har': HAR_BODY_LIMIT };
+/** How unmatched requests name the admin API. */
+const ADMIN = 'the admin API';
 /** Below it, every path is a collection or a record of the state (record-endpoints.ts). */
 const STATE_RECORDS = '/__mock/state/';
 
@@ -79,7 +82,7 @@ export function createAdminApi(
     { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
     { method: 'GET', path: `${INSPECTOR}{file}` },
   ];
-  const listed = listing.map((e) => `${e.method} ${e.path}`).join(', ');
+  const listed = listing.map((e) => `${e.method} ${e.path}`);
   const index: Routed = {
     endpoint: () =>
       json(
@@ -114,23 +117,13 @@ export function createAdminApi(
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
     // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
-    if (atIndex && !reading) {
-      const detail = `${ex.method} is not defined for ${ex.path}; use GET.`;
-      return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: 'GET, HEAD' }));
-    }
+    if (atIndex && !reading) return writeAnswer(ex, unmatchedMethod({ ...ex, instance }, ADMIN, ['GET', 'HEAD']));
     const found =
       ex.path.startsWith(STATE_RECORDS) || (atIndex && reading)
         ? undefined
         : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
-    if (found?.kind === 'no-path') {
-      const detail = `${ex.path} is not an admin endpoint. There are: ${listed}.`;
-      return writeAnswer(ex, problemReply(problem('routeNotFound', detail, { instance })));
-    }
-    if (found?.kind === 'no-method') {
-      const allow = found.allow.join(', ');
-      const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
-      return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow }));
-    }
+    if (found?.kind === 'no-path') return writeAnswer(ex, unmatchedPath({ ...ex, instance }, ADMIN, listed));
+    if (found?.kind === 'no-method') return writeAnswer(ex, unmatchedMethod({ ...ex, instance }, ADMIN, found.allow));
     const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : atIndex ? index : records;
     readBody(ex, (error) => {
       if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));

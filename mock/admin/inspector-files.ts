@@ -5,8 +5,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Exchange } from '../handler/exchange.js';
 import { writeAnswer } from '../handler/send-reply.js';
-import { problem } from '../http/problems.js';
-import { problemReply } from '../http/reply.js';
+import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 
 /** Where the page's files are, beside this module's folder in the source tree and in dist alike. */
 export const ASSETS = fileURLToPath(new URL('../inspector/assets/', import.meta.url));
@@ -61,15 +60,13 @@ export function inspectorFiles(folder = ASSETS): InspectorFiles {
   };
   return {
     serveAsset(ex) {
-      if (ex.method !== 'GET' && ex.method !== 'HEAD') {
-        const detail = `${ex.method} is not defined for ${ex.path}; use GET.`;
-        return writeAnswer(ex, problemReply(problem('methodNotAllowed', detail), { Allow: 'GET, HEAD' }));
-      }
+      if (ex.method !== 'GET' && ex.method !== 'HEAD')
+        return writeAnswer(ex, unmatchedMethod(ex, 'the inspector', ['GET', 'HEAD']));
       const name = nameOf(ex.path.slice(INSPECTOR.length));
       if (name === undefined || !listing().has(name)) {
-        const files = [...listing()].sort().join(', ') || 'none (the package was built without them)';
-        const detail = `${ex.path} is not a file of the inspector. Its files are: ${files}.`;
-        return writeAnswer(ex, problemReply(problem('notFound', detail)));
+        const files = [...listing()].sort().map((file) => `GET ${INSPECTOR}${file}`);
+        const note = files.length ? '' : ' (the package was built without its files)';
+        return writeAnswer(ex, unmatchedPath(ex, 'the inspector', files, { note }));
       }
       send(ex, name);
     },

@@ -8,6 +8,7 @@ import { compileKey } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
+import { unmatchedMethod } from '../http/unmatched.js';
 import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { storageFull } from '../state/answer-from-state.js';
 import { checkRecord, collectionOf, pathParamsOf, StateError } from '../state/check-snapshot.js';
@@ -42,11 +43,7 @@ export function recordEndpoints(context: MockContext): AdminEndpoint {
     const method = ex.method === 'HEAD' ? 'GET' : ex.method;
     const actions = target.id === undefined ? collectionActions : recordActions;
     const action = actions[method];
-    if (!action) {
-      const allow = Object.keys(actions).join(', ');
-      const detail = `${ex.method} is not defined for ${ex.path}; use ${allow}.`;
-      return problemReply(problem('methodNotAllowed', detail, { instance }), { Allow: allow });
-    }
+    if (!action) return unmatchedMethod({ ...ex, instance }, 'the state', Object.keys(actions));
     const reply = action({ context, request, target, store: session.store });
     if (method !== 'GET' && reply.status < 300) stateChanged(context, session);
     return reply;

@@ -1,6 +1,7 @@
 // Gathers the documents a contract refers to (relative files, URLs) into the contract itself, so that every
 // reference becomes local (`#/…`), checks that each reference leads somewhere, and lists the schema references
 // and where schemas start, for resolve-schemas.ts. Only references are followed: see walk-references.ts.
+import { isContainer, isObject } from '../lib/json-value.js';
 import { ContractError } from './contract-error.js';
 import { formatPointer, lookUp, parsePointer } from '../lib/json-pointer.js';
 import type { DocumentSource } from './document-source.js';
@@ -150,7 +151,7 @@ function targetOf(value: unknown, document: unknown): unknown {
     const lookup = lookUp(document, parsePointer($ref) ?? []);
     if (!lookup.found) return current;
     const next = lookup.value;
-    current = Object.keys(beside).length > 0 && isObject(next) && !Array.isArray(next) ? { ...next, ...beside } : next;
+    current = Object.keys(beside).length > 0 && isObject(next) ? { ...next, ...beside } : next;
   }
   if (isRef(current)) {
     throw new ContractError(
@@ -160,8 +161,8 @@ function targetOf(value: unknown, document: unknown): unknown {
   return current;
 }
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-const isRef = (value: unknown): value is RefHolder => isObject(value) && typeof (value as RefHolder).$ref === 'string';
+const isRef = (value: unknown): value is RefHolder =>
+  isContainer(value) && typeof (value as RefHolder).$ref === 'string';
 
 function describe({ holder, path, source }: Site): string {
   return `The reference "${holder.$ref}" at ${formatPointer(path)} in ${source.name}`;

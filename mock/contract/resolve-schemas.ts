@@ -4,6 +4,7 @@
 // kept in the `__bundled__` of each operation that reaches it, the form Prism's own loader gives recursion
 // and its validator reads. Work is linear in the contract's size: Prism's loader dereferenced the whole
 // document, then copied every shared schema where it is used (Stripe's 4 MB never finished).
+import { isContainer } from '../lib/json-value.js';
 import { FILES_KEY, fileStem, type References } from './bundle-references.js';
 import { ContractError } from './contract-error.js';
 import { lookUp, parsePointer } from '../lib/json-pointer.js';
@@ -27,8 +28,8 @@ export type ConvertKeywords = (schema: Record<string, unknown>) => Record<string
 
 const BUNDLE = '#/__bundled__/';
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-const isRef = (value: unknown): value is RefHolder => isObject(value) && typeof (value as RefHolder).$ref === 'string';
+const isRef = (value: unknown): value is RefHolder =>
+  isContainer(value) && typeof (value as RefHolder).$ref === 'string';
 
 /**
  * Resolves every schema of the contract (each root of `references.schemaRoots` is replaced by its resolution).
@@ -49,10 +50,10 @@ export function resolveSchemas(
     while (isRef(value)) {
       const lookup = lookUp(document, parsePointer(value.$ref) ?? []);
       value = lookup.found ? lookup.value : undefined;
-      if (isObject(value) && chain.has(value)) {
+      if (isContainer(value) && chain.has(value)) {
         throw new ContractError(`The reference "${holder.$ref}" only leads to references, round in a circle.`);
       }
-      if (isObject(value)) chain.add(value);
+      if (isContainer(value)) chain.add(value);
     }
     targets.set(holder, value);
     return value;
@@ -63,14 +64,14 @@ export function resolveSchemas(
     if (!isRef(map)) return map;
     const target = follow(map);
     const { $ref: _ref, ...beside } = map;
-    return isObject(target) ? { ...target, ...beside } : beside;
+    return isContainer(target) ? { ...target, ...beside } : beside;
   };
 
   // The graph of named schemas: which contain (or refer to) which. A cycle is a component with an edge inside it.
   const named = new Set<object>();
   for (const holder of references.schemaRefs) {
     const target = follow(holder);
-    if (isObject(target)) named.add(target);
+    if (isContainer(target)) named.add(target);
   }
   const edges = new Map<object, object[]>();
   for (const schema of named) {
@@ -78,7 +79,7 @@ export function resolveSchemas(
     const scan = (node: object): void => {
       if (isRef(node)) {
         const target = follow(node);
-        if (isObject(target)) out.push(target);
+        if (isContainer(target)) out.push(target);
       }
       forEachSubschema(node, (child) => (named.has(child) ? out.push(child) : scan(child)), entriesOf);
     };
@@ -118,7 +119,7 @@ export function resolveSchemas(
     const target = follow(holder);
     const { $ref: _ref, ...siblings } = holder;
     const beside = Object.keys(siblings).length > 0;
-    if (!isObject(target)) return target ?? {};
+    if (!isContainer(target)) return target ?? {};
     if (owner !== undefined && component.get(owner) === component.get(target)) {
       const ref = { $ref: `${BUNDLE}${keyOf(target, holder)}` };
       return beside ? { ...ref, ...(resolveNode(siblings, owner) as object) } : ref;
@@ -136,10 +137,10 @@ export function resolveSchemas(
   // Swagger 2.0 transformers read a body's or a response's example from its schema's own `example`, which the
   // conversion turns into `examples`: a root keeps it beside them (Prism's transformers convert after reading).
   const rootOf = (schema: unknown): unknown => {
-    if (!isObject(schema)) return schema;
+    if (!isContainer(schema)) return schema;
     const root = resolveNode(schema, undefined);
     const own = isRef(schema) && !('example' in schema) ? follow(schema) : schema;
-    return convert && isObject(own) && 'example' in own && isObject(root)
+    return convert && isContainer(own) && 'example' in own && isContainer(root)
       ? { ...root, example: (own as { example: unknown }).example }
       : root;
   };
@@ -148,16 +149,16 @@ export function resolveSchemas(
   for (const [parent, key, schema] of roots) parent[key] = schema;
 
   const mine = new WeakSet<object>();
-  for (const result of resolved.values()) if (isObject(result)) mine.add(result);
+  for (const result of resolved.values()) if (isContainer(result)) mine.add(result);
   const finished = new WeakMap<object, unknown>();
   const finish = (schema: unknown): unknown => {
-    if (!isObject(schema) || mine.has(schema)) return schema;
+    if (!isContainer(schema) || mine.has(schema)) return schema;
     const known = finished.get(schema);
     if (known) return known;
     const copy = mapSubschemas(schema, finish, convert !== undefined);
     const result = convert ? convert(copy) : copy;
     finished.set(schema, result);
-    if (isObject(result)) finished.set(result, result);
+    if (isContainer(result)) finished.set(result, result);
     return result;
   };
   return { bundleFor: bundles(component, edges, keys, byKey, (target) => resolved.get(target)), finish };
@@ -196,7 +197,7 @@ function bundles(
     const found = new Set<number>();
     const seen = new Set<object>();
     const visit = (node: unknown): void => {
-      if (!isObject(node) || seen.has(node)) return;
+      if (!isContainer(node) || seen.has(node)) return;
       seen.add(node);
       const target = namedBy.get(node);
       if (target) return void found.add(component.get(target)!);

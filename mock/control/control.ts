@@ -8,7 +8,7 @@ import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/cal
 import { JournalClosedError, type CallFilter, type CallRecord } from '../journal/journal.js';
 import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
 import { checkResponseBody } from '../prism/check-response.js';
-import { ContractRecord, type Coverage } from '../reports/coverage.js';
+import { CallTally, type Coverage } from '../reports/coverage.js';
 import { toHar, type HarCreator } from '../reports/har-export.js';
 import { operationsSeen, type OperationSeen } from '../reports/operations-seen.js';
 import { toPact, type Pact, type PactParties } from '../reports/pact.js';
@@ -120,8 +120,8 @@ export interface ControlSettings {
  */
 export function createControl(context: MockContext, { creator }: ControlSettings): MockControl {
   // Every call of every session, whatever resets them; a reload counts afresh.
-  let record = new ContractRecord(context.served);
-  context.callListeners.add((call, copy) => record.add(call, copy));
+  let tally = new CallTally(context.served);
+  context.callListeners.add((call, copy) => tally.add(call, copy));
   // What each override in force weighs (see overrideWeight): kept by this mock alone.
   const weights = new WeakMap<Override, number>();
   let overrides = 0;
@@ -255,8 +255,8 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         overrides: s.overrides.length,
         waiters: s.journal.waiters,
       })),
-    coverage: () => record.coverage(),
-    clearCoverage: () => record.clear(),
+    coverage: () => tally.coverage(),
+    clearCoverage: () => tally.clear(),
     pact(parties) {
       const { consumer, provider } = (parties ?? {}) as Partial<PactParties>;
       for (const [name, value] of Object.entries({ consumer, provider }))
@@ -266,7 +266,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
             `${name} must be given once: a name of letters, digits, ".", "-" or "_".`,
             name,
           );
-      const { calls, leftOut } = record.shapes();
+      const { calls, leftOut } = tally.shapes();
       return ok(toPact(calls, context.served.plans, { consumer, provider } as PactParties, leftOut));
     },
     importHar(session, har, replay = 'sequence') {
@@ -290,7 +290,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       return read.ok ? ok(toHar(read.value, creator(), host)) : read;
     },
     operationsSeen: (session) => operationsSeen(context.served, sessionOf(context, session).journal),
-    reloaded: () => void (record = new ContractRecord(context.served)),
+    reloaded: () => void (tally = new CallTally(context.served)),
   };
   return control;
 }

@@ -1,13 +1,9 @@
 // Keeps generated bodies bounded without cutting required values: past a depth, only what is required.
 import { isObject, type JsonObject } from '../schema/schema-facts.js';
+import { LISTS, MAPS, SCHEMA_KEYWORDS, SINGLE } from '../schema/schema-keywords.js';
 
 /** From this many levels of objects and arrays down, only required properties and the fewest items are drawn. */
 export const FULL_DEPTH = 5;
-
-const NESTED_MAPS = ['properties', 'patternProperties'];
-const NESTED = ['items', 'additionalProperties', 'contains', 'unevaluatedItems', 'unevaluatedProperties'];
-const CHOICES = ['anyOf', 'oneOf'];
-const ALONGSIDE = ['not', 'if', 'then', 'else'];
 
 /**
  * A schema whose parts from `FULL_DEPTH` levels down (and every part reached through `$ref`, which is how
@@ -43,21 +39,20 @@ function walk(
     for (const part of node.allOf) if (isObject(part)) namesOf(part.required).forEach((n) => required.add(n));
   const next = deep ? depth : depth + 1;
   const out: JsonObject = { ...node };
-  for (const key of NESTED_MAPS) {
-    const map = node[key];
-    if (!isObject(map)) continue;
-    const kept = Object.entries(map).filter(([name]) => !deep || key !== 'properties' || required.has(name));
-    out[key] = Object.fromEntries(kept.map(([name, child]) => [name, walk(child, next, undefined, memo)]));
+  for (const [key, value] of Object.entries(node)) {
+    const keyword = SCHEMA_KEYWORDS[key];
+    if (!keyword || keyword.applies === 'definitions' || typeof value !== 'object' || value === null) continue;
+    // A part of the value is a level deeper; a schema alongside (allOf, anyOf…) is the same value, at its depth.
+    const at = keyword.applies === 'inside' ? next : depth;
+    // Required names beside an allOf count for each of its parts.
+    const passed = key === 'allOf' ? required : undefined;
+    if (Array.isArray(value)) {
+      if (LISTS.has(key)) out[key] = value.map((child) => walk(child, at, passed, memo));
+    } else if (MAPS.has(key)) {
+      const kept = Object.entries(value).filter(([name]) => !deep || key !== 'properties' || required.has(name));
+      out[key] = Object.fromEntries(kept.map(([name, child]) => [name, walk(child, at, undefined, memo)]));
+    } else if (SINGLE.has(key)) out[key] = walk(value, at, passed, memo);
   }
-  for (const key of NESTED) if (isObject(node[key])) out[key] = walk(node[key], next, undefined, memo);
-  if (Array.isArray(node.prefixItems))
-    out.prefixItems = node.prefixItems.map((child) => walk(child, next, undefined, memo));
-  if (Array.isArray(node.allOf)) out.allOf = node.allOf.map((part) => walk(part, depth, required, memo));
-  for (const key of CHOICES) {
-    const list = node[key];
-    if (Array.isArray(list)) out[key] = list.map((part) => walk(part, depth, undefined, memo));
-  }
-  for (const key of ALONGSIDE) if (isObject(node[key])) out[key] = walk(node[key], depth, undefined, memo);
   if (deep && out.items !== undefined) {
     const min = typeof node.minItems === 'number' ? node.minItems : 0;
     if (typeof node.maxItems !== 'number' || node.maxItems > min + 1) out.maxItems = min + 1;

@@ -19,7 +19,7 @@ import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { BodyReader } from './parse-body.js';
 import { sendsUndeclaredBody } from '../http/request-body.js';
-import { produceReply } from './produce-reply.js';
+import { carryOut } from './carry-out.js';
 import { refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 
@@ -124,7 +124,7 @@ function answer(context: MockContext, ex: Exchange, finish: Finish): void {
   }
   ex.fault = decision.fault;
   ex.answeredBy = decision.answeredBy;
-  const { reply, changed } = produceReply(
+  const { reply, changed } = carryOut(
     context,
     session,
     { path: routedPath, pathParams, query: ex.query, body: ex.body },

@@ -41,6 +41,17 @@ export interface CollectionMap {
  * @example inferCollections(contract.operations).collections.map((c) => c.path)
  */
 export function inferCollections(operations: Operation[]): CollectionMap {
+  // Inferred once per contract: the mock, startMock's fixtures and verify read the same map.
+  const known = inferred.get(operations);
+  if (known) return known;
+  const made = infer(operations);
+  inferred.set(operations, made);
+  return made;
+}
+
+const inferred = new WeakMap<readonly Operation[], CollectionMap>();
+
+function infer(operations: Operation[]): CollectionMap {
   const byKey = new Map(operations.map((op) => [`${op.method} ${op.path}`, op]));
   const collections: Collection[] = [];
   const roles: CollectionMap['roles'] = new Map();

@@ -3,8 +3,8 @@
 import type { OperationPlan, RouteHit } from './operation-plan.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 import type { Served } from './serve.js';
-import { problem } from '../http/problems.js';
-import { problemReply, type Reply } from '../http/reply.js';
+import type { Reply } from '../http/reply.js';
+import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 
 /**
  * Routes a request on the contract's route table: its operation, or the answer when there is none (404
@@ -82,11 +82,10 @@ function routeNotFound(served: Served, method: string, path: string): Reply {
     method: op.method.toUpperCase(),
     path: op.path,
   }));
-  const list = operations.map((op) => `${op.method} ${op.path}`).join(', ');
   const bases = served.bases.map((b) => b.path).join(', ');
-  const under = bases ? ` Its paths are served at the root and under its servers' paths: ${bases}.` : '';
-  const detail = `${method} ${path} matches no path of the contract. It has: ${list}.${under}`;
-  return problemReply(problem('routeNotFound', detail, { instance: path, operations }));
+  const note = bases ? ` Its paths are served at the root and under its servers' paths: ${bases}.` : '';
+  const has = operations.map((op) => `${op.method} ${op.path}`);
+  return unmatchedPath({ method, path }, 'the contract', has, { note, extra: { operations } });
 }
 
 function methodNotAllowed(allowed: string[], method: string, path: string, cors: boolean): Reply {
@@ -94,8 +93,6 @@ function methodNotAllowed(allowed: string[], method: string, path: string, cors:
   if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
   // With CORS on, OPTIONS is answered on every path (preflights); with it off, only where the contract has it.
   if (cors && !methods.includes('OPTIONS')) methods.push('OPTIONS');
-  const allow = methods.join(', ');
-  if (method === 'OPTIONS' && cors) return { status: 204, headers: { Allow: allow } };
-  const detail = `${method} is not defined for ${path}; the contract has: ${allow}.`;
-  return problemReply(problem('methodNotAllowed', detail, { instance: path, allow: methods }), { Allow: allow });
+  if (method === 'OPTIONS' && cors) return { status: 204, headers: { Allow: methods.join(', ') } };
+  return unmatchedMethod({ method, path }, 'the contract', methods, { allow: methods });
 }

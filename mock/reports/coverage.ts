@@ -112,10 +112,10 @@ export class CoverageCount {
  * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
  * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
  * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
- * @example const record = new ContractRecord(served); // each session's journal: { observe: (call, copy) =>
- * record.add(call, copy) }
+ * @example const tally = new CallTally(served); // each session's journal: { observe: (call, copy) =>
+ * tally.add(call, copy) }
  */
-export class ContractRecord {
+export class CallTally {
   readonly #served: ServedContract;
   #count: CoverageCount;
   #shapes = new Map<string, CallRecord>();

@@ -2,6 +2,7 @@
 // interaction per distinct request shape, with matching rules taken from the contract's schemas where they
 // are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
 // the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
+import { isObject } from '../lib/json-value.js';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
@@ -245,10 +246,6 @@ function allowsOtherThanNull(schema: Record<string, unknown>): boolean {
 function header(headers: Record<string, string | string[]>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function escapeRegex(text: string): string {

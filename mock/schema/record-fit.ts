@@ -1,6 +1,7 @@
 // Whether records made from one schema can be served where another is documented: a collection's records are
 // made from its create response, and its list and read answer them as they are.
 import { isObject, propertiesOf, type JsonObject } from './schema-facts.js';
+import { MAPS } from './schema-keywords.js';
 
 /** Keywords that say nothing about which values fit (`default` and `readOnly` do not refuse any). */
 const ANNOTATIONS = new Set([
@@ -15,8 +16,6 @@ const ANNOTATIONS = new Set([
   'deprecated',
   '$comment',
 ]);
-
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /**
  * Whether every record made from `record` fits `target`: both are the same schema, or `target` is an object
@@ -56,7 +55,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (key, v: unknown) => {
     if (!isObject(v)) return v;
     // In a map of properties the keys are names (a property may be called `title`), not keywords.
-    const names = NAME_MAPS.has(key);
+    const names = MAPS.has(key);
     const kept = Object.keys(v)
       .filter((name) => names || (!ANNOTATIONS.has(name) && !name.startsWith('x-')))
       .sort();

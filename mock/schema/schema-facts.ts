@@ -1,11 +1,8 @@
 // Small facts about JSON values and JSON Schemas, and a keyword-aware way to rebuild a schema.
+import { isObject, type JsonObject } from '../lib/json-value.js';
+import { LISTS, MAPS, SINGLE } from './schema-keywords.js';
 
-export type JsonObject = Record<string, unknown>;
-
-/** A plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject, type JsonObject };
 
 /** Whether a schema allows `null` (OpenAPI 3.0 `nullable`, or a `null` type). */
 export function isNullable(schema: unknown): boolean {
@@ -17,21 +14,6 @@ export function propertiesOf(schema: unknown): Record<string, JsonObject> {
   return isObject(schema) && isObject(schema.properties) ? (schema.properties as Record<string, JsonObject>) : {};
 }
 
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMAS = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
-
 /**
  * Rebuilds a JSON Schema keyword by keyword, handing every schema object in it to `change`, deepest first
  * (its subschemas already rebuilt). A property named like a keyword (`items`) is a property, not a keyword;
@@ -42,11 +24,10 @@ export function mapSchema(schema: unknown, change: (node: JsonObject) => JsonObj
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+    if (MAPS.has(key) && isObject(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, mapSchema(child, change)]));
-    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((child) => mapSchema(child, change));
-    else if (SCHEMAS.has(key))
-      out[key] = Array.isArray(value) ? value.map((child) => mapSchema(child, change)) : mapSchema(value, change);
+    } else if (LISTS.has(key) && Array.isArray(value)) out[key] = value.map((child) => mapSchema(child, change));
+    else if (SINGLE.has(key) && !Array.isArray(value)) out[key] = mapSchema(value, change);
     else out[key] = value;
   }
   return change(out);
@@ -61,11 +42,9 @@ export function eachSchemaNode(schema: unknown, visit: (node: JsonObject) => voi
   if (!isObject(schema) || seen.has(schema)) return;
   seen.add(schema);
   for (const [key, value] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.has(key) && isObject(value))
-      for (const child of Object.values(value)) eachSchemaNode(child, visit, seen);
-    else if ((SCHEMA_LISTS.has(key) || SCHEMAS.has(key)) && Array.isArray(value))
-      for (const child of value) eachSchemaNode(child, visit, seen);
-    else if (SCHEMAS.has(key)) eachSchemaNode(value, visit, seen);
+    if (MAPS.has(key) && isObject(value)) for (const child of Object.values(value)) eachSchemaNode(child, visit, seen);
+    else if (LISTS.has(key) && Array.isArray(value)) for (const child of value) eachSchemaNode(child, visit, seen);
+    else if (SINGLE.has(key)) eachSchemaNode(value, visit, seen);
   }
   visit(schema);
 }

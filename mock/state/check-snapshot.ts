@@ -106,7 +106,19 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
       checkRecord(collection, path, record, { where: `${source}: "${path}"[${index}]`, collection: path, index }, seen);
     });
   }
+  checked.set(value, collections);
   return value as StoreSnapshot;
+}
+
+/** Snapshots checkSnapshot passed, and the collections they were checked against. */
+const checked = new WeakMap<object, CollectionMap>();
+
+/**
+ * Whether `snapshot` is one {@link checkSnapshot} passed against these collections (and so needs no second
+ * look: startMock checks fixtures to name their file, then hands them to createApp).
+ */
+export function wasChecked(snapshot: unknown, collections: CollectionMap): snapshot is StoreSnapshot {
+  return typeof snapshot === 'object' && snapshot !== null && checked.get(snapshot) === collections;
 }
 
 /** How a record is named in messages (`data.json: "/members/m1/passes"[0]`), and where it sits in a snapshot. */

@@ -7,6 +7,7 @@ import {
   recordId,
   StateError,
   unwrapSnapshot,
+  wasChecked,
 } from '../../mock/state/check-snapshot.js';
 import { inferCollections } from '../../mock/plan/infer-collections.js';
 
@@ -247,5 +248,34 @@ describe('unwrapSnapshot', () => {
     expect(unwrapSnapshot({ collections: { '/v1.0/cards': [] } })).toEqual({ '/v1.0/cards': [] });
     expect(unwrapSnapshot({ '/v1.0/cards': [] })).toEqual({ '/v1.0/cards': [] });
     expect(unwrapSnapshot({ collections: {}, other: 1 })).toEqual({ collections: {}, other: 1 });
+  });
+});
+
+describe('wasChecked', () => {
+  const fixtures = () => ({ '/v1.0/cards': [{ id: 7 }] });
+
+  test('knows a snapshot checkSnapshot passed against the same collections, so it is not checked twice', () => {
+    const collections = contract();
+    const checked = checkSnapshot(fixtures(), collections, 'data.json');
+    expect(wasChecked(checked, collections)).toBe(true);
+  });
+
+  test('does not take one checked against other collections, a copy, or one never checked', () => {
+    const checked = checkSnapshot(fixtures(), contract(), 'data.json');
+    expect(wasChecked(checked, contract())).toBe(false);
+    expect(wasChecked({ ...checked }, contract())).toBe(false);
+    expect(wasChecked(fixtures(), contract())).toBe(false);
+    expect(wasChecked(undefined, contract())).toBe(false);
+  });
+});
+
+describe('inferCollections', () => {
+  test('infers a contract’s collections once: the same operations give the very same map', () => {
+    const operations = [
+      operation('post', '/v1.0/cards', '201', card),
+      operation('get', '/v1.0/cards', '200', { type: 'array', items: card }),
+    ];
+    expect(inferCollections(operations)).toBe(inferCollections(operations));
+    expect(inferCollections([...operations])).not.toBe(inferCollections(operations));
   });
 });

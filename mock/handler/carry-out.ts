@@ -8,7 +8,7 @@ import { answerFromState, type StateAnswer } from '../state/answer-from-state.js
 import type { Answer } from '../respond/decide.js';
 
 /** The request facts an answer's body may take from (state reads the query and body). */
-export interface ProduceRequest extends RenderRequest {
+export interface CarryOutRequest extends RenderRequest {
   query: Record<string, string | string[]>;
   body: unknown;
 }
@@ -17,10 +17,10 @@ export interface ProduceRequest extends RenderRequest {
  * Makes the reply of an answer; for a state answer it creates, lists, reads or deletes in the session's
  * store, and says whether the store changed.
  */
-export function produceReply(
+export function carryOut(
   context: MockContext,
   session: Session,
-  request: ProduceRequest,
+  request: CarryOutRequest,
   answer: Answer,
 ): StateAnswer {
   const { source } = answer;
