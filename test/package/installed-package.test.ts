@@ -1,12 +1,13 @@
 // The package as a team installs it: packed, installed into an empty project beside nothing of ours, and the
-// README's code recipes (each a whole test file) type-checked (TypeScript strict, no skipLibCheck) and run with
-// vitest there. Then the same project with the package linked to this folder (what `npm link` or a folder
-// install gives), where the matchers' types once attached to the wrong copy of vitest. The README is this
-// test's source: a recipe that stops compiling or passing fails `npm test`. Needs the npm registry, or an npm
-// cache that holds the versions this project uses (npm ci fills it). Reads `dist/`: `npm test` builds it first.
+// code recipes of the README and of mock/docs/*.md (each a whole test file) type-checked (TypeScript strict, no
+// skipLibCheck) and run with vitest there. Then the same project with the package linked to this folder (what
+// `npm link` or a folder install gives), where the matchers' types once attached to the wrong copy of vitest.
+// The docs are this test's source: a recipe that stops compiling or passing fails `npm test`. Needs the npm
+// registry, or an npm cache that holds the versions this project uses (npm ci fills it). Reads `dist/`: `npm test`
+// builds it first.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,15 +20,21 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MINUTES = 60_000;
 
 /**
- * The README's TypeScript blocks, each a file of the project named by its first line: a test file
+ * The TypeScript blocks of a Markdown document, each a file of the project named by its first line: a test file
  * (`// test/first.test.ts`), or one a recipe needs (`// vitest.config.ts`, `// test/global-setup.ts`).
  */
-export function readmeFiles(readme: string): { file: string; code: string }[] {
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => {
+export function markdownFiles(markdown: string, name = 'README.md'): { file: string; code: string }[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => {
     const file = /^\/\/ ((?:test\/)?[\w-]+(?:\.[\w-]+)*\.ts)\b/.exec(code!)?.[1];
-    if (!file) throw new Error(`A ts block of the README must start with "// test/NAME.test.ts" or its file:\n${code}`);
+    if (!file) throw new Error(`A ts block of ${name} must start with "// test/NAME.test.ts" or its file:\n${code}`);
     return { file, code: code! };
   });
+}
+
+/** The documents whose blocks are run: the README, then every Markdown file of mock/docs/, by name. */
+async function documents(): Promise<string[]> {
+  const docs = (await readdir(join(ROOT, 'mock/docs'))).filter((name) => name.endsWith('.md')).sort();
+  return ['README.md', ...docs.map((name) => `mock/docs/${name}`)];
 }
 
 /** The version of a package this project has installed: the consumer gets the same, from the npm cache. */
@@ -55,7 +62,8 @@ let work: string;
 let project: string;
 let cli: ChildProcess | undefined;
 let mockUrl: string;
-const files = readmeFiles(await readFile(join(ROOT, 'README.md'), 'utf8'));
+const files: { file: string; code: string }[] = [];
+for (const name of await documents()) files.push(...markdownFiles(await readFile(join(ROOT, name), 'utf8'), name));
 const recipes = files.filter((f) => f.file.endsWith('.test.ts'));
 
 beforeAll(async () => {
@@ -140,7 +148,7 @@ async function checkRecipes() {
 }
 
 describe('the package installed in a front-end project', () => {
-  test('the README has a recipe for each part of the test API', () => {
+  test('the README and the docs have a recipe for each part of the test API, each file once', () => {
     expect(files.map((r) => r.file)).toEqual(
       expect.arrayContaining([
         'test/first.test.ts',
@@ -154,7 +162,7 @@ describe('the package installed in a front-end project', () => {
   });
 
   test(
-    'from its tarball, every README recipe compiles under strict TypeScript and passes',
+    'from its tarball, every recipe of the README and the docs compiles under strict TypeScript and passes',
     async () => {
       const report = await checkRecipes();
       expect(report.testResults.map((r) => [r.name.slice(project.length + 1), r.status]).sort()).toEqual(

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-describe('the README front-end example: typed openapi-fetch client against the mock', () => {
+describe('the typed front-end calls recipe (mock/docs/recipes.md): an openapi-fetch client against the mock', () => {
   test('creates, lists and deletes a credential with types generated from the contract', async () => {
     const api = createClient<paths>({ baseUrl: mock.url, headers: { Authorization: 'Bearer dev' } });
     const created = await api.POST('/members/{member_id}/credentials', {

@@ -42,6 +42,17 @@ describe('the independent contract validator', () => {
     expect(validator.check('deletePass', 204, undefined, { a: 1 })).toHaveLength(1);
   });
 
+  test('checks a request body against the one the operation documents', () => {
+    expect(validator.checkRequest('createCredential', 'application/json', { kind: 'pin' })).toEqual([]);
+    expect(validator.checkRequest('createCredential', 'application/json', { kind: 'retina' })).toEqual([
+      'createCredential request: /kind must be equal to one of the allowed values',
+    ]);
+    expect(validator.checkRequest('createCredential', 'text/plain', 'pin')[0]).toMatch(/media type text\/plain/);
+    expect(validator.checkRequest('getPass', 'application/json', {})).toEqual([
+      'getPass takes no request body in the contract',
+    ]);
+  });
+
   test('follows $ref to shared responses', () => {
     expect(
       validator.check('getPass', 404, 'application/problem+json', {
