@@ -9,9 +9,9 @@ import { createControl, type Outcome } from './control/control.js';
 import type { Contract } from './contract/contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
-import { createMockContext, restoreState, sessionOf } from './instance/mock-context.js';
+import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
 import { recordMakerOf } from './instance/replace-state.js';
-import { resolveMockOptions, type MockOptions } from './instance/options.js';
+import { resolveMockOptions, type MockOptions, type ResolvedMockOptions } from './instance/options.js';
 import type { CallMatch } from './journal/call-match.js';
 import { JournalClosedError, type CallFilter, type CallRecord } from './journal/journal.js';
 import { CallWaitTimeout, DEFAULT_WAIT, type WaitOptions } from './journal/wait-for-call.js';
@@ -38,7 +38,6 @@ import type {
 } from './testing/operation-types.js';
 import { checkSnapshot, wasChecked } from './state/check-snapshot.js';
 import { completeSnapshot } from './state/complete-record.js';
-import { PlaceholderSource } from './state/placeholders.js';
 import type { StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
@@ -150,22 +149,8 @@ type UntypedMockApp = Omit<MockApp, 'calls' | 'waitForCall' | 'override'> & {
  * expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(1);
  */
 export function createApp<Ops = UntypedOperations>(contract: Contract, options: MockOptions = {}): MockApp<Ops> {
-  const resolved = resolveMockOptions(options);
-  if (resolved.admin !== false && resolved.admin.token === '')
-    throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
-  // Checked as PUT /__mock/faults checks them: a latency of another form ([100, 300]) is refused, not guessed at.
-  const faults = readFaults(resolved.faults);
-  if (!faults.ok) throw new TypeError(`The faults were refused: ${faults.errors.join('; ')}.`);
-  resolved.faults = faults.faults;
-  const served = serve(contract);
-  const context = createMockContext(served, resolved);
-  // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
-  // startMock's were, to name their file).
-  context.initialState = wasChecked(resolved.state, served.collections)
-    ? resolved.state
-    : checkSnapshot(completeSnapshot(recordMakerOf(context), resolved.state), served.collections, 'the initial state');
-  // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
-  if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
+  const resolved = checkedOptions(options);
+  const context = contextOf(contract, resolved);
   const control = createControl(context, { creator: packageCreator });
 
   const streams = createEventStreams();
@@ -208,29 +193,37 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     coverage: () => control.coverage(),
     clearCoverage: () => control.clearCoverage(),
     pact: (parties) => valueOf('pact()', control.pact(parties)),
-    restore(snapshot) {
-      restoreState(
-        context,
-        sessionOf(context, ''),
-        checkSnapshot(snapshot, context.served.collections, 'the restored state'),
-      );
-    },
-    reload(next) {
-      context.served = serve(next);
-      // Coverage is of the contract served: a new one starts counting again.
-      control.reloaded();
-      // Placeholders follow the new contract's schemas; pages were made with the old contract's envelopes.
-      context.placeholders = new PlaceholderSource(
-        context.served.collections,
-        context.generator,
-        resolved.placeholders,
-      );
-      for (const session of context.sessions.values()) session.pages.clear();
-    },
+    restore: (snapshot) => control.restore(snapshot),
+    reload: (next) => control.reload(next),
     endStreams: () => streams.endAll(),
   };
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;
+}
+
+/** The options, defaulted, with what a caller may get wrong refused at once (as the admin API refuses it). */
+function checkedOptions(options: MockOptions): ResolvedMockOptions {
+  const resolved = resolveMockOptions(options);
+  if (resolved.admin !== false && resolved.admin.token === '')
+    throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
+  // Checked as PUT /__mock/faults checks them: a latency of another form ([100, 300]) is refused, not guessed at.
+  const faults = readFaults(resolved.faults);
+  if (!faults.ok) throw new TypeError(`The faults were refused: ${faults.errors.join('; ')}.`);
+  return { ...resolved, faults: faults.faults };
+}
+
+/** The mock's context, its default session holding the fixtures (or the caller's store as it holds). */
+function contextOf(contract: Contract, resolved: ResolvedMockOptions): MockContext {
+  const served = serve(contract);
+  const context = createMockContext(served, resolved);
+  // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
+  // startMock's were, to name their file).
+  context.initialState = wasChecked(resolved.state, served.collections)
+    ? resolved.state
+    : checkSnapshot(completeSnapshot(recordMakerOf(context), resolved.state), served.collections, 'the initial state');
+  // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
+  if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
+  return context;
 }
 
 /** The value of a control's outcome; its refusal thrown as a TypeError (`calls(): "createPas" is not …`). */

@@ -208,15 +208,7 @@ process.on('unhandledRejection', (reason) => {
 });
 
 async function main(): Promise<void> {
-  if (process.argv[2] === 'verify') {
-    const { runVerify } = await import('./verify/verify-command.js');
-    process.exitCode = await runVerify(
-      process.argv.slice(3),
-      (t) => process.stdout.write(t),
-      (t) => process.stderr.write(t),
-    );
-    return;
-  }
+  if (process.argv[2] === 'verify') return verify(process.argv.slice(3));
   let options: ReturnType<typeof readOptions>;
   try {
     options = readOptions(process.argv.slice(2));
@@ -227,17 +219,36 @@ async function main(): Promise<void> {
   if (options.help) return void process.stdout.write(`${HELP}\n`);
   if (options.version) return void process.stdout.write(`${version()}\n`);
   logger = createLogger(options.log ?? 'pretty', processSink());
+  const running = await start(options);
+  announce(options, running);
+  const stop = stopper(running);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by an npm script (npm start, npx): the script's shell may die of a signal without passing it on.
+  if (process.env.npm_lifecycle_event !== undefined)
+    watchParent(() => stop(undefined, 'the npm process that started the mock is gone (signalled?), stopping'));
+}
 
+/** `membership-mock verify …`: checks a real server, and exits with what it found. */
+async function verify(args: string[]): Promise<void> {
+  const { runVerify } = await import('./verify/verify-command.js');
+  process.exitCode = await runVerify(
+    args,
+    (text) => process.stdout.write(text),
+    (text) => process.stderr.write(text),
+  );
+}
+
+/** Starts the mock, or exits 1 saying why it cannot (a contract, fixtures, a port). */
+async function start(options: ServerOptions): Promise<RunningMock> {
   // Loaded only now, so that --help and flag errors answer at once.
-  const [{ startMock }, { ContractError }, { StateError }, { reportBrokenExamples }] = await Promise.all([
+  const [{ startMock }, { ContractError }, { StateError }] = await Promise.all([
     import('./server.js'),
     import('./node/load-contract.js'),
     import('./state/check-snapshot.js'),
-    import('./respond/report-examples.js'),
   ]);
-  let running: RunningMock;
   try {
-    running = await startMock(options);
+    return await startMock(options);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     const message =
@@ -251,6 +262,10 @@ async function main(): Promise<void> {
     logger.error(message, { event: 'start', ...(e.code ? { code: e.code } : {}) });
     process.exit(1);
   }
+}
+
+/** The banner, and the warnings a person starting the mock should read; then the examples checked, after listening. */
+function announce(options: ServerOptions, running: RunningMock): void {
   const { contract: served } = running.mock;
   logger.info(
     `serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
@@ -276,20 +291,26 @@ async function main(): Promise<void> {
   const warning = exposureWarning(options, running.port);
   if (warning) logger.warn(warning, { event: 'start', host: options.host });
   // After listening: the first answers never wait for it.
-  void reportBrokenExamples(
-    served.operations,
-    (msg, fields) => logger.warn(msg, { event: 'example', ...fields }),
-    {},
-    (msg) => logger.info(msg, { event: 'example' }),
+  void import('./respond/report-examples.js').then(({ reportBrokenExamples }) =>
+    reportBrokenExamples(
+      served.operations,
+      (msg, fields) => logger.warn(msg, { event: 'example', ...fields }),
+      {},
+      (msg) => logger.info(msg, { event: 'example' }),
+    ),
   );
+}
 
+/**
+ * How the mock stops: requests in flight get 5 s to finish, then their connections are closed (a hard stop after
+ * 15 s is a safety net); a second signal stops at once.
+ */
+function stopper(running: RunningMock): (signal: NodeJS.Signals | undefined, why?: string) => void {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals | undefined, why = `${signal} received, stopping (again to force)`) => {
-    // A second signal means: now.
+  return (signal, why = `${signal} received, stopping (again to force)`) => {
     if (stopping) return process.exit(1);
     stopping = true;
     logger.info(why, { event: 'stop', ...(signal ? { signal } : {}) });
-    // Requests in flight get 5 s to finish, then their connections are closed; the hard stop is a safety net.
     setTimeout(() => process.exit(1), 15_000).unref();
     running.close({ grace: 5000 }).then(
       ({ cutOff }) => {
@@ -307,11 +328,6 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  // Started by an npm script (npm start, npx): the script's shell may die of a signal without passing it on.
-  if (process.env.npm_lifecycle_event !== undefined)
-    watchParent(() => stop(undefined, 'the npm process that started the mock is gone (signalled?), stopping'));
 }
 
 void main();

@@ -119,49 +119,16 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   const store = stateFile
     ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logger)
     : undefined;
-
   let mock: MockApp<Ops>;
   try {
-    mock = createApp<Ops>(contract, {
-      ...mockOptions,
-      allowedHosts: withListeningHost(mockOptions.allowedHosts ?? [], host),
-      state: fixtures,
-      store,
-    });
+    const allowedHosts = withListeningHost(mockOptions.allowedHosts ?? [], host);
+    mock = createApp<Ops>(contract, { ...mockOptions, allowedHosts, state: fixtures, store });
   } catch (error) {
     store?.close();
     throw error;
   }
   // A contract read from a URL has no file to watch.
-  const stopWatching =
-    watch && !/^https?:\/\//i.test(contract.source)
-      ? watchContract(
-          contract.source,
-          (next) => {
-            mock.reload(next);
-            const served = { operations: next.operations.length, title: next.title, version: next.version };
-            logger.info(
-              `contract reloaded, serving ${served.operations} operations of "${served.title}" ${served.version}`,
-              { event: 'reload', contract: contract.source, ...served },
-            );
-            // The state is kept as it is; say so when the edit makes some of it break the new contract.
-            try {
-              checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
-            } catch (error) {
-              logger.warn(
-                `after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
-                { event: 'reload', contract: contract.source },
-              );
-            }
-          },
-          (error) =>
-            logger.error(`the contract edit was not loaded, still serving the last good version: ${error.message}`, {
-              event: 'reload',
-              contract: contract.source,
-            }),
-        )
-      : () => undefined;
-
+  const stopWatching = watch && !/^https?:\/\//i.test(contract.source) ? reloadOnEdit(mock, logger) : () => undefined;
   warmUp();
   const server = createServer(mock.handle).listen(port, host);
   server.on('clientError', answerClientError);
@@ -177,18 +144,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    // The app's own methods (they use no `this`), so their typed overloads carry over.
-    calls: mock.calls,
-    waitForCall: mock.waitForCall,
-    override: mock.override,
-    clearOverrides: (session) => mock.clearOverrides(session),
-    importHar: (har, options) => mock.importHar(har, options),
-    coverage: () => mock.coverage(),
-    clearCoverage: () => mock.clearCoverage(),
-    pact: (parties) => mock.pact(parties),
-    reset: () => mock.reset(),
-    state: (session) => mock.state(session),
-    setState: (snapshot, session) => mock.setState(snapshot, session),
+    ...testApiOf(mock),
     async close({ grace = CLOSE_GRACE }: CloseOptions = {}) {
       stopWatching();
       // A stream of /__mock/events never ends by itself: ended now, its connection is closed as idle at once.
@@ -199,6 +155,59 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     },
     mock,
   };
+}
+
+/** The test API of the app behind the socket: its own methods (they use no `this`), typed overloads and all. */
+function testApiOf<Ops>(mock: MockApp<Ops>): Omit<RunningMock<Ops>, 'url' | 'port' | 'close' | 'mock'> {
+  const { calls, waitForCall, override, clearOverrides, importHar, coverage, clearCoverage, pact, reset } = mock;
+  const { state, setState } = mock;
+  return {
+    calls,
+    waitForCall,
+    override,
+    clearOverrides,
+    importHar,
+    coverage,
+    clearCoverage,
+    pact,
+    reset,
+    state,
+    setState,
+  };
+}
+
+/**
+ * Serves each edit of the contract's file, keeping state and journal; says so in the log, and when the state
+ * kept no longer fits the new contract. An edit that cannot be loaded leaves the last good contract served.
+ */
+function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
+  const { source } = mock.contract;
+  return watchContract(
+    source,
+    (next) => {
+      mock.reload(next);
+      const served = { operations: next.operations.length, title: next.title, version: next.version };
+      logger.info(`contract reloaded, serving ${served.operations} operations of "${served.title}" ${served.version}`, {
+        event: 'reload',
+        contract: source,
+        ...served,
+      });
+      // The state is kept as it is; say so when the edit makes some of it break the new contract.
+      try {
+        checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
+      } catch (error) {
+        logger.warn(
+          `after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
+          { event: 'reload', contract: source },
+        );
+      }
+    },
+    (error) =>
+      logger.error(`the contract edit was not loaded, still serving the last good version: ${error.message}`, {
+        event: 'reload',
+        contract: source,
+      }),
+  );
 }
 
 /**

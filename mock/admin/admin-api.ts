@@ -59,47 +59,8 @@ export function createAdminApi(
 ): AdminHandler {
   const guard = adminGuard(token);
   const refuseForgery = csrfGuard(context.options.cors);
-  const readBody = createJsonReader(ADMIN_BODY_LIMIT);
-  const reading = (limit = ADMIN_BODY_LIMIT) => ({
-    bodyLimit: limit,
-    readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
-  });
-  const routes = new RouteTable<Routed>(
-    Object.entries(endpoints(context, control, streams)).map(([key, endpoint]) => {
-      const [method, path] = key.split(' ') as [string, string];
-      return {
-        method: method.toLowerCase(),
-        path: `/__mock${path}`,
-        value: { endpoint, params: compilePathParams(`/__mock${path}`), ...reading(BODY_LIMITS[key]) },
-      };
-    }),
-  );
-  const records: Routed = { endpoint: recordEndpoints(context), params: () => ({}), ...reading() };
-  // What the admin API has: the index at the banner's admin URL lists it, and so does every 404 below it.
-  const listing = [
-    ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
-    { method: 'GET|POST', path: '/__mock/state/{collection path}' },
-    { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
-    { method: 'GET', path: `${INSPECTOR}{file}` },
-  ];
-  const listed = listing.map((e) => `${e.method} ${e.path}`);
-  const index: Routed = {
-    endpoint: () =>
-      json(
-        {
-          title: 'The admin API of membership-mock',
-          contract: { title: context.served.contract.title, version: context.served.contract.version },
-          endpoints: listing,
-        },
-        200,
-        { Vary: 'Accept' },
-      ),
-    params: () => ({}),
-    ...reading(),
-  };
-
+  const { routes, listed, index, records } = adminRoutes(context, control, streams);
   const files = inspectorFiles();
-
   return (ex) => {
     const reading = ex.method === 'GET' || ex.method === 'HEAD';
     const atIndex = ex.path === '/__mock' || ex.path === '/__mock/';
@@ -116,33 +77,83 @@ export function createAdminApi(
     const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
     ex.authenticate();
-    // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
     if (atIndex && !reading) return writeAnswer(ex, unmatchedMethod({ ...ex, instance }, ADMIN, ['GET', 'HEAD']));
+    // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
     const found =
       ex.path.startsWith(STATE_RECORDS) || (atIndex && reading)
         ? undefined
         : routes.find(ex.method === 'HEAD' ? 'get' : ex.method.toLowerCase(), ex.path);
     if (found?.kind === 'no-path') return writeAnswer(ex, unmatchedPath({ ...ex, instance }, ADMIN, listed));
     if (found?.kind === 'no-method') return writeAnswer(ex, unmatchedMethod({ ...ex, instance }, ADMIN, found.allow));
-    const { endpoint, params, bodyLimit, readBody } = found ? found.route.value : atIndex ? index : records;
-    readBody(ex, (error) => {
-      if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
-      const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
-      // A client that left (during a long-poll) has no one to answer; a stream answered itself.
-      const answer = (reply: Reply | undefined) => {
-        if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
-      };
-      new Promise<Reply | undefined>((resolve) => resolve(endpoint(request)))
-        .then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)))
-        .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
-    });
+    run(context, control, ex, instance, found ? found.route.value : atIndex ? index : records);
   };
+}
+
+/** The admin API's routes: the table of endpoints, what it lists, the index, and the state's records. */
+function adminRoutes(context: MockContext, control: MockControl, streams: EventStreams) {
+  const readBody = createJsonReader(ADMIN_BODY_LIMIT);
+  const reading = (limit = ADMIN_BODY_LIMIT) => ({
+    bodyLimit: limit,
+    readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
+  });
+  const routes = new RouteTable<Routed>(
+    Object.entries(endpoints(context, control, streams)).map(([key, endpoint]) => {
+      const [method, path] = key.split(' ') as [string, string];
+      const params = compilePathParams(`/__mock${path}`);
+      return {
+        method: method.toLowerCase(),
+        path: `/__mock${path}`,
+        value: { endpoint, params, ...reading(BODY_LIMITS[key]) },
+      };
+    }),
+  );
+  // What the admin API has: the index at the banner's admin URL lists it, and so does every 404 below it.
+  const listing = [
+    ...routes.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path })),
+    { method: 'GET|POST', path: '/__mock/state/{collection path}' },
+    { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
+    { method: 'GET', path: `${INSPECTOR}{file}` },
+  ];
+  const { title, version } = context.served.contract;
+  const body = () => ({ title: 'The admin API of membership-mock', contract: { title, version }, endpoints: listing });
+  return {
+    routes,
+    listed: listing.map((e) => `${e.method} ${e.path}`),
+    index: { endpoint: () => json(body(), 200, { Vary: 'Accept' }), params: () => ({}), ...reading() } as Routed,
+    records: { endpoint: recordEndpoints(context), params: () => ({}), ...reading() } as Routed,
+  };
+}
+
+/** Reads an admin request's body, then answers with what its endpoint replies (a failure as a problem). */
+function run(context: MockContext, control: MockControl, ex: Exchange, instance: string, routed: Routed): void {
+  const { endpoint, params, bodyLimit, readBody } = routed;
+  readBody(ex, (error) => {
+    if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
+    const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
+    // A client that left (during a long-poll) has no one to answer; a stream answered itself.
+    const answer = (reply: Reply | undefined) => {
+      if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
+    };
+    new Promise<Reply | undefined>((resolve) => resolve(endpoint(request)))
+      .then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)))
+      .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
+  });
 }
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
 function endpoints(context: MockContext, control: MockControl, streams: EventStreams): Record<string, Endpoint> {
   return {
     'GET /health': () => health(context),
+    ...callEndpoints(context, control, streams),
+    ...reportEndpoints(control),
+    ...stateEndpoints(control),
+    ...steeringEndpoints(control),
+  };
+}
+
+/** The journal of the request's session: pages of calls, counts, waits, the live stream, a HAR of them. */
+function callEndpoints(context: MockContext, control: MockControl, streams: EventStreams): Record<string, Endpoint> {
+  return {
     'GET /calls': (r) =>
       withFilter(r, ['limit', 'cursor'], (filter, { limit = String(PAGE_LIMIT.default), cursor }) => {
         const size = Number(limit);
@@ -199,12 +210,13 @@ function endpoints(context: MockContext, control: MockControl, streams: EventStr
         if (r.ex.method === 'HEAD') return { status: 200, headers: { 'Content-Type': 'text/event-stream' } };
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
+  };
+}
+
+/** What the calls say of the contract: operations and statuses seen, coverage, a Pact. */
+function reportEndpoints(control: MockControl): Record<string, Endpoint> {
+  return {
     'GET /operations': ({ session }) => json({ operations: control.operationsSeen(session.name) }),
-    'POST /har': (r) => {
-      const imported = control.importHar(r.session.name, r.body, r.ex.query.replay);
-      if (imported.ok || imported.error.at !== 'har') return answer(r, imported, 'query', json);
-      return bad(r, `The body must be a HAR file: ${imported.error.detail}.`);
-    },
     'GET /coverage': () => json(control.coverage()),
     'DELETE /coverage': () => {
       control.clearCoverage();
@@ -215,7 +227,17 @@ function endpoints(context: MockContext, control: MockControl, streams: EventStr
         const file = `${String(r.ex.query.consumer)}-${String(r.ex.query.provider)}.json`;
         return json(pact, 200, { 'Content-Disposition': `attachment; filename="${file}"` });
       }),
-    ...stateEndpoints(control),
+  };
+}
+
+/** What steers the answers: overrides (a HAR's among them), faults, sessions, reset. */
+function steeringEndpoints(control: MockControl): Record<string, Endpoint> {
+  return {
+    'POST /har': (r) => {
+      const imported = control.importHar(r.session.name, r.body, r.ex.query.replay);
+      if (imported.ok || imported.error.at !== 'har') return answer(r, imported, 'query', json);
+      return bad(r, `The body must be a HAR file: ${imported.error.detail}.`);
+    },
     'GET /overrides': ({ session }) => json({ overrides: control.overrides(session.name) }),
     'POST /overrides': (r) =>
       answer(r, control.override(r.session.name, r.body), 'body', (override) => json(override, 201)),

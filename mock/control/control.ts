@@ -2,7 +2,18 @@
 // faults, state, reset, coverage, Pact, HAR), implemented once with every input check and limit in it. The
 // in-process test API (app.ts), the admin endpoints (admin/) and connectMock (through the endpoints) carry it.
 import type { ProblemKind } from '../http/problems.js';
-import { dropSession, resetSession, sessionOf, stateChanged, type MockContext } from '../instance/mock-context.js';
+import type { Contract } from '../contract/contract.js';
+import {
+  dropSession,
+  resetSession,
+  restoreState,
+  sessionOf,
+  stateChanged,
+  type MockContext,
+} from '../instance/mock-context.js';
+import { serve } from '../plan/serve.js';
+import { checkSnapshot } from '../state/check-snapshot.js';
+import { PlaceholderSource } from '../state/placeholders.js';
 import { replaceState } from '../instance/replace-state.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
 import { JournalClosedError, type CallFilter, type CallRecord } from '../journal/journal.js';
@@ -103,8 +114,13 @@ export interface MockControl {
   exportHar(session: string, filter: unknown, host: string): Outcome<object>;
   /** Which documented statuses the session's kept calls saw, per operation. */
   operationsSeen(session: string): OperationSeen[];
-  /** A contract reload: coverage counts afresh, for the new contract. */
-  reloaded(): void;
+  /**
+   * Serves another version of the contract, keeping state and journal: placeholders follow its schemas,
+   * coverage counts afresh, list pages made with the old envelopes are dropped.
+   */
+  reload(contract: Contract): void;
+  /** Replaces the default session's state with complete records, checked against the contract first. */
+  restore(snapshot: StoreSnapshot): void;
 }
 
 /** What the control needs besides the context: the HAR creator's name, read by the platform. */
@@ -290,7 +306,20 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       return read.ok ? ok(toHar(read.value, creator(), host)) : read;
     },
     operationsSeen: (session) => operationsSeen(context.served, sessionOf(context, session).journal),
-    reloaded: () => void (tally = new CallTally(context.served)),
+    reload(next) {
+      context.served = serve(next);
+      tally = new CallTally(context.served);
+      context.placeholders = new PlaceholderSource(
+        context.served.collections,
+        context.generator,
+        context.options.placeholders,
+      );
+      for (const session of context.sessions.values()) session.pages.clear();
+    },
+    restore(snapshot) {
+      const checked = checkSnapshot(snapshot, context.served.collections, 'the restored state');
+      restoreState(context, sessionOf(context, ''), checked);
+    },
   };
   return control;
 }

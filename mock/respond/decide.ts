@@ -117,101 +117,37 @@ export function decide(
   session: SessionView,
   settings: DecideSettings,
 ): Decision {
-  const { operation } = plan;
-  const { body, headers } = request;
-  const refuse = (
-    kind: ProblemKind,
-    violations: Violation[],
-    extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
-  ): Refuse => {
-    // Its status is decided when the answer is checked (shape-refusal.ts): the documented one, else 422.
-    const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
-    const reply = problemReply(found, extra.headers ?? {}, violations);
-    if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
-    return { kind: 'refuse', reply };
-  };
-
-  if (!isDecodable(request.path)) {
-    const message = 'The path has a malformed percent-encoding (such as %E0%A4%A).';
-    return refuse('invalidRequest', [{ location: 'path', pointer: '', message }]);
-  }
-  if (body !== undefined && !request.bodyDepthChecked && nestsTooDeep(body)) {
-    // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
-    return {
-      ...refuse('invalidRequest', [{ location: 'body', pointer: '', message: TOO_DEEP }]),
-      unrecordableBody: TOO_DEEP_BODY,
-    };
-  }
-  const wrongType = body === undefined ? undefined : checkContentType(plan.bodyTypes, headers['content-type']);
-  if (wrongType) return refuse('unsupportedMediaType', [wrongType]);
-  // The mock's own controls (`__code=500`) are not the contract's query parameters.
   const query = withoutControls(request.query);
-  const check = plan.validate(
-    { method: request.method, path: request.routedPath, query, headers, body },
-    settings.checkSecurity,
-  );
-  if (!check.ok) {
-    // Every scheme the client may use, those it must send together too, as Prism lists them.
-    const challenge: Record<string, string> =
-      check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
-    return refuse(check.kind, check.violations, {
-      headers: challenge,
-      violationCount: check.violationCount,
-      ...(check.detail === undefined ? {} : { detail: check.detail }),
-    });
-  }
-  const prefer = parsePrefer(headers.prefer, request.query);
+  const broken = refuseBroken(plan, request, query, settings.checkSecurity);
+  if (broken) return broken;
+  const prefer = parsePrefer(request.headers.prefer, request.query);
   if (!prefer.ok) {
-    return refuse('invalidPrefer', [{ location: 'header', pointer: '/prefer', message: prefer.message }], {
-      detail: prefer.message,
-    });
+    const violation: Violation = { location: 'header', pointer: '/prefer', message: prefer.message };
+    return refuse(request, 'invalidPrefer', [violation], { detail: prefer.message });
   }
-
   const wish = prefer.preferences;
+  // What the request asks for itself wins over an override and a fault.
   const asked = wish.code !== undefined || wish.example !== undefined;
-  const override = asked
-    ? undefined
-    : findOverride(session.overrides, {
-        operationId: operation.id,
-        method: request.method,
-        path: request.path,
-        pathParams: request.pathParams,
-        query,
-        headers: headers as Record<string, string | string[]>,
-        body,
-        response: { status: 0, headers: {} },
-      });
+  const override = asked ? undefined : overrideFor(plan, request, query, session);
   const count = countOf(session, REQUESTS) + 1;
   const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
   const delay = wish.delay ?? override?.delay ?? fault.delay;
   if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
-  // A delay the request asks for (`Prefer: delay=`) is no fault: the request says so itself, as with `code=`.
-  const held = wish.delay === undefined && delay > 0 ? ({ fault: 'latency' } as const) : {};
-  if (fault.fail && plan.responses.failure === undefined) {
-    const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
-    const reply = problemReply(problem('internal', detail, { instance: request.path }));
-    return {
-      kind: 'answer',
-      status: 500,
-      mediaType: reply.contentType,
-      source: { from: 'problem', reply },
-      delay,
-      fault: 'failure',
-      effects: { request: count },
-    };
-  }
+  if (fault.fail && plan.responses.failure === undefined) return injectedFailure(request, delay, count);
 
   const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
-  const chosen = plan.choose({ code, example: wish.example }, headers.accept);
+  const chosen = plan.choose({ code, example: wish.example }, request.headers.accept);
   if (!chosen.ok) {
     // A response the contract does not have is not found (404), as Prism answers it.
     const [kind, pointer] =
       chosen.reason === 'not-acceptable'
         ? (['notAcceptable', '/accept'] as const)
         : (['notDocumented', '/prefer'] as const);
-    return refuse(kind, [{ location: 'header', pointer, message: chosen.message }], { detail: chosen.message });
+    const violation: Violation = { location: 'header', pointer, message: chosen.message };
+    return refuse(request, kind, [violation], { detail: chosen.message });
   }
   const { choice } = chosen;
+  const { operation, collection } = plan;
   const occurrence = IDEMPOTENT.has(request.method) ? undefined : countOf(session, operation.id) + 1;
   const rendering: Rendering = {
     operationId: operation.id,
@@ -222,8 +158,9 @@ export function decide(
   };
   // State answers the collection operations, unless a particular response was asked for.
   const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;
-  const { collection } = plan;
   const fromState = collection !== undefined && !settings.stateless && !particular;
+  // A delay the request asks for (`Prefer: delay=`) is no fault: the request says so itself, as with `code=`.
+  const held = wish.delay === undefined && delay > 0 ? ({ fault: 'latency' } as const) : {};
   return {
     kind: 'answer',
     status: choice.status,
@@ -233,12 +170,7 @@ export function decide(
       : { from: 'contract', rendering, body: override?.body },
     delay,
     headers: override?.headers,
-    // The test chose this status or body: not what the provider would answer to the request alone.
-    ...(asked
-      ? { answeredBy: 'prefer' as const }
-      : override?.status !== undefined || override?.body !== undefined
-        ? { answeredBy: 'override' as const }
-        : {}),
+    ...answeredBy(asked, override),
     // An injected failure says more than its latency: the answer itself is not the contract's usual one.
     ...(fault.fail ? { fault: 'failure' as const } : held),
     effects: {
@@ -247,6 +179,96 @@ export function decide(
       occurrence: occurrence === undefined ? undefined : { operationId: operation.id, count: occurrence },
     },
   };
+}
+
+/** The refusal of a request that breaks the contract: its path, its body's depth and media type, its schemas. */
+function refuseBroken(
+  plan: OperationPlan,
+  request: DecideRequest,
+  query: DecideRequest['query'],
+  checkSecurity: boolean,
+): Refuse | undefined {
+  const { body, headers } = request;
+  if (!isDecodable(request.path)) {
+    const message = 'The path has a malformed percent-encoding (such as %E0%A4%A).';
+    return refuse(request, 'invalidRequest', [{ location: 'path', pointer: '', message }]);
+  }
+  if (body !== undefined && !request.bodyDepthChecked && nestsTooDeep(body)) {
+    // Kept out of the journal too (a body another app parsed for the mock was not scanned as text first).
+    const violation: Violation = { location: 'body', pointer: '', message: TOO_DEEP };
+    return { ...refuse(request, 'invalidRequest', [violation]), unrecordableBody: TOO_DEEP_BODY };
+  }
+  const wrongType = body === undefined ? undefined : checkContentType(plan.bodyTypes, headers['content-type']);
+  if (wrongType) return refuse(request, 'unsupportedMediaType', [wrongType]);
+  const check = plan.validate(
+    { method: request.method, path: request.routedPath, query, headers, body },
+    checkSecurity,
+  );
+  if (check.ok) return undefined;
+  // Every scheme the client may use, those it must send together too, as Prism lists them.
+  const challenge: Record<string, string> =
+    check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
+  return refuse(request, check.kind, check.violations, {
+    headers: challenge,
+    violationCount: check.violationCount,
+    ...(check.detail === undefined ? {} : { detail: check.detail }),
+  });
+}
+
+/**
+ * A refusal with the mock's own problem. Its status is decided when the answer is checked (shape-refusal.ts):
+ * the documented one, else 422 for a request that breaks the contract.
+ */
+function refuse(
+  request: Pick<DecideRequest, 'path'>,
+  kind: ProblemKind,
+  violations: Violation[],
+  extra: { headers?: Record<string, string>; detail?: string; violationCount?: number } = {},
+): Refuse {
+  const found = problem(kind, extra.detail ?? describeViolations(violations), { instance: request.path, violations });
+  const reply = problemReply(found, extra.headers ?? {}, violations);
+  if (extra.violationCount !== undefined) reply.violationCount = extra.violationCount;
+  return { kind: 'refuse', reply };
+}
+
+/** The session's first override in force that matches the request. */
+function overrideFor(
+  plan: OperationPlan,
+  request: DecideRequest,
+  query: DecideRequest['query'],
+  session: SessionView,
+): Override | undefined {
+  return findOverride(session.overrides, {
+    operationId: plan.operation.id,
+    method: request.method,
+    path: request.path,
+    pathParams: request.pathParams,
+    query,
+    headers: request.headers as Record<string, string | string[]>,
+    body: request.body,
+    response: { status: 0, headers: {} },
+  });
+}
+
+/** An injected failure where the contract documents no 5xx: the mock's own 500 problem. */
+function injectedFailure(request: Pick<DecideRequest, 'path'>, delay: number, count: number): Answer {
+  const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
+  const reply = problemReply(problem('internal', detail, { instance: request.path }));
+  return {
+    kind: 'answer',
+    status: 500,
+    mediaType: reply.contentType,
+    source: { from: 'problem', reply },
+    delay,
+    fault: 'failure',
+    effects: { request: count },
+  };
+}
+
+/** Who chose the answer when the request did not earn it alone: the test, by `Prefer` or an override. */
+function answeredBy(asked: boolean, override: Override | undefined): { answeredBy?: AnsweredBy } {
+  if (asked) return { answeredBy: 'prefer' };
+  return override?.status !== undefined || override?.body !== undefined ? { answeredBy: 'override' } : {};
 }
 
 function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {

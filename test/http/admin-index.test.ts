@@ -11,7 +11,9 @@ describe('the admin URL the banner prints', () => {
     expect(listed).toEqual(expect.arrayContaining(['GET /__mock/health', 'GET /__mock/calls', 'POST /__mock/reset']));
     // Every endpoint: the same list an unknown admin path's 404 gives.
     const unknown = await request(mock.app).get('/__mock/nowhere').expect(404);
-    expect(unknown.body.detail).toBe(`GET /__mock/nowhere matches no path of the admin API. It has: ${listed.join(', ')}.`);
+    expect(unknown.body.detail).toBe(
+      `GET /__mock/nowhere matches no path of the admin API. It has: ${listed.join(', ')}.`,
+    );
   });
 
   test('each GET endpoint it lists without a placeholder answers, none with a 404', async () => {
