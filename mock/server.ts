@@ -30,6 +30,12 @@ import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
 import type { StoreSnapshot } from './state/store.js';
 
+/**
+ * How long a request's line and headers may take to arrive, and the whole request with its body (see ServerOptions).
+ */
+const HEADERS_TIMEOUT = 10_000;
+const REQUEST_TIMEOUT = 30_000;
+
 /** How long {@link RunningMock.close} lets requests in flight finish by default: a real answer takes a few ms. */
 const CLOSE_GRACE = 250;
 
@@ -105,6 +111,8 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     stateFile,
     stateSync,
     watch = false,
+    headersTimeout = HEADERS_TIMEOUT,
+    requestTimeout = REQUEST_TIMEOUT,
     ...given
   } = options;
   // A process's streams, batched, unless the caller named a sink.
@@ -130,7 +138,9 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   // A contract read from a URL has no file to watch.
   const stopWatching = watch && !/^https?:\/\//i.test(contract.source) ? reloadOnEdit(mock, logger) : () => undefined;
   warmUp();
-  const server = createServer(mock.handle).listen(port, host);
+  // A connection that sends no request (or sends it slowly) is answered 408 and closed, freeing its socket.
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, mock.handle);
+  server.listen(port, host);
   server.on('clientError', answerClientError);
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
@@ -225,21 +235,29 @@ function fixturesOf(value: unknown, source: string, collections: CollectionMap, 
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify(
-    tooLarge
-      ? problem('headersTooLarge', 'The request line and headers together are larger than the server accepts (16 KiB).')
-      : problem(
-          'malformedHttp',
-          `The request could not be parsed as HTTP/1.1 (${error.code ?? 'parse error'}); ` +
-            'check the method and the request line.',
-        ),
-  );
-  const status = tooLarge ? 431 : 400;
+  const found = clientProblem(error.code);
+  const body = JSON.stringify(found);
+  const { status } = found;
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** The problem of a connection Node's HTTP parser gave up on: too slow, too large, or not HTTP. */
+function clientProblem(code: string | undefined) {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return problem(
+      'requestTimeout',
+      'The request line and headers (or the body) did not arrive in time; the connection is closed to free it.',
+    );
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return problem(
+      'headersTooLarge',
+      'The request line and headers together are larger than the server accepts (16 KiB).',
+    );
+  const detail = `The request could not be parsed as HTTP/1.1 (${code ?? 'parse error'}); check the method and the request line.`;
+  return problem('malformedHttp', detail);
 }
 
 /**

@@ -18,14 +18,14 @@ import { problem, type Violation } from '../http/problems.js';
 import { toProblem } from '../http/to-problem.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
-import { json, noContent, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
+import { json, noContent, streamed, type AdminEndpoint as Endpoint, type AdminRequest } from './admin-endpoint.js';
 import { adminGuard } from '../handler/guards/admin-guard.js';
 import { csrfGuard } from '../handler/guards/csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
 import { recordEndpoints } from './record-endpoints.js';
-import { refusal, STATE_BODY_LIMIT, stateEndpoints } from './state-endpoints.js';
+import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
 
 const ADMIN_BODY_LIMIT = 262_144;
 /** A HAR a browser saved holds the page's own files too: room for a long session's worth. */
@@ -167,8 +167,8 @@ function callEndpoints(context: MockContext, control: MockControl, streams: Even
       }),
     'GET /calls.har': (r) =>
       withFilter(r, [], (filter) =>
-        answer(r, control.exportHar(r.session.name, filter, r.ex.req.headers.host ?? 'localhost'), 'query', (har) =>
-          json(har, 200, { 'Content-Disposition': 'attachment; filename="membership-mock-calls.har"' }),
+        answer(r, control.exportHar(r.session.name, filter, r.ex.req.headers.host ?? 'localhost'), 'query', (chunks) =>
+          streamed(chunks, { 'Content-Disposition': 'attachment; filename="membership-mock-calls.har"' }),
         ),
       ),
     'DELETE /calls': ({ session }) => {
@@ -235,7 +235,8 @@ function steeringEndpoints(control: MockControl): Record<string, Endpoint> {
   return {
     'POST /har': (r) => {
       const imported = control.importHar(r.session.name, r.body, r.ex.query.replay);
-      if (imported.ok || imported.error.at !== 'har') return answer(r, imported, 'query', json);
+      if (imported.ok || imported.error.kind !== 'invalidRequest' || imported.error.at !== 'har')
+        return answer(r, imported, 'query', json);
       return bad(r, `The body must be a HAR file: ${imported.error.detail}.`);
     },
     'GET /overrides': ({ session }) => json({ overrides: control.overrides(session.name) }),
@@ -351,8 +352,7 @@ function answer<T>(
 /** A refusal of the control surface as a problem: its violations point at the query parameter or the body. */
 function refused(r: AdminRequest, error: ControlError, location: 'query' | 'body'): Reply {
   const { kind, detail, at, reasons, state, headers = {} } = error;
-  if (state)
-    return refusal(kind as 'invalidBody' | 'storageFull', state, r.instance, isWrapped(r.body) ? '/collections' : '');
+  if (state) return refusal(kind as RefusalKind, state, r.instance, isWrapped(r.body) ? '/collections' : '');
   // A query parameter is named by its pointer; a body's fault, as the endpoints always said it, by the body.
   const violations: Violation[] = reasons
     ? bodyViolations(reasons)

@@ -30,6 +30,11 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return { status, headers, contentType: 'application/json', body };
 }
 
+/** A JSON answer made piece by piece as the client reads it (see Reply.chunks). */
+export function streamed(chunks: Iterable<string>, headers: Record<string, string> = {}): Reply {
+  return { status: 200, headers, contentType: 'application/json', chunks };
+}
+
 /** An answer without a body (204). */
 export function noContent(): Reply {
   return { status: 204, headers: {} };

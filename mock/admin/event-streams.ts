@@ -3,12 +3,14 @@
 // leaves, its session is dropped, or the mock closes.
 import type { Exchange } from '../handler/exchange.js';
 import { callNumber, matchesFilter, type CallFilter, type CallRecord } from '../journal/journal.js';
-import { problem } from '../http/problems.js';
-import { problemReply, type Reply } from '../http/reply.js';
+import type { Reply } from '../http/reply.js';
 
 /** How a mock's event streams are bounded. */
 export interface EventStreamSettings {
-  /** Streams open at once on a mock; past it, another answers 429. @default 100 */
+  /**
+   * Streams open at once on a mock; past it, a new one ends the oldest (`event: evicted`), so streams left open
+   * by a client that never reads cannot lock a person's inspector out. @default 100
+   */
   max?: number;
   /** Milliseconds between the `: ping` comments that keep proxies and the client's reader awake. @default 15000 */
   ping?: number;
@@ -49,12 +51,16 @@ export function createEventStreams({
   ping = 15_000,
   unsent = 262_144,
 }: EventStreamSettings = {}): EventStreams {
-  const open = new Set<() => void>();
+  // Oldest first: a Set keeps the order streams were opened in.
+  const open = new Set<Ender>();
   return {
     open(ex, filter, start) {
-      if (open.size >= max) {
-        const detail = `${max} event streams are open on this mock, the most it keeps: close an inspector tab, or try again.`;
-        return problemReply(problem('tooManyStreams', detail), { 'Retry-After': '5' });
+      // The newest stream wins: the oldest is told why it ends, and may come back (with its Last-Event-ID).
+      for (const oldest of open) {
+        if (open.size < max) break;
+        oldest(
+          `event: evicted\ndata: ${JSON.stringify({ reason: `${max} streams were open, the most this mock keeps` })}\n\n`,
+        );
       }
       const end = stream(ex, filter, start, { ping, unsent }, () => open.delete(end));
       open.add(end);
@@ -78,13 +84,16 @@ export function createEventStreams({
  * the journal dropped before the reader caught up is lost to the stream: it ends with `event: overflow`
  * (data `{ "after": "<the last id sent>" }`), so the page says so and resumes with what is kept.
  */
+/** Ends a stream, its last event (`event: reset`, `event: evicted`…) written first when given. */
+type Ender = (lastEvent?: string) => void;
+
 function stream(
   ex: Exchange,
   filter: CallFilter,
   start: StreamStart,
   { ping, unsent }: Required<Pick<EventStreamSettings, 'ping' | 'unsent'>>,
   forget: () => void,
-): () => void {
+): Ender {
   const { res, session } = ex;
   const { journal } = session;
   const matches = matchesFilter(filter);
@@ -178,7 +187,7 @@ function stream(
     last = newest();
   }
   if (!waiting) pump();
-  return () => end();
+  return end;
 }
 
 /** The number after which the newest {@link REPLAYED} of `count` calls start (0: all of them). */

@@ -4,7 +4,7 @@ import type { MockControl } from '../control/control.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { isWrapped, type StateError } from '../state/check-snapshot.js';
-import { json, type AdminEndpoint } from './admin-endpoint.js';
+import { streamed, type AdminEndpoint } from './admin-endpoint.js';
 
 /**
  * The largest body `PUT /__mock/state` takes. Other admin bodies are small (256 KiB), but a whole state is
@@ -24,14 +24,14 @@ export const STATE = '/__mock/state';
  */
 export function stateEndpoints(control: MockControl): Record<string, AdminEndpoint> {
   return {
-    'GET /state': ({ session }) => json({ collections: control.state(session.name) }),
-    'PUT /state': ({ ex, session, body, instance }) => {
+    'GET /state': ({ session }) => streamed(control.stateText(session.name)),
+    'PUT /state': async ({ ex, session, body, instance }) => {
       if (body === undefined) return noBody(ex.method, instance, 'the state, { "collections": { ... } }');
-      const result = control.setState(session.name, body, `PUT ${STATE}`);
-      if (result.ok) return json({ collections: result.value });
+      const result = await control.setStateGradually(session.name, body, `PUT ${STATE}`);
+      if (result.ok) return streamed(control.stateText(session.name));
       // Pointers lead into the body as it was sent: `{ collections: { ... } }`, or the bare map.
       const prefix = isWrapped(body) ? '/collections' : '';
-      return refusal(result.error.kind as 'invalidBody' | 'storageFull', result.error.state!, instance, prefix);
+      return refusal(result.error.kind as RefusalKind, result.error.state!, instance, prefix);
     },
   };
 }
@@ -42,7 +42,10 @@ export function stateEndpoints(control: MockControl): Record<string, AdminEndpoi
  * @example refusal('invalidBody', error, '/__mock/state', '/collections') // 422,
  * /collections/~1members~1m1~1passes/0/status
  */
-export function refusal(kind: 'invalidBody' | 'storageFull', error: StateError, instance: string, prefix = ''): Reply {
+/** The problems a refused state or record is answered with. */
+export type RefusalKind = 'invalidBody' | 'storageFull' | 'payloadTooLarge';
+
+export function refusal(kind: RefusalKind, error: StateError, instance: string, prefix = ''): Reply {
   return problemReply(problem(kind, error.message, { instance, violations: violationsOf(error, prefix) }));
 }
 

@@ -14,27 +14,34 @@ import {
 import { serve } from '../plan/serve.js';
 import { checkSnapshot } from '../state/check-snapshot.js';
 import { PlaceholderSource } from '../state/placeholders.js';
-import { replaceState } from '../instance/replace-state.js';
+import { replaceState, replaceStateGradually, type ReplaceStateResult } from '../instance/replace-state.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
-import { JournalClosedError, type CallFilter, type CallRecord } from '../journal/journal.js';
+import { callNumber, JournalClosedError, type CallFilter, type CallRecord, type Journal } from '../journal/journal.js';
 import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import { CallTally, type Coverage } from '../reports/coverage.js';
-import { toHar, type HarCreator } from '../reports/har-export.js';
+import { harText, type HarCreator } from '../reports/har-export.js';
 import { operationsSeen, type OperationSeen } from '../reports/operations-seen.js';
 import { toPact, type Pact, type PactParties } from '../reports/pact.js';
 import { readFaults, type Faults } from '../respond/faults.js';
-import { applyHar, readHar, type HarImport, type HarReplay } from '../respond/har-import.js';
+import { importHar, type HarImport, type HarReplay, type SetOverride } from '../respond/har-import.js';
 import {
   MAX_OVERRIDES,
   OVERRIDE_BUDGET,
   overrideWeight,
   readOverride,
+  sizeErrors,
+  valueWeight,
   type CheckResponse,
   type Override,
 } from '../respond/overrides.js';
 import type { StateError } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
+
+/** Why an override does not fit a session that holds as many as it may. */
+const SESSION_FULL =
+  `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
+  'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
 
 /** A refusal of the control surface: the problem to answer, and the input at fault. */
 export interface ControlError {
@@ -58,6 +65,8 @@ export const MAX_WAIT = 60_000;
 export { DEFAULT_WAIT } from '../journal/wait-for-call.js';
 /** The most waits open at once across every session of a mock; past it, a wait is refused (429). */
 export const MAX_WAITS = 1000;
+/** What the matches of every open wait may weigh together (see valueWeight); past it, a wait is refused (429). */
+export const WAIT_BUDGET = 16 * 1024 * 1024;
 /** The filter names calls are read by. */
 export const FILTERS = ['operationId', 'method', 'path'] as const;
 
@@ -99,8 +108,12 @@ export interface MockControl {
   clearFaults(): void;
   /** The session's state, by collection path (what clients changed, with its placeholders). */
   state(session: string): StoreSnapshot;
+  /** The same state as the text of `{ "collections": { … } }`, made one collection at a time as it is read. */
+  stateText(session: string): Iterable<string>;
   /** Replaces the session's state, records completed and checked as fixtures are, all or nothing. */
   setState(session: string, snapshot: unknown, source: string): Outcome<StoreSnapshot>;
+  /** The same, a slice at a time: other requests are answered meanwhile (the admin API's way). */
+  setStateGradually(session: string, snapshot: unknown, source: string): Promise<Outcome<StoreSnapshot>>;
   /** Resets one session, or the whole mock (every named session dropped) when none is named. */
   reset(session?: string): void;
   sessions(): SessionSummary[];
@@ -110,8 +123,8 @@ export interface MockControl {
   pact(parties: unknown): Outcome<Pact>;
   /** Replays a HAR's answers as overrides of the session. */
   importHar(session: string, har: unknown, replay?: unknown): Outcome<HarImport>;
-  /** The session's calls that pass the filter as a HAR 1.2 document. */
-  exportHar(session: string, filter: unknown, host: string): Outcome<object>;
+  /** The session's calls that pass the filter as the text of a HAR 1.2 document, made a call at a time. */
+  exportHar(session: string, filter: unknown, host: string): Outcome<Iterable<string>>;
   /** Which documented statuses the session's kept calls saw, per operation. */
   operationsSeen(session: string): OperationSeen[];
   /**
@@ -142,6 +155,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
   const weights = new WeakMap<Override, number>();
   let overrides = 0;
   let waits = 0;
+  let waitWeight = 0;
   const check: CheckResponse = (operation, status, body) => checkResponseBody(operation.spec, body, status);
 
   const readFilter = (filter: unknown): Outcome<CallFilter> => {
@@ -175,16 +189,22 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         return refuse('invalidRequest', 'since must be the id of a call (call-12).', 'since');
       const shape = checkCallMatch(match);
       if (shape) return refuse('invalidRequest', shape, 'match');
+      // A match is held as long as its wait: bounded as an override's is (64 KiB, 64 levels, 4096 values).
+      const [tooLarge] = sizeErrors('match', match);
+      if (tooLarge) return refuse('payloadTooLarge', `The wait was refused: ${tooLarge}.`, 'match');
       const { operationId } = match as CallMatch;
       const unknown =
         operationId === undefined ? undefined : unknownOperation(operationId, context.served.operationIds);
       if (unknown) return refuse('invalidRequest', unknown, 'operationId');
-      if (waits >= MAX_WAITS) {
-        const detail = `${MAX_WAITS} waits are open on this mock, the most it keeps: wait again in a second, or end some.`;
+      const weight = valueWeight(match);
+      if (waits >= MAX_WAITS || waitWeight + weight > WAIT_BUDGET) {
+        const held = waits >= MAX_WAITS ? `${MAX_WAITS} waits` : `waits holding ${waitWeight} of ${WAIT_BUDGET} bytes`;
+        const detail = `${held} are open on this mock, the most it keeps: wait again in a second, or end some.`;
         return { ok: false, error: { kind: 'tooManyWaits', detail, headers: { 'Retry-After': '1' } } };
       }
       const { journal, name } = sessionOf(context, session);
       waits++;
+      waitWeight += weight;
       try {
         const call = await waitForCall(journal, match as CallMatch, { timeout, since, signal });
         if (call) return ok(call);
@@ -198,17 +218,13 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         return refuse('sessionDropped', detail);
       } finally {
         waits--;
+        waitWeight -= weight;
       }
     },
     overrides: (session) => sessionOf(context, session).overrides,
     override(name, spec) {
       const session = sessionOf(context, name);
-      if (session.overrides.length >= MAX_OVERRIDES) {
-        const reason =
-          `this session already holds ${MAX_OVERRIDES} overrides, the most it may; ` +
-          'remove some (DELETE /__mock/overrides, clearOverrides()) or let their times run out';
-        return refuseOverride('tooManyOverrides', [reason]);
-      }
+      if (session.overrides.length >= MAX_OVERRIDES) return refuseOverride('tooManyOverrides', [SESSION_FULL]);
       const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
       if (!result.ok) return refuseOverride('invalidOverride', result.errors);
       // Every session's overrides together stay within a budget, so many sessions cannot fill the memory.
@@ -251,12 +267,20 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     },
     clearFaults: () => void (context.faults = {}),
     state: (session) => sessionOf(context, session).store.snapshot(),
-    setState(session, snapshot, source) {
-      const result = replaceState(context, sessionOf(context, session), snapshot, source);
-      if (result.ok) return ok(result.snapshot);
-      const kind = result.full ? 'storageFull' : 'invalidBody';
-      return { ok: false, error: { kind, detail: result.error.message, state: result.error } };
+    *stateText(session) {
+      const { store } = sessionOf(context, session);
+      yield '{"collections":{';
+      let separator = '';
+      for (const name of store.collections()) {
+        yield `${separator}${JSON.stringify(name)}:${JSON.stringify(store.list(name))}`;
+        separator = ',';
+      }
+      yield '}}';
     },
+    setState: (session, snapshot, source) =>
+      stateOutcome(replaceState(context, sessionOf(context, session), snapshot, source)),
+    setStateGradually: async (session, snapshot, source) =>
+      stateOutcome(await replaceStateGradually(context, sessionOf(context, session), snapshot, source)),
     reset(session) {
       if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
       for (const name of [...context.sessions.keys()]) dropSession(context, name);
@@ -292,18 +316,21 @@ export function createControl(context: MockContext, { creator }: ControlSettings
           'replay must be "sequence" (each entry answers once, in order) or "last".',
           'replay',
         );
-      const outcomes = readHar(har, context.served, replay as HarReplay);
-      if (typeof outcomes === 'string') return refuse('invalidRequest', outcomes, 'har');
-      return ok(
-        applyHar(outcomes, (spec) => {
-          const set = control.override(session, spec);
-          return set.ok ? { ok: true, override: set.value } : { ok: false, errors: set.error.reasons ?? [] };
-        }),
-      );
+      const set: SetOverride = (spec) => {
+        const done = control.override(session, spec);
+        if (done.ok) return { ok: true, override: done.value };
+        return { ok: false, errors: done.error.reasons ?? [], full: done.error.kind === 'tooManyOverrides' };
+      };
+      // A body is read only when its override may fit.
+      const noRoom = () => (sessionOf(context, session).overrides.length >= MAX_OVERRIDES ? [SESSION_FULL] : undefined);
+      const imported = importHar(har, context.served, replay as HarReplay, set, noRoom);
+      if (typeof imported !== 'string') return ok(imported);
+      return refuse(imported.startsWith('the HAR has') ? 'payloadTooLarge' : 'invalidRequest', imported, 'har');
     },
     exportHar(session, filter, host) {
-      const read = control.calls(session, filter);
-      return read.ok ? ok(toHar(read.value, creator(), host)) : read;
+      const read = readFilter(filter);
+      if (!read.ok) return read;
+      return ok(harText(callsOf(sessionOf(context, session).journal, read.value), creator(), host));
     },
     operationsSeen: (session) => operationsSeen(context.served, sessionOf(context, session).journal),
     reload(next) {
@@ -322,6 +349,28 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     },
   };
   return control;
+}
+
+/**
+ * The journal's calls that pass the filter, oldest first, read a hundred at a time as they are taken: a reader
+ * that stops between pages holds no more than that, and the journal may change meanwhile.
+ */
+function* callsOf(journal: Journal, filter: CallFilter): Generator<CallRecord> {
+  let last = 0;
+  for (;;) {
+    const page: CallRecord[] = [];
+    for (const call of journal.since(last, filter)) if (page.push(call) === 100) break;
+    yield* page;
+    if (page.length < 100) return;
+    last = callNumber(page.at(-1)!.id)!;
+  }
+}
+
+/** A replaced state, or why not: 413 past the records one replace may hold, 507 past the budget, else 422. */
+function stateOutcome(result: ReplaceStateResult): Outcome<StoreSnapshot> {
+  if (result.ok) return ok(result.snapshot);
+  const kind = result.tooLarge ? 'payloadTooLarge' : result.full ? 'storageFull' : 'invalidBody';
+  return { ok: false, error: { kind, detail: result.error.message, state: result.error } };
 }
 
 function ok<T>(value: T): Outcome<T> {

@@ -13,6 +13,7 @@ const CHARSET = /;\s*charset=/i;
 export function writeReply(res: ServerResponse, reply: Reply, first: readonly string[] = []): void {
   const headers = isEmpty(reply.headers) ? [...first] : withoutNames(first, reply.headers);
   for (const name in reply.headers) if (!FRAMING.test(name)) headers.push(name, reply.headers[name]!);
+  if (reply.chunks) return writeChunks(res, reply, headers);
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
@@ -24,6 +25,31 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
   headers.push('Content-Length', String(Buffer.byteLength(text)));
   res.writeHead(reply.status, headers);
   res.end(text);
+}
+
+/**
+ * Writes a streamed reply: each chunk as the socket takes it, the next one made only once the last is sent
+ * (Node's `drain`), so a reader costs the mock a chunk at a time whatever the whole weighs. A client that
+ * leaves ends it; a chunk that fails to be made cuts the answer off (the status was sent already).
+ */
+function writeChunks(res: ServerResponse, reply: Reply, headers: string[]): void {
+  const type = reply.contentType ?? 'application/json';
+  headers.push('Content-Type', CHARSET.test(type) ? type : `${type}; charset=utf-8`);
+  res.writeHead(reply.status, headers);
+  if (res.req.method === 'HEAD') return void res.end();
+  const chunks = reply.chunks![Symbol.iterator]();
+  const pump = (): void => {
+    try {
+      for (let next = chunks.next(); !next.done; next = chunks.next()) {
+        if (res.destroyed) return void chunks.return?.();
+        if (!res.write(next.value)) return void res.once('drain', pump);
+      }
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  };
+  pump();
 }
 
 /** `pairs` (name, value, ...) without the names `headers` sets (in any case): the reply's own value wins. */

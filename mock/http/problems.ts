@@ -74,6 +74,7 @@ export const PROBLEMS = {
     status: 409,
   },
   malformedHttp: { type: `${BASE}malformed-http`, title: 'The request is not valid HTTP', status: 400 },
+  requestTimeout: { type: `${BASE}request-timeout`, title: 'The request did not arrive in time', status: 408 },
   headersTooLarge: {
     type: `${BASE}headers-too-large`,
     title: 'The request line or headers are too large',

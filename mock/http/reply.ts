@@ -16,6 +16,11 @@ export interface Reply {
   violations?: Violation[];
   /** How many violations there were, when there were more than `violations` lists. */
   violationCount?: number;
+  /**
+   * A body too large to hold as one text (a whole journal as HAR, a whole state): its text made piece by piece,
+   * as the reader takes it. Only the admin API answers so; `body` is then left out.
+   */
+  chunks?: Iterable<string>;
 }
 
 /**

@@ -167,6 +167,18 @@ export interface ServerOptions extends MockOptions {
    */
   contract?: string | Contract;
   /**
+   * Milliseconds a connection may take to send its request line and headers; past it (an idle socket, a slow
+   * client) it is answered 408 and closed, so idle connections cannot use up the process's sockets.
+   * @default 10000
+   */
+  headersTimeout?: number;
+  /**
+   * Milliseconds a whole request (its body too) may take to arrive; past it, 408 and the connection closes.
+   * An answer may take longer (a long-poll of /__mock/calls/wait, a delayed answer): only the request counts.
+   * @default 30000
+   */
+  requestTimeout?: number;
+  /**
    * TCP port; 0 picks a free one.
    * @default 0 for startMock(), 4010 for the CLI
    */

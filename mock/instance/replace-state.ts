@@ -1,7 +1,7 @@
 // Replaces the whole state of one session with a snapshot from outside: setState() and PUT /__mock/state.
 import type { Served } from '../plan/serve.js';
-import { checkSnapshot, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
-import { completeSnapshot, recordMaker, type RecordMaker } from '../state/complete-record.js';
+import { checkSnapshot, collectionOf, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
+import { completeRecord, recordMaker, type RecordMaker } from '../state/complete-record.js';
 import bytes from 'bytes';
 import type { StoreLimits, StoreSnapshot } from '../state/store.js';
 import { isObject } from '../schema/schema-facts.js';
@@ -10,7 +10,7 @@ import type { Session } from './session.js';
 
 /** The state now in force, or why nothing changed: a record at fault, or more than the session may hold. */
 export type ReplaceStateResult =
-  { ok: true; snapshot: StoreSnapshot } | { ok: false; error: StateError; full: boolean };
+  { ok: true; snapshot: StoreSnapshot } | { ok: false; error: StateError; full: boolean; tooLarge?: boolean };
 
 /** One maker per contract served: a reload serves another. */
 const makers = new WeakMap<Served, RecordMaker>();
@@ -22,11 +22,17 @@ export function recordMakerOf(context: MockContext): RecordMaker {
   return maker;
 }
 
+/** The most records one replace of a session's state may hold: past it, 413 and nothing changes. */
+export const MAX_STATE_RECORDS = 10_000;
+/** Milliseconds of work a gradual replace does before it lets other requests be answered. */
+const SLICE_MS = 20;
+
 /**
  * Replaces a session's state with `given` (what `GET /__mock/state` answers, or the bare map), its records
- * completed and checked as fixtures are, all or nothing. Unlike fixtures, it must keep within the collection
- * limit (counted before anything is made, so a large body costs no more than its parsing) and the state budget. The
- * default session's new state is saved (onStateChange).
+ * completed and checked as fixtures are, all or nothing. Unlike fixtures, it must keep within
+ * {@link MAX_STATE_RECORDS} and the collection limit (counted before anything is made, so a large body costs no
+ * more than its parsing) and the state budget. The default session's new state is saved (onStateChange). Done at
+ * once: an in-process caller waits for its own call; the admin API uses {@link replaceStateGradually}.
  * @example replaceState(context, sessionOf(context, 's1'), { '/members/m1/passes': [{ status: 'suspended' }] },
  * 'setState()')
  */
@@ -36,10 +42,59 @@ export function replaceState(
   given: unknown,
   source: string,
 ): ReplaceStateResult {
-  const full = beyondLimits(unwrapSnapshot(given), session.store.limits, source);
-  if (full) return { ok: false, error: full, full: true };
+  const steps = replaceSteps(context, session, given, source);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * {@link replaceState} a slice of about 20 ms at a time, letting other requests be answered between slices:
+ * a large state never holds the event loop for long.
+ */
+export async function replaceStateGradually(
+  context: MockContext,
+  session: Session,
+  given: unknown,
+  source: string,
+): Promise<ReplaceStateResult> {
+  const steps = replaceSteps(context, session, given, source);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** The replace as steps: it yields whenever a slice of work is done, and returns what became of it. */
+function* replaceSteps(
+  context: MockContext,
+  session: Session,
+  given: unknown,
+  source: string,
+): Generator<void, ReplaceStateResult> {
+  const map = unwrapSnapshot(given);
+  const beyond = beyondLimits(map, session.store.limits, source);
+  if (beyond) return { ok: false, error: beyond.error, full: true, ...(beyond.tooLarge ? { tooLarge: true } : {}) };
+  let sliceStart = performance.now();
+  const spent = () => {
+    if (performance.now() - sliceStart < SLICE_MS) return false;
+    sliceStart = performance.now();
+    return true;
+  };
   try {
-    const snapshot = checkSnapshot(completeSnapshot(recordMakerOf(context), given), context.served.collections, source);
+    const snapshot: StoreSnapshot = {};
+    if (!isObject(map)) checkSnapshot(map, context.served.collections, source);
+    const maker = recordMakerOf(context);
+    for (const [path, records] of Object.entries(map as Record<string, unknown>)) {
+      const collection = collectionOf(context.served.collections, path);
+      const completed: unknown[] = [];
+      for (const [index, record] of (Array.isArray(records) && collection ? records : []).entries()) {
+        completed.push(completeRecord(maker, collection!, path, record, `state|${path}|${index}`));
+        if (spent()) yield;
+      }
+      // Checked a collection at a time, with the messages a whole snapshot gets.
+      const part = { [path]: Array.isArray(records) && collection ? completed : records };
+      Object.assign(snapshot, checkSnapshot(part, context.served.collections, source));
+      if (spent()) yield;
+    }
     if (restoreState(context, session, snapshot, true) === 'state-full') {
       const { budget } = session.store.limits;
       const error = new StateError(
@@ -57,17 +112,34 @@ export function replaceState(
   return { ok: true, snapshot: session.store.snapshot() };
 }
 
-/** Why a map of collections holds more records in one collection than a store may, or nothing. */
-function beyondLimits(map: unknown, limits: Readonly<StoreLimits>, source: string): StateError | undefined {
+/**
+ * Why a map of collections holds more than one replace may (records in all: `tooLarge`) or a store may (records
+ * in one collection), or nothing.
+ */
+function beyondLimits(
+  map: unknown,
+  limits: Readonly<StoreLimits>,
+  source: string,
+): { error: StateError; tooLarge?: boolean } | undefined {
   if (!isObject(map)) return undefined;
+  let total = 0;
   for (const [path, records] of Object.entries(map)) {
     const size = Array.isArray(records) ? records.length : 0;
-    if (size > limits.collection)
-      return new StateError(
+    total += size;
+    if (size > limits.collection) {
+      const error = new StateError(
         `${source}: "${path}" has ${size} records, more than the ${limits.collection} a collection may hold ` +
           '(collectionLimit, --collection-limit). Nothing was changed.',
         { collection: path },
       );
+      return { error };
+    }
   }
-  return undefined;
+  if (total <= MAX_STATE_RECORDS) return undefined;
+  const error = new StateError(
+    `${source}: the state has ${total} records, more than the ${MAX_STATE_RECORDS} one replace may hold; ` +
+      'send it in parts (a collection or a record at a time, below /__mock/state), or start from --data. ' +
+      'Nothing was changed.',
+  );
+  return { error, tooLarge: true };
 }

@@ -160,6 +160,17 @@ export class SqliteStore implements Store {
     return { records: this.#records, bytes: this.#charged };
   }
 
+  *collections(): Generator<string> {
+    // A page at a time, each read whole: an open cursor would keep the connection busy between pieces.
+    let after = 0;
+    for (;;) {
+      const page = this.#sql.collectionsAfter.all(after, 500) as { name: string; seq: number }[];
+      for (const { name } of page) yield name;
+      if (page.length < 500) return;
+      after = page.at(-1)!.seq;
+    }
+  }
+
   snapshot(): StoreSnapshot {
     const out: StoreSnapshot = {};
     for (const { name } of this.#sql.collections.all() as { name: string }[]) {
@@ -318,6 +329,7 @@ function prepare(db: Database) {
     list: statement('SELECT id, body FROM records WHERE collection = ? ORDER BY seq'),
     removed: statement('SELECT id FROM removed WHERE collection = ?'),
     collections: statement('SELECT name FROM collections ORDER BY seq'),
+    collectionsAfter: statement('SELECT name, seq FROM collections WHERE seq > ? ORDER BY seq LIMIT ?'),
     addCollection: statement(
       'INSERT INTO collections (name, seq, derived) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
     ),

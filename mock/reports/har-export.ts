@@ -21,6 +21,21 @@ export function toHar(calls: CallRecord[], creator: HarCreator, host: string): o
   return { log: { version: '1.2', creator, entries: calls.map((call) => entryOf(call, host)) } };
 }
 
+/**
+ * The same log as {@link toHar}, as text made one entry at a time, for a reader that takes it piece by piece:
+ * a whole journal never stands in memory as one string.
+ * @example for (const chunk of harText(journal.since(0), creator, host)) res.write(chunk)
+ */
+export function* harText(calls: Iterable<CallRecord>, creator: HarCreator, host: string): Generator<string> {
+  yield `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"entries":[`;
+  let separator = '';
+  for (const call of calls) {
+    yield `${separator}${JSON.stringify(entryOf(call, host))}`;
+    separator = ',';
+  }
+  yield ']}}';
+}
+
 function entryOf(call: CallRecord, fallbackHost: string): object {
   const ms = call.ms ?? 0;
   const host = first(call.headers.host) ?? fallbackHost;

@@ -12,45 +12,108 @@ export type HarReplay =
   /** The last answer recorded for each request answers every time, until reset. */
   | 'last';
 
-/** An entry made into an override, or why it was not. */
-export type HarEntryOutcome =
-  { entry: number; request: string; spec: OverrideSpec } | { entry: number; request: string; reasons: string[] };
-
 /** The entries of a HAR the mock will not replay, at most this many listed. */
 export const LISTED_REFUSALS = 100;
 
+/** The most entries a HAR may have: past it, the whole document is refused and nothing is set. */
+export const MAX_HAR_ENTRIES = 10_000;
+
+/** What an import did: the overrides now in force, and the entries refused with why (the first 100). */
+export interface HarImport {
+  entries: number;
+  overrides: Override[];
+  refused: { entry: number; request: string; reasons: string[] }[];
+  /** How many entries were refused, listed or not. */
+  refusedCount: number;
+}
+
+/** Sets an override, or says why not (`full`: the session holds as many as it may, so no later one fits). */
+export type SetOverride = (
+  spec: OverrideSpec,
+) => { ok: true; override: Override } | { ok: false; errors: string[]; full?: boolean };
+
 /**
- * Reads a HAR 1.2 document into override specs, entry by entry: the request's URL routed to its operation
- * (path parameters and query become the override's `match`), the response's status and JSON body its
- * answer, a dropped call (`_fault: "drop"`, as the mock exports it) a dropped connection. Entries of no
- * operation (a page's assets), without an answer, or with a body other than JSON are refused, with why.
- * @returns the outcomes in the order their overrides are to be set, or what is wrong with the document
- * @example readHar(JSON.parse(text), context.served, 'sequence')
+ * Replays a HAR 1.2 document's answers as overrides, entry by entry, through `override` (which checks each
+ * against the contract and the session's limits): the request's URL routed to its operation (path parameters
+ * and query become the override's `match`), the response's status and JSON body its answer, a dropped call
+ * (`_fault: "drop"`, as the mock exports it) a dropped connection. Entries of no operation (a page's assets),
+ * without an answer, or with a body other than JSON are refused, with why. A body is parsed only when its
+ * override may be set: once the session is full, the rest are refused unread. At most {@link LISTED_REFUSALS}
+ * refusals are listed (all are counted).
+ * @returns what was set and refused, or what is wrong with the document (nothing was set then)
+ * @example importHar(JSON.parse(text), context.served, 'sequence', (spec) => control.override('', spec))
  */
-export function readHar(har: unknown, served: Served, replay: HarReplay): HarEntryOutcome[] | string {
+export function importHar(
+  har: unknown,
+  served: Served,
+  replay: HarReplay,
+  override: SetOverride,
+  /** Why no more overrides fit in the session (it is full), or nothing while they do. */
+  noRoom: () => string[] | undefined = () => undefined,
+): HarImport | string {
   const entries = (har as { log?: { entries?: unknown } })?.log?.entries;
   if (!Array.isArray(entries)) return 'a HAR is a JSON object { log: { entries: [...] } } (HAR 1.2)';
-  const outcomes = entries.map((entry, index) => readEntry(entry, index, served, replay));
-  if (replay === 'sequence') return outcomes;
+  if (entries.length > MAX_HAR_ENTRIES)
+    return `the HAR has ${entries.length} entries; at most ${MAX_HAR_ENTRIES} are read (export fewer, or split it)`;
+  const result: HarImport = { entries: entries.length, overrides: [], refused: [], refusedCount: 0 };
+  const refuse = (entry: number, request: string, reasons: string[]) => {
+    result.refusedCount++;
+    if (result.refused.length < LISTED_REFUSALS) result.refused.push({ entry, request, reasons });
+  };
+  let full: string[] | undefined;
+  const set = (routed: RoutedEntry) => {
+    full ??= noRoom();
+    if (full) return refuse(routed.entry, routed.request, full);
+    const spec = specOf(routed);
+    if ('reasons' in spec) return refuse(routed.entry, routed.request, spec.reasons);
+    const done = override(spec);
+    if (done.ok) return void result.overrides.push(done.override);
+    if (done.full) full = done.errors;
+    refuse(routed.entry, routed.request, done.errors);
+  };
+  const routed = entries.map((entry, index) => routeEntry(entry, index, served, replay));
+  if (replay === 'sequence') {
+    for (const entry of routed)
+      if ('reasons' in entry) refuse(entry.entry, entry.request, entry.reasons);
+      else set(entry);
+    return result;
+  }
   // The last answer of each request wins: earlier ones are dropped, not refused.
-  const last = new Map<string, HarEntryOutcome>();
-  const refused: HarEntryOutcome[] = [];
-  for (const outcome of outcomes) {
-    if ('spec' in outcome) {
-      const key = JSON.stringify([outcome.spec.operationId, outcome.spec.match]);
-      last.delete(key);
-      last.set(key, outcome);
-    } else refused.push(outcome);
+  const last = new Map<string, RoutedEntry>();
+  const unrouted: Refused[] = [];
+  for (const entry of routed) {
+    if ('reasons' in entry) {
+      unrouted.push(entry);
+      continue;
+    }
+    const key = JSON.stringify([entry.spec.operationId, entry.spec.match]);
+    last.delete(key);
+    last.set(key, entry);
   }
   // A query matches partially, so a request recorded without one would also answer `?cursor=…`: the more
   // query names an override names, the earlier it is tried (the first override that matches answers).
-  const specific = (outcome: HarEntryOutcome) =>
-    'spec' in outcome ? Object.keys(outcome.spec.match?.query ?? {}).length : 0;
-  const kept = [...last.values()].sort((a, b) => specific(b) - specific(a) || a.entry - b.entry);
-  return [...kept, ...refused.sort((a, b) => a.entry - b.entry)];
+  const specific = (entry: RoutedEntry) => Object.keys(entry.spec.match?.query ?? {}).length;
+  for (const entry of [...last.values()].sort((a, b) => specific(b) - specific(a) || a.entry - b.entry)) set(entry);
+  for (const entry of unrouted) refuse(entry.entry, entry.request, entry.reasons);
+  return result;
 }
 
-function readEntry(entry: unknown, index: number, served: Served, replay: HarReplay): HarEntryOutcome {
+/** An entry refused before its body is looked at. */
+interface Refused {
+  entry: number;
+  request: string;
+  reasons: string[];
+}
+
+/** An entry routed to its operation: the override it makes but for its body, which is read last. */
+interface RoutedEntry {
+  entry: number;
+  request: string;
+  spec: OverrideSpec;
+  content?: { text: string; encoding: unknown };
+}
+
+function routeEntry(entry: unknown, index: number, served: Served, replay: HarReplay): RoutedEntry | Refused {
   const { request, response } = (entry ?? {}) as {
     request?: { method?: unknown; url?: unknown };
     response?: { status?: unknown; content?: { text?: unknown; mimeType?: unknown; encoding?: unknown } };
@@ -58,8 +121,8 @@ function readEntry(entry: unknown, index: number, served: Served, replay: HarRep
   };
   const method = typeof request?.method === 'string' ? request.method.toUpperCase() : undefined;
   const url = typeof request?.url === 'string' && URL.canParse(request.url) ? new URL(request.url) : undefined;
-  const shown = `${method ?? '?'} ${url ? `${url.pathname}${url.search}` : String(request?.url ?? '?')}`;
-  const refuse = (...reasons: string[]) => ({ entry: index, request: shown, reasons });
+  const shown = `${method ?? '?'} ${url ? `${url.pathname}${url.search}` : String(request?.url ?? '?').slice(0, 200)}`;
+  const refuse = (...reasons: string[]): Refused => ({ entry: index, request: shown, reasons });
   if (!method || !url) return refuse('the entry needs request.method and an absolute request.url');
   const routed = matchRoute(served, method, url.pathname, false);
   if (!isMatch(routed)) return refuse('no operation of the contract has this method and path');
@@ -88,45 +151,16 @@ function readEntry(entry: unknown, index: number, served: Served, replay: HarRep
   if (text === '') return { entry: index, request: shown, spec: { ...spec, status } };
   const type = typeof content.mimeType === 'string' ? content.mimeType : '';
   if (!/[/+]json\b/i.test(type)) return refuse(`its body is ${type || 'of no type'}: only JSON bodies are replayed`);
+  return { entry: index, request: shown, spec: { ...spec, status }, content: { text, encoding: content.encoding } };
+}
+
+/** The entry's override with its body, or why its body cannot be one. */
+function specOf({ spec, content }: RoutedEntry): OverrideSpec | { reasons: string[] } {
+  if (!content) return spec;
   try {
-    const decoded = content.encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
-    return { entry: index, request: shown, spec: { ...spec, status, body: JSON.parse(decoded) as unknown } };
+    const decoded = content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+    return { ...spec, body: JSON.parse(decoded) as unknown };
   } catch {
-    return refuse('its body is not JSON, though its type says so');
+    return { reasons: ['its body is not JSON, though its type says so'] };
   }
-}
-
-/** What an import did: the overrides now in force, and the entries refused with why (the first 100). */
-export interface HarImport {
-  entries: number;
-  overrides: Override[];
-  refused: { entry: number; request: string; reasons: string[] }[];
-  /** How many entries were refused, listed or not. */
-  refusedCount: number;
-}
-
-/**
- * Sets an override for each entry read, in order, through `override` (which checks it against the contract
- * and the session's limits); an override refused there is a refused entry.
- * @example applyHar(readHar(har, served, 'sequence'), (spec) => controls.override(session, spec))
- */
-export function applyHar(
-  outcomes: HarEntryOutcome[],
-  override: (spec: OverrideSpec) => { ok: true; override: Override } | { ok: false; errors: string[] },
-): HarImport {
-  const result: HarImport = { entries: outcomes.length, overrides: [], refused: [], refusedCount: 0 };
-  const refuse = (entry: number, request: string, reasons: string[]) => {
-    result.refusedCount++;
-    if (result.refused.length < LISTED_REFUSALS) result.refused.push({ entry, request, reasons });
-  };
-  for (const outcome of outcomes) {
-    if (!('spec' in outcome)) {
-      refuse(outcome.entry, outcome.request, outcome.reasons);
-      continue;
-    }
-    const set = override(outcome.spec);
-    if (set.ok) result.overrides.push(set.override);
-    else refuse(outcome.entry, outcome.request, set.errors);
-  }
-  return result;
 }

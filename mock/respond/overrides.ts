@@ -147,7 +147,7 @@ function headerErrors(headers: unknown): string[] {
  * without
  * recursion, before anything serialises them) and {@link MAX_OVERRIDE_JSON} bytes of JSON.
  */
-function sizeErrors(field: string, value: unknown): string[] {
+export function sizeErrors(field: string, value: unknown): string[] {
   if (value === undefined) return [];
   if (nestsTooDeep(value)) return [`${field} nests deeper than ${MAX_DEPTH} levels`];
   const values = countValues(value, MAX_OVERRIDE_VALUES + 1);
@@ -169,12 +169,13 @@ function sizeErrors(field: string, value: unknown): string[] {
  * value in them. The mock bounds the total across all its sessions with it.
  */
 export function overrideWeight({ match, body, headers }: Pick<OverrideSpec, 'match' | 'body' | 'headers'>): number {
-  let weight = 0;
-  for (const value of [match, body, headers]) {
-    if (value === undefined) continue;
-    weight += Buffer.byteLength(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
-  }
-  return weight;
+  return valueWeight(match) + valueWeight(body) + valueWeight(headers);
+}
+
+/** What a JSON value kept costs in memory, as {@link overrideWeight} counts it (0 for none). */
+export function valueWeight(value: unknown): number {
+  if (value === undefined) return 0;
+  return Buffer.byteLength(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
 }
 
 /** The values in a JSON value (itself included), counted without recursion, up to `stopAt`. */

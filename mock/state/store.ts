@@ -89,6 +89,11 @@ export interface Store {
   /** Every collection clients changed or that was restored, as clients see it. Untouched ones are placeholders. */
   snapshot(): StoreSnapshot;
   /**
+   * The paths of the collections {@link Store.snapshot} holds, in its order, read a page at a time as they are
+   * taken (for a reader of the whole state that takes it piece by piece).
+   */
+  collections(): Iterable<string>;
+  /**
    * Replaces everything with the snapshot; `idOf` names each record's key. With `charged` (what a client sent)
    * it must fit the budget, else `state-full` and nothing changed; without (fixtures, a state file) it is never
    * refused, but counts.
@@ -183,6 +188,11 @@ export class MemoryStore implements Store {
 
   usage(): { records: number; bytes: number } {
     return { records: this.#records, bytes: this.#charged };
+  }
+
+  *collections(): Generator<string> {
+    // The names as they are now: the map may change between two pieces a reader takes.
+    yield* [...this.#overlays.keys()];
   }
 
   snapshot(): StoreSnapshot {

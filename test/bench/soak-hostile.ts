@@ -87,6 +87,13 @@ const bigMatch = JSON.stringify({
 });
 const deepMatch = `{"operationId":"listPasses","status":500,"match":{"body":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
 const slashes = `/${'/'.repeat(15_000)}a`;
+// Issue 26's attacks: waits holding 256 KiB matches, HAR exports of a full journal, HAR and state bombs, a
+// pattern that backtracks (on a contract of its own, below), idle sockets and event streams that never read.
+const waitBomb = JSON.stringify({ match: { body: Array.from({ length: 87_000 }, () => ({})) }, timeout: 60_000 });
+const harBomb = `{"log":{"entries":[${Array(4_000_000).fill('0').join(',')}]}}`;
+const stateBomb = JSON.stringify(
+  Object.fromEntries(Array.from({ length: 999 }, (_, c) => [`/members/s${c}/passes`, Array(1000).fill({})])),
+);
 
 /** Each attack: one request as a hostile client would send it, with contract traffic and the admin API only. */
 const attacks: Record<string, () => Sent> = {
@@ -142,7 +149,70 @@ const attacks: Record<string, () => Sent> = {
     body: bigMatch,
   }),
   'override 100k deep': () => ({ method: 'POST', path: '/__mock/overrides', headers: JSON_TYPE, body: deepMatch }),
+  'waits with 256 KiB matches': () => ({
+    method: 'POST',
+    path: '/__mock/calls/wait',
+    headers: { ...JSON_TYPE, 'X-Mock-Session': `bomb-${next() % 100}` },
+    body: waitBomb,
+    abandonAfter: 5000,
+  }),
+  'HAR exports, 4 at once': () => ({ method: 'GET', path: '/__mock/calls.har' }),
+  'HAR export 2': () => ({ method: 'GET', path: '/__mock/calls.har' }),
+  'HAR export 3': () => ({ method: 'GET', path: '/__mock/calls.har' }),
+  'HAR export 4': () => ({ method: 'GET', path: '/__mock/calls.har' }),
+  'HAR of 4M entries (8 MiB)': () => ({
+    method: 'POST',
+    path: '/__mock/har',
+    headers: { ...JSON_TYPE, 'X-Mock-Session': 'har' },
+    body: harBomb,
+  }),
+  'state of 999k records': () => ({
+    method: 'PUT',
+    path: '/__mock/state',
+    headers: { ...JSON_TYPE, 'X-Mock-Session': 'state' },
+    body: stateBomb,
+  }),
 };
+
+/** Sockets that connect and never send a request: the mock must free them (408) before they use up its files. */
+async function idleSockets(count: number): Promise<number> {
+  let freed = 0;
+  while (Date.now() < deadline && exited === undefined) {
+    const sockets = Array.from({ length: count }, () => connect(Number(port), hostname));
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            socket.on('error', () => resolve());
+            socket.on('close', () => resolve());
+            socket.on('data', (d: Buffer) => {
+              if (d.toString().startsWith('HTTP/1.1 408')) freed++;
+            });
+          }),
+      ),
+    );
+  }
+  return freed;
+}
+
+/** Event streams that are opened and never read: the inspector must still get one. */
+async function streamHogs(count: number): Promise<{ hogs: number; inspector: number[] }> {
+  const inspector: number[] = [];
+  const hogs = Array.from({ length: count }, () =>
+    request({ host: hostname, port, path: '/__mock/events' }, (res) => res.pause())
+      .on('error', () => undefined)
+      .end(),
+  );
+  while (Date.now() < deadline && exited === undefined) {
+    const controller = new AbortController();
+    const res = await fetch(`${url}/__mock/events`, { signal: controller.signal }).catch(() => undefined);
+    inspector.push(res?.status ?? 0);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  hogs.forEach((hog) => hog.destroy());
+  return { hogs: count, inspector };
+}
 
 const counts: Record<string, Record<number, number>> = {};
 const deadline = Date.now() + MINUTES * 60_000;
@@ -230,8 +300,18 @@ const sampler = setInterval(async () => {
   );
 }, 10_000);
 
-await Promise.all([...Object.entries(attacks).map(([name, make]) => attacker(name, make)), probe()]);
+const [, , freed, streams] = await Promise.all([
+  Promise.all(Object.entries(attacks).map(([name, make]) => attacker(name, make))),
+  probe(),
+  idleSockets(200),
+  streamHogs(150),
+]);
 clearInterval(sampler);
+const openedStreams = streams.inspector.filter((status) => status === 200).length;
+console.log(
+  `\nidle sockets answered 408 and freed: ${freed}; the inspector's stream beside ${streams.hogs} that never read: ` +
+    `${openedStreams} of ${streams.inspector.length} opened`,
+);
 
 console.log(
   '\nanswers per attack (status: count; 0 = connection error, -2 = abandoned by the client, -3 = no answer in 20 s):',

@@ -59,6 +59,18 @@ describe('GET /__mock/calls.har', () => {
     expect(archive.log.entries).toHaveLength(4);
   });
 
+  test('is streamed a call at a time (no length known beforehand), the journal read a hundred calls at a time', async () => {
+    mock = await newMock({ journalLimit: 1000 });
+    for (let i = 0; i < 250; i++) await request(mock.app).get(`/members/m${i}/passes`).set(AUTH).expect(200);
+    const res = await request(mock.app).get('/__mock/calls.har').expect(200);
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    const paths = (res.body as { log: { entries: { request: { url: string } }[] } }).log.entries.map(
+      (e) => new URL(e.request.url).pathname,
+    );
+    expect(paths).toEqual(Array.from({ length: 250 }, (_, i) => `/members/m${i}/passes`));
+  });
+
   test('an entry has the request and response with headers, query string, bodies as text, and its time', async () => {
     mock = await newMock();
     mock.override({ operationId: 'createCredential', delay: 30 });

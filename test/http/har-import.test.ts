@@ -162,3 +162,37 @@ describe('a HAR file replayed as overrides', () => {
     expect(() => mock.importHar([])).toThrow(/^importHar\(\): a HAR is a JSON object/);
   });
 });
+
+describe('a HAR import is bounded', () => {
+  const postHar = (app: Parameters<typeof request>[0], text: string) =>
+    request(app).post('/__mock/har').set('Content-Type', 'application/json').send(text);
+
+  test('a HAR of more than 10,000 entries is refused with 413 at once, and nothing is set', async () => {
+    const mock = await newMock();
+    const res = await postHar(mock.app, `{"log":{"entries":[${Array(10_001).fill('0').join(',')}]}}`);
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toBe('the HAR has 10001 entries; at most 10000 are read (export fewer, or split it)');
+    expect(mock.calls()).toEqual([]);
+    expect((await request(mock.app).get('/__mock/overrides')).body.overrides).toEqual([]);
+  });
+
+  test('past the session’s 100 overrides, the rest are refused unread, and only the first 100 refusals are listed', async () => {
+    const mock = await newMock();
+    const good = Array.from({ length: 100 }, () => entry('GET', `/members/m1/passes/${PASS}`, 200, pass('Kept')));
+    // After the session is full, a body that is no JSON is not even read: its refusal is the full session's.
+    const broken = {
+      ...entry('GET', '/members/m1/passes', 200),
+      response: { status: 200, content: { mimeType: 'application/json', text: '{' } },
+    };
+    const har = { log: { entries: [...good, ...Array(150).fill(broken)] } };
+    const res = await postHar(mock.app, JSON.stringify(har)).expect(200);
+    expect(res.body).toMatchObject({ entries: 250, refusedCount: 150 });
+    expect(res.body.overrides).toHaveLength(100);
+    expect(res.body.refused).toHaveLength(100);
+    expect(res.body.refused[0]).toEqual({
+      entry: 100,
+      request: 'GET /members/m1/passes',
+      reasons: [expect.stringContaining('this session already holds 100 overrides')],
+    });
+  });
+});

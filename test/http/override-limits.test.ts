@@ -132,3 +132,43 @@ describe('overrides are bounded', () => {
     expect(res.headers['x-note']).toBe('from an override');
   });
 });
+
+describe('waits are bounded as overrides are', () => {
+  const postWait = (app: Parameters<typeof request>[0], body: unknown) =>
+    request(app).post('/__mock/calls/wait').set('Content-Type', 'application/json').send(JSON.stringify(body));
+
+  test('a wait whose match has more than 4096 values is refused with 413 at once, and nothing waits', async () => {
+    const mock = await newMock();
+    const res = await postWait(mock.app, {
+      match: { body: Array.from({ length: 5000 }, () => ({})) },
+      timeout: 60_000,
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toBe('The wait was refused: match has more than 4096 values; at most that are kept.');
+    expect((await request(mock.app).get('/__mock/sessions')).body.sessions[0].waiters).toBe(0);
+  });
+
+  test('a wait whose match is over 64 KiB of JSON is refused with 413, in process too', async () => {
+    const mock = await newMock();
+    const match = { headers: { 'x-pad': 'x'.repeat(70_000) } };
+    expect((await postWait(mock.app, { match })).status).toBe(413);
+    await expect(mock.waitForCall(match)).rejects.toThrow(/^waitForCall\(\): The wait was refused: match is \d+ bytes/);
+  });
+
+  test('the open waits share a byte budget: past it a wait is refused with 429 and Retry-After', async () => {
+    const mock = await newMock();
+    // Each holds about 60 KB: the 16 MiB budget takes some 270 of them.
+    const match = { headers: { 'x-pad': 'x'.repeat(60_000) } };
+    const waits = Array.from({ length: 300 }, () => mock.waitForCall(match, { timeout: 2000 }).catch((e: Error) => e));
+    const refused = await postWait(mock.app, { match, timeout: 10 });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.detail).toMatch(/^waits holding \d+ of 16777216 bytes are open on this mock/);
+    const ended = await Promise.all(waits);
+    expect(
+      ended.filter((e) => e instanceof Error && /holding \d+ of 16777216 bytes/.test(e.message)).length,
+    ).toBeGreaterThan(0);
+    // Once they end, the budget is free again.
+    expect((await postWait(mock.app, { match, timeout: 10 })).status).toBe(408);
+  });
+});

@@ -446,3 +446,47 @@ describe('state changes are guarded like every admin change', () => {
     await request(mock.app).put('/__mock/state').set('Authorization', 'Bearer s3cret').send(STATE).expect(200);
   });
 });
+
+describe('a whole state replace is bounded and never holds the mock up', () => {
+  /** `count` empty records, 1000 to a member's passes. */
+  const records = (count: number) => {
+    const map: Record<string, Record<string, unknown>[]> = {};
+    for (let i = 0; i < count; i++) (map[`/members/m${Math.floor(i / 1000)}/passes`] ??= []).push({});
+    return map;
+  };
+
+  test('more than 10,000 records in one replace are refused with 413 before any is made, and nothing changes', async () => {
+    mock = await newMock({ seed: 11 });
+    const res = await request(mock.app).put('/__mock/state').send(records(10_001)).expect(413);
+    expect(res.body.detail).toBe(
+      'PUT /__mock/state: the state has 10001 records, more than the 10000 one replace may hold; send it in parts ' +
+        '(a collection or a record at a time, below /__mock/state), or start from --data. Nothing was changed.',
+    );
+    expect(mock.state()).toEqual({});
+  });
+
+  test('10,000 records are taken a slice at a time: another request is answered before the replace ends', async () => {
+    mock = await newMock({ seed: 11 });
+    const order: string[] = [];
+    const replace = request(mock.app)
+      .put('/__mock/state')
+      .send(records(10_000))
+      .then((res) => order.push(`replace ${res.status}`));
+    // Let the replace start, then ask for health while it works.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await request(mock.app)
+      .get('/__mock/health')
+      .then((res) => order.push(`health ${res.status}`));
+    await replace;
+    expect(order).toEqual(['health 200', 'replace 200']);
+    expect(Object.values(mock.state()).flat()).toHaveLength(10_000);
+  });
+
+  test('GET /__mock/state is streamed a collection at a time', async () => {
+    mock = await newMock({ seed: 11 });
+    mock.setState(records(2000));
+    const res = await request(mock.app).get('/__mock/state').expect(200);
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(Object.keys(res.body.collections)).toEqual(['/members/m0/passes', '/members/m1/passes']);
+  });
+});

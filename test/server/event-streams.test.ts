@@ -62,14 +62,20 @@ describe('event streams', () => {
     stream.close();
   });
 
-  test('past the most open at once, another is a 429 problem with Retry-After', async () => {
-    const { url } = await serveStreams(new Journal(10), { max: 1 });
-    const first = await openEvents(url);
-    const refused = await fetch(url);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('5');
-    expect(await refused.json()).toMatchObject({ status: 429, title: 'Too many event streams are open' });
-    first.close();
+  test('past the most open at once, a new stream ends the oldest, which is told why: none can lock others out', async () => {
+    const { streams, url } = await serveStreams(new Journal(10), { max: 2 });
+    // Two clients that never read (a stream hog), then a person opening the inspector.
+    const [first, second] = [await openEvents(url), await openEvents(url)];
+    const third = await openEvents(url);
+    expect(third.response.status).toBe(200);
+    expect(await first.next()).toEqual({
+      event: 'evicted',
+      data: JSON.stringify({ reason: '2 streams were open, the most this mock keeps' }),
+    });
+    expect(await first.next()).toBeUndefined();
+    expect(streams.size).toBe(2);
+    second.close();
+    third.close();
   });
 
   test('endAll ends every stream, and says how many', async () => {

@@ -180,3 +180,72 @@ describe('bodyText', () => {
     expect(res.written.body).toBe('<xml><id>0</id></xml>');
   });
 });
+
+describe('writeReply of a streamed reply', () => {
+  /** A response whose socket takes `room` writes before it asks the writer to wait for `drain`. */
+  function socket(room: number) {
+    const writes: string[] = [];
+    const listeners: (() => void)[] = [];
+    let ended = false;
+    const res = {
+      req: { method: 'GET' },
+      destroyed: false,
+      writeHead: () => res,
+      write(chunk: string) {
+        writes.push(chunk);
+        return writes.length % room !== 0;
+      },
+      once(event: string, listener: () => void) {
+        if (event === 'drain') listeners.push(listener);
+        return res;
+      },
+      end() {
+        ended = true;
+        return res;
+      },
+      destroy() {
+        res.destroyed = true;
+      },
+    };
+    return {
+      res: res as unknown as ServerResponse,
+      writes,
+      drain: () => listeners.shift()?.(),
+      get ended() {
+        return ended;
+      },
+    };
+  }
+
+  test('makes the next chunk only once the socket has taken the last: a slow reader holds one chunk', () => {
+    const made: number[] = [];
+    function* chunks() {
+      for (let i = 0; i < 5; i++) {
+        made.push(i);
+        yield `chunk ${i};`;
+      }
+    }
+    const client = socket(2);
+    writeReply(client.res, { status: 200, headers: {}, contentType: 'application/json', chunks: chunks() });
+    expect([made, client.ended]).toEqual([[0, 1], false]);
+    client.drain();
+    expect(made).toEqual([0, 1, 2, 3]);
+    client.drain();
+    expect([client.writes.join(''), client.ended]).toEqual(['chunk 0;chunk 1;chunk 2;chunk 3;chunk 4;', true]);
+  });
+
+  test('stops making chunks once the client has gone', () => {
+    let made = 0;
+    function* chunks() {
+      for (;;) {
+        made++;
+        yield 'x';
+      }
+    }
+    const client = socket(1);
+    writeReply(client.res, { status: 200, headers: {}, chunks: chunks() });
+    (client.res as unknown as { destroyed: boolean }).destroyed = true;
+    client.drain();
+    expect(made).toBe(2);
+  });
+});

@@ -81,6 +81,11 @@ const events = followEvents({
     } else if (event === 'reset') {
       calls.clear();
       refreshState();
+    } else if (event === 'evicted') {
+      // The mock keeps a bounded number of streams and ended this, the oldest: the page reconnects and resumes.
+      const note = byId('stream-note');
+      fill(note, `The mock ended this page's stream (${JSON.parse(data).reason}); it reconnects and misses nothing.`);
+      note.hidden = false;
     }
     refreshLater();
   },
