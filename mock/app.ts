@@ -7,6 +7,7 @@ import { createAdminApi } from './admin/admin-api.js';
 import { createEventStreams } from './admin/event-streams.js';
 import { createControl, type Outcome } from './control/control.js';
 import type { Contract } from './contract/contract.js';
+import { warnGuardedPatterns } from './contract/guarded-patterns.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
@@ -216,6 +217,7 @@ function checkedOptions(options: MockOptions): ResolvedMockOptions {
 function contextOf(contract: Contract, resolved: ResolvedMockOptions): MockContext {
   const served = serve(contract);
   const context = createMockContext(served, resolved);
+  warnGuardedPatterns(contract.operations, context.logger.warn);
   // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
   // startMock's were, to name their file).
   context.initialState = wasChecked(resolved.state, served.collections)

@@ -3,6 +3,7 @@
 // in-process test API (app.ts), the admin endpoints (admin/) and connectMock (through the endpoints) carry it.
 import type { ProblemKind } from '../http/problems.js';
 import type { Contract } from '../contract/contract.js';
+import { warnGuardedPatterns } from '../contract/guarded-patterns.js';
 import {
   dropSession,
   resetSession,
@@ -335,6 +336,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     operationsSeen: (session) => operationsSeen(context.served, sessionOf(context, session).journal),
     reload(next) {
       context.served = serve(next);
+      warnGuardedPatterns(next.operations, context.logger.warn);
       tally = new CallTally(context.served);
       context.placeholders = new PlaceholderSource(
         context.served.collections,

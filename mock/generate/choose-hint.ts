@@ -1,5 +1,6 @@
 // Decides where a generated value should come from, by what the schema says about it, most explicit first.
 import type { Faker } from '@faker-js/faker';
+import { compileContractPattern, type ContractPattern } from '../lib/pattern-engine.js';
 import type { JsonObject } from '../schema/schema-facts.js';
 import { isBirthName, nameHint, snakeCase, type NameContext, type PersonPart } from './name-hints.js';
 
@@ -121,10 +122,13 @@ function allows(node: JsonObject, type: string): boolean {
   return Array.isArray(node.type) ? node.type.includes(type) : node.type === type;
 }
 
-/** A pattern as a regular expression; `null` when it does not compile (nothing is known to fit it). */
-function compile(pattern: string): RegExp | null {
+/**
+ * A pattern compiled as validation compiles it (linear time: a faker sentence cannot stall on a backtracking
+ * pattern); `null` when it does not compile (nothing is known to fit it).
+ */
+function compile(pattern: string): ContractPattern | null {
   try {
-    return new RegExp(pattern, 'u');
+    return compileContractPattern(pattern);
   } catch {
     return null;
   }

@@ -1,13 +1,23 @@
 // Loads the parts of @stoplight/prism-http the mock uses, where Prism finds them (its own copies of ajv,
 // ajv-formats, http-spec, the sampler), and installs them in the core: importing this module is enough.
+// Prism's ajv instances are made to run contract patterns in linear time (see withLinearPatterns).
 import { createRequire } from 'node:module';
+import { installGuardedMatch, patternEngine } from '../lib/pattern-engine.js';
 import { installPrismModules, type PrismModules } from '../prism/prism-modules.js';
+import { createTimedMatch } from './timed-match.js';
 
 const require = createRequire(import.meta.url);
 /** Resolves as Prism does, from its own package: its dependencies, not the mock's. */
 const fromPrism = createRequire(require.resolve('@stoplight/prism-http/package.json'));
 
-const utils = require('@stoplight/prism-http/dist/validator/validators/utils.js') as Pick<
+/** How long a pattern RE2 cannot run may take on one value: with the hand-over, the event loop waits < 50 ms. */
+const PATTERN_BUDGET_MS = 40;
+installGuardedMatch(createTimedMatch(PATTERN_BUDGET_MS));
+
+const UTILS = '@stoplight/prism-http/dist/validator/validators/utils.js';
+/** Marks Prism's utilities once their ajv instances run patterns in linear time. */
+const LINEAR = Symbol.for('membership-mock.linear-patterns');
+const utils = withLinearPatterns(() => require(UTILS) as object) as Pick<
   PrismModules,
   'validateAgainstSchema' | 'convertAjvErrors'
 >;
@@ -61,6 +71,38 @@ export function loadPrismModules(): PrismModules {
     dateTime: require('@stoplight/prism-http/dist/validator/validators/dateTime.js') as PrismModules['dateTime'],
     sampler: fromPrism('@stoplight/json-schema-sampler') as PrismModules['sampler'],
   };
+}
+
+/**
+ * Requires Prism's validation utilities so that the six ajv instances they make at once (three drafts, with and
+ * without coercion: every request and response check of Prism's) compile patterns with {@link patternEngine}.
+ * Prism takes no ajv options, so for that one require its ajv classes are replaced by ones that add ajv's
+ * `code.regExp` option, then put back: the only patch of Prism's, and nothing else sees it. A backtracking
+ * RegExp took 20 s on a 41-character value (see docs/security.md). The utilities are marked: a second load of
+ * this file in one process (a test runner's) finds them made so already.
+ * @throws Error when something else loaded them first: their instances would backtrack
+ */
+function withLinearPatterns(load: () => object): object {
+  const loaded = require.cache[require.resolve(UTILS)]?.exports as Record<symbol, unknown> | undefined;
+  if (loaded?.[LINEAR]) return loaded;
+  if (loaded)
+    throw new Error("Prism's validation was loaded before mock/node/prism-modules.js: its patterns would backtrack.");
+  type AjvModule = { default: new (options?: { code?: object }) => object };
+  const modules = ['ajv', 'ajv/dist/2019', 'ajv/dist/2020'].map((id) => fromPrism(id) as AjvModule);
+  const originals = modules.map((module) => module.default);
+  modules.forEach((module, i) => {
+    const Ajv = originals[i]!;
+    module.default = class extends Ajv {
+      constructor(options: { code?: object } = {}) {
+        super({ ...options, code: { ...options.code, regExp: patternEngine } });
+      }
+    };
+  });
+  try {
+    return Object.assign(load(), { [LINEAR]: true });
+  } finally {
+    modules.forEach((module, i) => (module.default = originals[i]!));
+  }
 }
 
 installPrismModules(loadPrismModules());

@@ -3,6 +3,7 @@
 // The platform loads them where Prism finds them and installs them here once, before the first contract is
 // read: in Node, node/prism-modules.ts (every entry point imports it); a browser bundle would do the same.
 import type { IHttpOperation } from '@stoplight/types';
+import { patternEngine } from '../lib/pattern-engine.js';
 import { keepUnsentAbsent, type DeepObjectDeserializer } from './deep-object.js';
 
 interface Left<L> {
@@ -150,9 +151,9 @@ export const bodyParts = {
 };
 
 /**
- * An ajv of the caller's own, set up as the one Prism checks bodies with (its options, formats and
- * date-time), for the JSON Schema draft a schema's `$schema` names. Prism's own instance keeps every schema it
- * ever compiled; one of these lets a caller bound what it keeps (`removeSchema`), or drop it whole.
+ * An ajv of the caller's own, set up as the one Prism checks bodies with (its options, formats, date-time and
+ * linear-time patterns), for the JSON Schema draft a schema's `$schema` names. Prism's own instance keeps every
+ * schema it ever compiled; one of these lets a caller bound what it keeps (`removeSchema`), or drop it whole.
  */
 export function createSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCompiler {
   const { ajv: classes, addFormats, dateTime } = prism();
@@ -162,6 +163,8 @@ export function createSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCo
     allowMatchingProperties: true,
     strict: false,
     coerceTypes: false,
+    // Contract patterns run in linear time, as in Prism's own instances (see node/prism-modules.ts).
+    code: { regExp: patternEngine },
     logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
   });
   addFormats(ajv);

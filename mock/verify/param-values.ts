@@ -2,6 +2,7 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { createBodyGenerator } from '../generate/generate-body.js';
 import { hashSeed } from '../lib/hash-seed.js';
+import { compileContractPattern } from '../lib/pattern-engine.js';
 import { isObject } from '../schema/schema-facts.js';
 
 /** Made-up parameter values: the one given for a name, else the same value every time it is asked for. */
@@ -90,7 +91,7 @@ function fitsString(value: string, schema: unknown): boolean {
   if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) return false;
   if (typeof schema.pattern !== 'string') return true;
   try {
-    return new RegExp(schema.pattern, 'u').test(value);
+    return compileContractPattern(schema.pattern).test(value);
   } catch {
     return false;
   }
