@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StateSync } from '../instance/options.js';
 import { StateError } from '../state/check-snapshot.js';
+import { guardStateFile } from './guard-state-file.js';
 import { readJsonFile } from './read-json-file.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { StoreLimits, StoreSnapshot, StoredRecord } from '../state/store.js';
@@ -108,7 +109,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
       // Written to once now, so a file that cannot be written is refused at the start, not at the first change.
       const layout = db.pragma('user_version', { simple: true }) as number;
       db.exec(`BEGIN IMMEDIATE; ${layout === 1 ? FROM_LAYOUT_1 : ''} PRAGMA user_version = ${LAYOUT}; COMMIT;`);
-      return { store: new SqliteStore(db, settings.limits), origin: 'opened' };
+      return { store: guarded(new SqliteStore(db, settings.limits), target), origin: 'opened' };
     }
     // A new database beside an import that did not commit takes that import again.
     if (!imported && existsSync(movedTo)) imported = settings.accept(await readJsonState(movedTo, movedTo), movedTo);
@@ -117,6 +118,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     const store = new SqliteStore(db, settings.limits);
     store.restore(imported ?? settings.initial, settings.idOf);
     db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${LAYOUT}; COMMIT;`);
+    guarded(store, target);
     if (!imported) return { store, origin: 'created' };
     const records = Object.values(imported).reduce((sum, list) => sum + list.length, 0);
     return { store, origin: 'imported', imported: { from: movedTo, records } };
@@ -126,6 +128,12 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     if (error instanceof StateError) throw error;
     throw new StateError(explain(error as Error & { code?: string }, shown, folder));
   }
+}
+
+/** The store, refusing changes once the file (or its log) at `file` is deleted or replaced: see guardStateFile. */
+function guarded(store: SqliteStore, file: string): SqliteStore {
+  store.guardFile(guardStateFile(file));
+  return store;
 }
 
 /** The tables of a state file. */

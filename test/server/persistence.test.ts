@@ -1,4 +1,16 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +122,60 @@ describe('--state-file', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`The state file ${file} is held by another running mock (SQLite's lock)`);
     expect((await post(`${first.url}/members/m1/passes`, {})).status).toBe(201);
+  });
+
+  test.each([
+    ['deleted', 'The state file FILE was deleted', (file: string) => rm(file)],
+    [
+      'replaced by another file',
+      'The state file FILE was replaced by another file',
+      async (file: string) => {
+        await copyFile(file, `${file}.copy`);
+        await rename(`${file}.copy`, file);
+      },
+    ],
+    [
+      'write-ahead log deleted',
+      "The state file's write-ahead log FILE-wal was deleted",
+      (file: string) => rm(`${file}-wal`),
+    ],
+  ])(
+    'a state file %s while the mock runs: changes are refused, health says why, none answered is lost',
+    async (_, why, change) => {
+      const file = await tempFile('state.db');
+      const cli = await start(['--state-file', file]);
+      const kept = (await (await post(`${cli.url}/members/m1/passes`, { name: 'Kept' })).json()) as { id: string };
+      const before = await storedIds(cli.url);
+      await change(file);
+      const reason = why.replace('FILE', file);
+
+      const refused = await post(`${cli.url}/members/m1/passes`, { name: 'Refused' });
+      expect(refused.status).toBe(500);
+      expect(await refused.json()).toMatchObject({
+        type: 'https://example.com/problems/state-file-gone',
+        detail: expect.stringContaining(`${reason} while the mock ran`),
+      });
+      const removal = await fetch(`${cli.url}/members/m1/passes/${kept.id}`, { method: 'DELETE', headers: AUTH });
+      expect(removal.status).toBe(500);
+      const health = await fetch(`${cli.url}/__mock/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({
+        status: 'failing',
+        state: { failing: true, lastError: { message: expect.stringContaining(reason) } },
+      });
+      // What was answered is still served, to be saved before a restart; what was refused is nowhere.
+      expect(before.has(kept.id)).toBe(true);
+      expect(await storedIds(cli.url)).toEqual(before);
+    },
+  );
+
+  test('a second mock may start on the path of a deleted state file; the first then refuses changes', async () => {
+    const file = await tempFile('state.db');
+    const first = await start(['--state-file', file]);
+    await rm(file);
+    const second = await start(['--state-file', file]);
+    expect((await post(`${second.url}/members/m1/passes`, {})).status).toBe(201);
+    expect((await post(`${first.url}/members/m1/passes`, {})).status).toBe(500);
   });
 
   test('a folder that does not exist is refused at the start, naming it', async () => {
