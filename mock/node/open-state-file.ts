@@ -1,6 +1,8 @@
 // Opens the state file (--state-file) as a SQLite database of ours, or says why it cannot, naming the file.
 import {
+  accessSync,
   closeSync,
+  constants,
   existsSync,
   lstatSync,
   openSync,
@@ -83,6 +85,8 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
       `The state file ${shown} is neither a membership-mock database nor a JSON state file; it was left as it is. ` +
         'Give another path, or move it away.',
     );
+  // SQLite would open a read-only file read-only, and fail at its first lock as a "disk I/O error".
+  if (kind !== 'json') refuseReadOnly(target, shown);
   const movedTo = `${target}.imported.json`;
   let imported: StoreSnapshot | undefined;
   if (kind === 'json') {
@@ -223,6 +227,22 @@ function followLink(path: string): string {
     return realpathSync(absolute);
   } catch {
     return resolve(dirname(absolute), readlinkSync(absolute));
+  }
+}
+
+/** Refuses a state file (or its write-ahead log) that this process may not write. */
+function refuseReadOnly(target: string, shown: string): void {
+  for (const [path, what] of [
+    [target, 'the file'],
+    [`${target}-wal`, `its write-ahead log ${target}-wal`],
+  ] as const) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const { code, message } = error as Error & { code?: string };
+      if (code === 'ENOENT') continue;
+      throw new StateError(`Cannot write the state file ${shown}: ${what} is not writable (${message}).`);
+    }
   }
 }
 

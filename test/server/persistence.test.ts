@@ -55,6 +55,8 @@ async function storedIds(url: string): Promise<Set<string>> {
 }
 
 const isRoot = process.getuid?.() === 0;
+/** A user for whom file modes hold. */
+const NOBODY = { uid: 65534, gid: 65534 };
 
 describe('--state-file', () => {
   test('state survives SIGTERM and a new start', async () => {
@@ -122,6 +124,18 @@ describe('--state-file', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`The state file ${file} is held by another running mock (SQLite's lock)`);
     expect((await post(`${first.url}/members/m1/passes`, {})).status).toBe(201);
+  });
+
+  test('a state file that cannot be written is refused at the start as not writable', async () => {
+    const file = await tempFile('state.db');
+    await (await start(['--state-file', file])).stop('SIGTERM');
+    await chmod(file, 0o444);
+    // Root writes whatever the mode says: as root the mock runs as nobody, for whom it holds. The folder lets
+    // anyone in and write, so that the file is all that cannot be written.
+    await chmod(dirname(file), 0o777);
+    const { code, stderr } = await runCli(['--port', '0', '--state-file', file], {}, isRoot ? NOBODY : {});
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Cannot write the state file ${file}: the file is not writable`);
   });
 
   test.each([
