@@ -149,7 +149,7 @@ describe('--state-file', () => {
       },
     ],
     [
-      'write-ahead log deleted',
+      'whose write-ahead log is deleted',
       "The state file's write-ahead log FILE-wal was deleted",
       (file: string) => rm(`${file}-wal`),
     ],
