@@ -1,8 +1,6 @@
 // Opens the state file (--state-file) as a SQLite database of ours, or says why it cannot, naming the file.
 import {
-  accessSync,
   closeSync,
-  constants,
   existsSync,
   lstatSync,
   openSync,
@@ -16,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StateSync } from '../instance/options.js';
 import { StateError } from '../state/check-snapshot.js';
+import { damaged, refuseDamagedLog, refuseDamagedPages, refuseReadOnly } from './check-state-file.js';
 import { guardStateFile } from './guard-state-file.js';
 import { readJsonFile } from './read-json-file.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -61,9 +60,11 @@ export interface StateFileSettings {
 
 /**
  * Opens (or creates) the state file. Refuses, naming the file: a folder that does not exist or cannot be
- * written, a file another running mock holds (SQLite's lock, held while this one runs), a file that is not a
- * database of ours. A new file is made with its tables and first state in one transaction, so a start cut
- * short leaves nothing half made.
+ * written, a file that cannot be written, a file another running mock holds (SQLite's lock, held while this one
+ * runs), a file that is not a database of ours, a damaged one (its write-ahead log broken in the middle, or pages
+ * SQLite's quick check finds unsound; see check-state-file.ts). A new file is made with its tables and first
+ * state in one transaction, so a start cut short leaves nothing half made. Once open, the file is guarded: see
+ * guardStateFile.
  *
  * A JSON state file of earlier versions is checked, moved aside to `FILE.imported.json`, and its state put in
  * the new database. (Should the process die before that commits, the next start finds a new database beside
@@ -85,8 +86,8 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
       `The state file ${shown} is neither a membership-mock database nor a JSON state file; it was left as it is. ` +
         'Give another path, or move it away.',
     );
-  // SQLite would open a read-only file read-only, and fail at its first lock as a "disk I/O error".
   if (kind !== 'json') refuseReadOnly(target, shown);
+  if (kind === 'sqlite') refuseDamagedLog(target, shown);
   const movedTo = `${target}.imported.json`;
   let imported: StoreSnapshot | undefined;
   if (kind === 'json') {
@@ -105,6 +106,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     db.pragma('locking_mode = EXCLUSIVE');
     // Checked before anything is written: a database of someone else's is left exactly as it was.
     const ours = isOurs(db, shown);
+    if (ours) refuseDamagedPages(db, shown);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${settings.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     // 32 MiB of pages kept (SQLite's default is 2 MiB): a large state's b-tree is walked without reading again.
@@ -230,22 +232,6 @@ function followLink(path: string): string {
   }
 }
 
-/** Refuses a state file (or its write-ahead log) that this process may not write. */
-function refuseReadOnly(target: string, shown: string): void {
-  for (const [path, what] of [
-    [target, 'the file'],
-    [`${target}-wal`, `its write-ahead log ${target}-wal`],
-  ] as const) {
-    try {
-      accessSync(path, constants.W_OK);
-    } catch (error) {
-      const { code, message } = error as Error & { code?: string };
-      if (code === 'ENOENT') continue;
-      throw new StateError(`Cannot write the state file ${shown}: ${what} is not writable (${message}).`);
-    }
-  }
-}
-
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -267,8 +253,9 @@ function explain(error: Error & { code?: string }, shown: string, folder: string
     case 'EROFS':
       return `Cannot write the state file ${shown}: the file or its folder ${folder} is not writable (${error.message}).`;
     case 'SQLITE_NOTADB':
-    case 'SQLITE_CORRUPT':
       return `The state file ${shown} is not a database membership-mock can read (${error.message}); it was left as it is.`;
+    case 'SQLITE_CORRUPT':
+      return damaged(shown, `SQLite says "${error.message}"`);
     default:
       return `Cannot open the state file ${shown}: ${error.message}.`;
   }
