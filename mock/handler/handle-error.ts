@@ -46,10 +46,10 @@ export function handleError(
   }
 }
 
-/** Whether the state file refused a change (see sqlite-store.ts's StateWriteError). */
+/** Whether the state file refused a change, or is gone (see sqlite-store.ts's StateWriteError). */
 export function isStateFailure(error: unknown): error is Error {
   const type = (error as HttpError | undefined)?.type;
-  return type === 'state.unsaved' || type === 'state.disk.full';
+  return type === 'state.unsaved' || type === 'state.disk.full' || type === 'state.file.gone';
 }
 
 /** An error's stack (or message) for the log. */

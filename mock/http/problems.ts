@@ -92,6 +92,11 @@ export const PROBLEMS = {
   },
   storageFull: { type: `${BASE}storage-full`, title: 'The state is full', status: 507 },
   stateNotSaved: { type: `${BASE}state-not-saved`, title: 'The change could not be saved', status: 500 },
+  stateFileGone: {
+    type: `${BASE}state-file-gone`,
+    title: 'The state file was deleted or replaced while the mock ran',
+    status: 500,
+  },
 } as const satisfies Record<string, { type: string; title: string; status: number }>;
 
 export type ProblemKind = keyof typeof PROBLEMS;

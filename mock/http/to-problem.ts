@@ -53,6 +53,13 @@ export function toProblem(error: HttpError, instance: string, bodyLimit: number)
       const detail = `${error.message}. Nothing was stored; GET /__mock/health shows the state file's last error.`;
       return [problem(kind, detail, { instance }), []];
     }
+    case 'state.file.gone': {
+      // The file at the path is not the one the mock writes to (see guard-state-file.ts): nothing is taken.
+      const detail =
+        `${error.message}. Nothing was stored; GET /__mock/state still answers what the mock holds, ` +
+        'to save before the restart and PUT back after it.';
+      return [problem('stateFileGone', detail, { instance }), []];
+    }
     case 'request.aborted':
     case 'request.size.invalid':
       return refuse('invalidRequest', {

@@ -14,6 +14,8 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StateSync } from '../instance/options.js';
 import { StateError } from '../state/check-snapshot.js';
+import { damaged, refuseDamagedLog, refuseDamagedPages, refuseReadOnly } from './check-state-file.js';
+import { guardStateFile } from './guard-state-file.js';
 import { readJsonFile } from './read-json-file.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { StoreLimits, StoreSnapshot, StoredRecord } from '../state/store.js';
@@ -58,9 +60,11 @@ export interface StateFileSettings {
 
 /**
  * Opens (or creates) the state file. Refuses, naming the file: a folder that does not exist or cannot be
- * written, a file another running mock holds (SQLite's lock, held while this one runs), a file that is not a
- * database of ours. A new file is made with its tables and first state in one transaction, so a start cut
- * short leaves nothing half made.
+ * written, a file that cannot be written, a file another running mock holds (SQLite's lock, held while this one
+ * runs), a file that is not a database of ours, a damaged one (its write-ahead log broken in the middle, or pages
+ * SQLite's quick check finds unsound; see check-state-file.ts). A new file is made with its tables and first
+ * state in one transaction, so a start cut short leaves nothing half made. Once open, the file is guarded: see
+ * guardStateFile.
  *
  * A JSON state file of earlier versions is checked, moved aside to `FILE.imported.json`, and its state put in
  * the new database. (Should the process die before that commits, the next start finds a new database beside
@@ -82,6 +86,8 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
       `The state file ${shown} is neither a membership-mock database nor a JSON state file; it was left as it is. ` +
         'Give another path, or move it away.',
     );
+  if (kind !== 'json') refuseReadOnly(target, shown);
+  if (kind === 'sqlite') refuseDamagedLog(target, shown);
   const movedTo = `${target}.imported.json`;
   let imported: StoreSnapshot | undefined;
   if (kind === 'json') {
@@ -100,6 +106,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     db.pragma('locking_mode = EXCLUSIVE');
     // Checked before anything is written: a database of someone else's is left exactly as it was.
     const ours = isOurs(db, shown);
+    if (ours) refuseDamagedPages(db, shown);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${settings.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     // 32 MiB of pages kept (SQLite's default is 2 MiB): a large state's b-tree is walked without reading again.
@@ -108,7 +115,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
       // Written to once now, so a file that cannot be written is refused at the start, not at the first change.
       const layout = db.pragma('user_version', { simple: true }) as number;
       db.exec(`BEGIN IMMEDIATE; ${layout === 1 ? FROM_LAYOUT_1 : ''} PRAGMA user_version = ${LAYOUT}; COMMIT;`);
-      return { store: new SqliteStore(db, settings.limits), origin: 'opened' };
+      return { store: guarded(new SqliteStore(db, settings.limits), target), origin: 'opened' };
     }
     // A new database beside an import that did not commit takes that import again.
     if (!imported && existsSync(movedTo)) imported = settings.accept(await readJsonState(movedTo, movedTo), movedTo);
@@ -117,6 +124,7 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     const store = new SqliteStore(db, settings.limits);
     store.restore(imported ?? settings.initial, settings.idOf);
     db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${LAYOUT}; COMMIT;`);
+    guarded(store, target);
     if (!imported) return { store, origin: 'created' };
     const records = Object.values(imported).reduce((sum, list) => sum + list.length, 0);
     return { store, origin: 'imported', imported: { from: movedTo, records } };
@@ -126,6 +134,12 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
     if (error instanceof StateError) throw error;
     throw new StateError(explain(error as Error & { code?: string }, shown, folder));
   }
+}
+
+/** The store, refusing changes once the file (or its log) at `file` is deleted or replaced: see guardStateFile. */
+function guarded(store: SqliteStore, file: string): SqliteStore {
+  store.guardFile(guardStateFile(file));
+  return store;
 }
 
 /** The tables of a state file. */
@@ -239,8 +253,9 @@ function explain(error: Error & { code?: string }, shown: string, folder: string
     case 'EROFS':
       return `Cannot write the state file ${shown}: the file or its folder ${folder} is not writable (${error.message}).`;
     case 'SQLITE_NOTADB':
-    case 'SQLITE_CORRUPT':
       return `The state file ${shown} is not a database membership-mock can read (${error.message}); it was left as it is.`;
+    case 'SQLITE_CORRUPT':
+      return damaged(shown, `SQLite says "${error.message}"`);
     default:
       return `Cannot open the state file ${shown}: ${error.message}.`;
   }

@@ -33,17 +33,24 @@ import {
 /** Records (written and removed) of collections kept parsed in memory, least recently used dropped first. */
 const CACHE_RECORDS = 20_000;
 
-/** A change the database refused (disk full, I/O error, a file made read-only): nothing changed. */
+/**
+ * A change the database refused (disk full, I/O error, a file made read-only), or one refused because the file
+ * was deleted or replaced while the mock ran: nothing changed.
+ */
 export class StateWriteError extends Error {
   override name = 'StateWriteError';
-  /** For problems: `state.unsaved`, or `state.disk.full` when the disk (or the database's page limit) is full. */
+  /**
+   * For problems: `state.unsaved`, `state.disk.full` when the disk (or the database's page limit) is full, or
+   * `state.file.gone` when the file at the path is no longer the one opened.
+   */
   readonly type: string;
   constructor(
     message: string,
     readonly code: string | undefined,
+    gone = false,
   ) {
     super(message);
-    this.type = code === 'SQLITE_FULL' ? 'state.disk.full' : 'state.unsaved';
+    this.type = gone ? 'state.file.gone' : code === 'SQLITE_FULL' ? 'state.disk.full' : 'state.unsaved';
   }
 }
 
@@ -71,6 +78,8 @@ export class SqliteStore implements Store {
   #seq: number;
   #lastError: StoreInfo['lastError'];
   #failing = false;
+  /** Why the file at its path is no longer the one opened (see {@link SqliteStore.guardFile}). */
+  #lost: () => string | undefined = () => undefined;
 
   constructor(db: Database, limits: Partial<StoreLimits> = {}) {
     this.limits = Object.freeze({ collection: Infinity, budget: new StateBudget(Number.MAX_SAFE_INTEGER), ...limits });
@@ -82,6 +91,15 @@ export class SqliteStore implements Store {
     // What the file holds was answered as written: it is never refused, but counts.
     this.limits.budget.charge(this.#charged, true);
     this.#seq = (this.#sql.lastSeq.pluck().get() as number | null) ?? 0;
+  }
+
+  /**
+   * From now on, `lost` is asked before every change and by {@link SqliteStore.info}: while it gives a reason (the
+   * file at its path was deleted or replaced, see guardStateFile), changes are refused and health fails, instead
+   * of being answered as saved into a file no later start will open.
+   */
+  guardFile(lost: () => string | undefined): void {
+    this.#lost = lost;
   }
 
   usePlaceholders(derive: DerivePlaceholders): void {
@@ -219,6 +237,7 @@ export class SqliteStore implements Store {
 
   info(): StoreInfo {
     const { name: file } = this.#db;
+    this.#checkFile();
     const lastError = this.#lastError ? { lastError: this.#lastError } : {};
     return { kind: 'sqlite', file, failing: this.#failing, cached: this.#cachedRecords, ...lastError };
   }
@@ -285,8 +304,20 @@ export class SqliteStore implements Store {
     this.#charged += cost;
   }
 
+  /** The error for a file deleted or replaced while the mock ran (kept for health), or `undefined`. */
+  #checkFile(): StateWriteError | undefined {
+    const lost = this.#lost();
+    if (lost === undefined) return undefined;
+    const message = `${lost}: changes are refused, as they would be lost with it; restart the mock to use the file at that path`;
+    this.#failing = true;
+    if (this.#lastError?.message !== message) this.#lastError = { message, at: new Date().toISOString() };
+    return new StateWriteError(message, undefined, true);
+  }
+
   /** Runs the statements in one transaction, committed when it returns; a failure changes nothing and is kept. */
   #write(statements: () => void): void {
+    const gone = this.#checkFile();
+    if (gone) throw gone;
     const seq = this.#seq;
     // Within a transaction of the caller's (a new file's first state), the caller commits.
     const own = !this.#db.inTransaction;

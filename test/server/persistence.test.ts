@@ -1,4 +1,17 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +56,33 @@ async function storedIds(url: string): Promise<Set<string>> {
 }
 
 const isRoot = process.getuid?.() === 0;
+/** A user for whom file modes hold. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** Creates `count` passes, spread over 50 members, four at a time; the ids answered. */
+async function createMany(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 4) {
+    const batch = Array.from({ length: Math.min(4, count - i) }, (_, j) =>
+      post(`${url}/members/m${(i + j) % 50}/passes`, { name: `Pass ${i + j}` }),
+    );
+    for (const res of await Promise.all(batch)) {
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+  }
+  return ids;
+}
+
+/** Writes `bytes` over the file at `offset`. */
+async function overwrite(file: string, offset: number, bytes: Buffer): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    await handle.write(bytes, 0, bytes.length, offset);
+  } finally {
+    await handle.close();
+  }
+}
 
 describe('--state-file', () => {
   test('state survives SIGTERM and a new start', async () => {
@@ -110,6 +150,112 @@ describe('--state-file', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`The state file ${file} is held by another running mock (SQLite's lock)`);
     expect((await post(`${first.url}/members/m1/passes`, {})).status).toBe(201);
+  });
+
+  test('a state file that cannot be written is refused at the start as not writable', async () => {
+    const file = await tempFile('state.db');
+    await (await start(['--state-file', file])).stop('SIGTERM');
+    await chmod(file, 0o444);
+    // Root writes whatever the mode says: as root the mock runs as nobody, for whom it holds. The folder lets
+    // anyone in and write, so that the file is all that cannot be written.
+    await chmod(dirname(file), 0o777);
+    const { code, stderr } = await runCli(['--port', '0', '--state-file', file], {}, isRoot ? NOBODY : {});
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Cannot write the state file ${file}: the file is not writable`);
+  });
+
+  test('a state file damaged in the middle stops the start, naming it and what to do, and is left as it is', async () => {
+    const file = await tempFile('state.db');
+    const first = await start(['--state-file', file]);
+    await createMany(first.url, 120);
+    // Stopped: everything is in the database file, and its write-ahead log is gone.
+    await first.stop('SIGTERM');
+    // One byte of a leaf page's header (its count of fragmented bytes) in the middle of the file: every record
+    // still reads, only a check of the pages sees it.
+    const pages = await readFile(file);
+    const leaves = Array.from({ length: pages.length / 4096 }, (_, p) => p * 4096).filter((at) => pages[at] === 0x0a);
+    const leaf = leaves[Math.floor(leaves.length / 2)]!;
+    await overwrite(file, leaf + 7, Buffer.from([pages[leaf + 7]! + 3]));
+    const damaged = await readFile(file);
+
+    const { code, stderr } = await runCli(['--port', '0', '--state-file', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`The state file ${file} is damaged`);
+    expect(stderr).toContain('move it away, or restore a backup');
+    expect(await readFile(file)).toEqual(damaged);
+  });
+
+  test('a write-ahead log damaged in the middle stops the start instead of losing what came after', async () => {
+    const file = await tempFile('state.db');
+    const first = await start(['--state-file', file]);
+    await createMany(first.url, 60);
+    // Killed: the answered creates are in the write-ahead log, not yet in the database file.
+    await first.stop('SIGKILL');
+    const wal = await readFile(`${file}-wal`);
+    const frame = 24 + wal.readUInt32BE(8);
+    const middle = Math.floor((wal.length - 32) / frame / 2);
+    await overwrite(`${file}-wal`, 32 + middle * frame + 24 + 1000, Buffer.alloc(16, 0xff));
+    const [database, log] = [await readFile(file), await readFile(`${file}-wal`)];
+
+    const { code, stderr } = await runCli(['--port', '0', '--state-file', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`The state file ${file} is damaged: its write-ahead log ${file}-wal breaks at frame`);
+    expect(stderr).toContain(`move it away (and ${file}-wal with it), or restore a backup`);
+    expect([await readFile(file), await readFile(`${file}-wal`)]).toEqual([database, log]);
+  });
+
+  test.each([
+    ['deleted', 'The state file FILE was deleted', (file: string) => rm(file)],
+    [
+      'replaced by another file',
+      'The state file FILE was replaced by another file',
+      async (file: string) => {
+        await copyFile(file, `${file}.copy`);
+        await rename(`${file}.copy`, file);
+      },
+    ],
+    [
+      'whose write-ahead log is deleted',
+      "The state file's write-ahead log FILE-wal was deleted",
+      (file: string) => rm(`${file}-wal`),
+    ],
+  ])(
+    'a state file %s while the mock runs: changes are refused, health says why, none answered is lost',
+    async (_, why, change) => {
+      const file = await tempFile('state.db');
+      const cli = await start(['--state-file', file]);
+      const kept = (await (await post(`${cli.url}/members/m1/passes`, { name: 'Kept' })).json()) as { id: string };
+      const before = await storedIds(cli.url);
+      await change(file);
+      const reason = why.replace('FILE', file);
+
+      const refused = await post(`${cli.url}/members/m1/passes`, { name: 'Refused' });
+      expect(refused.status).toBe(500);
+      expect(await refused.json()).toMatchObject({
+        type: 'https://example.com/problems/state-file-gone',
+        detail: expect.stringContaining(`${reason} while the mock ran`),
+      });
+      const removal = await fetch(`${cli.url}/members/m1/passes/${kept.id}`, { method: 'DELETE', headers: AUTH });
+      expect(removal.status).toBe(500);
+      const health = await fetch(`${cli.url}/__mock/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({
+        status: 'failing',
+        state: { failing: true, lastError: { message: expect.stringContaining(reason) } },
+      });
+      // What was answered is still served, to be saved before a restart; what was refused is nowhere.
+      expect(before.has(kept.id)).toBe(true);
+      expect(await storedIds(cli.url)).toEqual(before);
+    },
+  );
+
+  test('a second mock may start on the path of a deleted state file; the first then refuses changes', async () => {
+    const file = await tempFile('state.db');
+    const first = await start(['--state-file', file]);
+    await rm(file);
+    const second = await start(['--state-file', file]);
+    expect((await post(`${second.url}/members/m1/passes`, {})).status).toBe(201);
+    expect((await post(`${first.url}/members/m1/passes`, {})).status).toBe(500);
   });
 
   test('a folder that does not exist is refused at the start, naming it', async () => {

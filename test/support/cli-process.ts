@@ -94,15 +94,20 @@ export class CliProcess {
   }
 }
 
-/** Runs the CLI to completion (for --help, bad flags, bad contracts). */
+/**
+ * Runs the CLI to completion (for --help, bad flags, bad contracts); `user` runs it as another user (the tests must
+ * run as root for that).
+ */
 export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  user: { uid?: number; gid?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   let stdout = '';
   let stderr = '';

@@ -16,7 +16,7 @@ const ORIGIN = 'http://127.0.0.1:4010';
 describe('toCurl', () => {
   test('writes a GET as the URL alone, its query included', () => {
     const call = { method: 'GET', path: '/members/m1/passes', query: { limit: '2', tag: ['a', 'b'] }, headers: {} };
-    expect(toCurl(call, ORIGIN)).toBe(`curl 'http://127.0.0.1:4010/members/m1/passes?limit=2&tag=a&tag=b'`);
+    expect(toCurl(call, ORIGIN)).toBe(`curl --globoff 'http://127.0.0.1:4010/members/m1/passes?limit=2&tag=a&tag=b'`);
   });
 
   test('sends the method, the headers a replay needs and the JSON body', () => {
@@ -27,7 +27,7 @@ describe('toCurl', () => {
       body: { name: 42 },
     };
     expect(toCurl(call, ORIGIN)).toBe(
-      `curl -X POST 'http://127.0.0.1:4010/members/m1/passes' -H 'content-type: application/json' --data-raw '{"name":42}'`,
+      `curl --globoff -X POST 'http://127.0.0.1:4010/members/m1/passes' -H 'content-type: application/json' --data-raw '{"name":42}'`,
     );
   });
 
@@ -44,5 +44,39 @@ describe('toCurl', () => {
       body: { a: '1 2', b: ['x', 'y'] },
     };
     expect(toCurl(call, ORIGIN)).toContain(`--data-raw 'a=1+2&b=x&b=y'`);
+  });
+
+  test('sends a path that starts with two slashes to the mock, never to the host it names', () => {
+    const call = { method: 'GET', path: '//evil.example/members/m1/passes', headers: {} };
+    expect(toCurl(call, ORIGIN)).toBe(`curl --globoff 'http://127.0.0.1:4010//evil.example/members/m1/passes'`);
+  });
+
+  test('turns off curl globbing, so brackets and braces in the path are sent as they are', () => {
+    const call = { method: 'GET', path: '/members/[1-99999999]/passes/{a,b}', headers: {} };
+    expect(toCurl(call, ORIGIN)).toBe(`curl --globoff 'http://127.0.0.1:4010/members/[1-99999999]/passes/{a,b}'`);
+  });
+
+  test('keeps dot segments of the path, which curl would otherwise squash', () => {
+    const call = { method: 'GET', path: '/members/../__mock/state', headers: {} };
+    expect(toCurl(call, ORIGIN)).toBe(`curl --globoff --path-as-is 'http://127.0.0.1:4010/members/../__mock/state'`);
+  });
+
+  test('keeps shell metacharacters in the path, the query, the headers and the body inside quotes', () => {
+    const call = {
+      method: 'POST',
+      path: "/p/$(id)/`id`/;|&<>'x",
+      query: { q: "$HOME'; rm -rf ~" },
+      headers: { 'x-note': "a'$(id)`id`;|&\nb" },
+      body: "$(id) 'quoted' `id`",
+    };
+    expect(toCurl(call, ORIGIN)).toBe(
+      `curl --globoff -X POST 'http://127.0.0.1:4010/p/$(id)/\`id\`/;|&<>'\\''x?q=%24HOME%27%3B+rm+-rf+%7E' ` +
+        `-H 'x-note: a'\\''$(id)\`id\`;|&\nb' --data-raw '$(id) '\\''quoted'\\'' \`id\`'`,
+    );
+  });
+
+  test('quotes a method that is not a plain word', () => {
+    const call = { method: 'X;id', path: '/p', headers: {} };
+    expect(toCurl(call, ORIGIN)).toBe(`curl --globoff -X 'X;id' 'http://127.0.0.1:4010/p'`);
   });
 });

@@ -106,6 +106,60 @@ describe('openStateFile', () => {
     expect(await readFile(file, 'utf8')).toBe('shopping list');
   });
 
+  /** A state file of 200 passes, closed: all of it in the database file. */
+  async function filledFile(): Promise<{ file: string; pages: Buffer; leaf: number }> {
+    const file = join(dir, 'state.db');
+    const { store } = await open(file);
+    for (let i = 0; i < 200; i++)
+      store.put(`/members/m${i % 20}/passes`, `p${i}`, { id: `p${i}`, note: 'x'.repeat(200) });
+    store.close();
+    const pages = await readFile(file);
+    // The leaf pages of the tables (WITHOUT ROWID: index leaves, 0x0a), the middle one of them.
+    const leaves = Array.from({ length: pages.length / 4096 }, (_, p) => p * 4096).filter((at) => pages[at] === 0x0a);
+    return { file, pages, leaf: leaves[Math.floor(leaves.length / 2)]! };
+  }
+
+  test('refuses a file with a page smashed in the middle, saying it is damaged and what to do', async () => {
+    const { file, pages, leaf } = await filledFile();
+    pages.fill(0xab, leaf, leaf + 64);
+    await writeFile(file, pages);
+    await expect(open(file)).rejects.toThrow(
+      new RegExp(
+        `^The state file ${file} is damaged: SQLite's check of its pages says "Tree \\d+ page ${leaf / 4096 + 1}: .+"\\. ` +
+          'It was left as it is: move it away, or restore a backup\\.$',
+      ),
+    );
+    expect(await readFile(file)).toEqual(pages);
+  });
+
+  test('refuses a file whose first page is smashed, saying it is damaged and what to do', async () => {
+    const { file, pages } = await filledFile();
+    // The header of the b-tree that lists the tables.
+    pages.fill(0xab, 100, 112);
+    await writeFile(file, pages);
+    await expect(open(file)).rejects.toThrow(
+      new StateError(
+        `The state file ${file} is damaged: SQLite says "database disk image is malformed". ` +
+          'It was left as it is: move it away, or restore a backup.',
+      ),
+    );
+    expect(await readFile(file)).toEqual(pages);
+  });
+
+  test('refuses a file whose every record reads but whose pages do not add up, found by the quick check', async () => {
+    const { file, pages, leaf } = await filledFile();
+    // A leaf's count of fragmented bytes: reading records never looks at it.
+    pages[leaf + 7] = pages[leaf + 7]! + 3;
+    await writeFile(file, pages);
+    await expect(open(file)).rejects.toThrow(
+      new StateError(
+        `The state file ${file} is damaged: SQLite's check of its pages says "Fragmentation of 0 bytes reported as 3 ` +
+          `on page ${leaf / 4096 + 1}". It was left as it is: move it away, or restore a backup.`,
+      ),
+    );
+    expect(await readFile(file)).toEqual(pages);
+  });
+
   test('refuses a folder given as the file', async () => {
     await expect(open(dir)).rejects.toThrow(`The state file ${dir} is a folder; give a file in it.`);
   });

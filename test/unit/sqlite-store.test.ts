@@ -1,3 +1,4 @@
+import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,51 @@ describe('SqliteStore', () => {
     db.pragma('query_only = OFF');
     expect(store.put(PASSES, 'p2', { id: 'p2' })).toBe('stored');
     expect(store.info()).toMatchObject({ failing: false, lastError: expect.any(Object) });
+  });
+
+  /** Puts a copy of `path` in its place, as a restore from a backup does. */
+  const replace = (path: string) => {
+    copyFileSync(path, `${path}.copy`);
+    renameSync(`${path}.copy`, path);
+  };
+
+  test.each([
+    ['deleted', 'The state file FILE was deleted', (file: string) => rmSync(file)],
+    ['replaced', 'The state file FILE was replaced by another file', replace],
+    [
+      'whose log is deleted',
+      "The state file's write-ahead log FILE-wal was deleted",
+      (file: string) => rmSync(`${file}-wal`),
+    ],
+    [
+      'whose log is replaced',
+      "The state file's write-ahead log FILE-wal was replaced by another file",
+      (file: string) => replace(`${file}-wal`),
+    ],
+  ])('a file %s while open makes health fail at once, and refuses every change after', async (_, why, change) => {
+    const file = await tempFile();
+    const store = await onDisk(file);
+    store.put(PASSES, 'p1', { id: 'p1' });
+    change(file);
+    const reason = `${why.replace('FILE', file)} while the mock ran`;
+
+    expect(store.info()).toMatchObject({ failing: true, lastError: { message: expect.stringContaining(reason) } });
+    const gone = expect.objectContaining({ type: 'state.file.gone', message: expect.stringContaining(reason) });
+    expect(() => store.put(PASSES, 'p2', { id: 'p2' })).toThrow(gone);
+    expect(() => store.delete(PASSES, 'p1')).toThrow(gone);
+    expect(() => store.restore({}, (_, record) => String(record.id))).toThrow(gone);
+    expect(store.list(PASSES)).toEqual([{ id: 'p1' }]);
+    expect(store.info()).toMatchObject({ failing: true });
+  });
+
+  test('a file put back where it was is written to again', async () => {
+    const file = await tempFile();
+    const store = await onDisk(file);
+    renameSync(file, `${file}.moved`);
+    expect(() => store.put(PASSES, 'p1', { id: 'p1' })).toThrow(StateWriteError);
+    renameSync(`${file}.moved`, file);
+    expect(store.put(PASSES, 'p1', { id: 'p1' })).toBe('stored');
+    expect(store.info()).toMatchObject({ failing: false });
   });
 
   test('a full disk is told apart from other failures, so it can be answered 507', () => {

@@ -3,20 +3,29 @@
 /** Headers curl or the connection sets itself, and ones that would make a replay wrong. */
 const SKIPPED = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding']);
 
+/** A `.` or `..` segment, which curl resolves unless told `--path-as-is`. */
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+
 /**
  * The curl command that sends `call` again to the mock at `origin` (its headers as recorded; a credential the
- * journal redacted stays redacted, which the mock accepts as any other value).
+ * journal redacted stays redacted, which the mock accepts as any other value). The URL is the origin and the path
+ * as recorded, never the path resolved against the origin: a path that starts with `//` names a host, and must
+ * still go to the mock. Everything is single-quoted, `--globoff` keeps curl from expanding `[1-9]` and `{a,b}`,
+ * and `--path-as-is` keeps a `..` segment.
  * @example toCurl({ method: 'GET', path: '/members/m1/passes', query: {}, headers: {} }, 'http://127.0.0.1:4010')
- * // curl 'http://127.0.0.1:4010/members/m1/passes'
+ * // curl --globoff 'http://127.0.0.1:4010/members/m1/passes'
  */
 export function toCurl(call, origin) {
-  const url = new URL(call.path, origin);
+  const path = call.path.startsWith('/') ? call.path : `/${call.path}`;
+  const query = new URLSearchParams();
   for (const [name, value] of Object.entries(call.query ?? {})) {
-    for (const one of [value].flat()) url.searchParams.append(name, one);
+    for (const one of [value].flat()) query.append(name, one);
   }
-  const parts = ['curl'];
-  if (call.method !== 'GET') parts.push('-X', call.method);
-  parts.push(quote(url.href));
+  const search = String(query) === '' ? '' : `?${query}`;
+  const parts = ['curl', '--globoff'];
+  if (DOT_SEGMENT.test(path)) parts.push('--path-as-is');
+  if (call.method !== 'GET') parts.push('-X', /^[A-Za-z-]+$/.test(call.method) ? call.method : quote(call.method));
+  parts.push(quote(`${new URL(origin).origin}${path}${search}`));
   for (const [name, value] of Object.entries(call.headers ?? {})) {
     if (SKIPPED.has(name) || name.startsWith('sec-') || name.startsWith(':')) continue;
     for (const one of [value].flat()) parts.push('-H', quote(`${name}: ${one}`));
