@@ -114,7 +114,7 @@ export class Journal implements BudgetHolder {
    */
   *since(after: number, filter: CallFilter = {}): Generator<CallRecord> {
     const matches = matcher(filter);
-    for (const kept of this.#kept()) if (kept.number > after && matches(kept)) yield copyOf(kept);
+    for (const kept of this.#kept(after)) if (matches(kept)) yield copyOf(kept);
   }
 
   /**
@@ -122,13 +122,21 @@ export class Journal implements BudgetHolder {
    * each call in place, without a copy: only the one found is copied.
    */
   find(test: (call: CallRecord) => boolean, after = 0): CallRecord | undefined {
-    for (const kept of this.#kept()) if (kept.number > after && test(viewOf(kept))) return copyOf(kept);
+    for (const kept of this.#kept(after)) if (test(viewOf(kept))) return copyOf(kept);
     return undefined;
   }
 
-  *#kept(): Generator<Kept> {
+  /** The kept calls numbered after `after`, oldest first: numbers only grow, so the first is found by halving. */
+  *#kept(after = 0): Generator<Kept> {
     const start = this.#start;
-    for (let i = 0; i < this.#size; i++) yield this.#ring[(start + i) % this.limit]!;
+    const at = (i: number) => this.#ring[(start + i) % this.limit]!;
+    let [low, high] = [0, this.#size];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (at(middle).number > after) high = middle;
+      else low = middle + 1;
+    }
+    for (let i = low; i < this.#size; i++) yield at(i);
   }
 
   /** Where the oldest call sits in the ring. */

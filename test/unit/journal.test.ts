@@ -345,6 +345,20 @@ describe('Journal reads', () => {
     expect([...journal.since(1, { method: 'GET' })].map((c) => c.id)).toEqual(['call-3', 'call-4']);
   });
 
+  test('since and find start after the number given in a ring that went round, whatever its numbers', () => {
+    let number = 100;
+    // Numbers shared with other sessions skip: this journal sees 103, 106, 109...
+    const journal = new Journal(4, { nextNumber: () => (number += 3) });
+    for (const path of ['/a', '/b', '/c', '/d', '/e', '/f']) journal.record(call(path));
+    const ids = (after: number) => [...journal.since(after)].map((c) => c.id);
+    expect(ids(0)).toEqual(['call-109', 'call-112', 'call-115', 'call-118']);
+    expect(ids(110)).toEqual(['call-112', 'call-115', 'call-118']);
+    expect(ids(112)).toEqual(['call-115', 'call-118']);
+    expect(ids(118)).toEqual([]);
+    expect(journal.find(() => true, 109)?.path).toBe('/d');
+    expect(journal.find((c) => c.path === '/c', 0)?.id).toBe('call-109');
+  });
+
   test('closing ends every wait on it and keeps no more calls', () => {
     const journal = new Journal(10);
     const closed = vi.fn();
