@@ -9,6 +9,9 @@ import type { AdminHandler } from '../handler/handle.js';
 import { describe, isStateFailure } from '../handler/handle-error.js';
 import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
+import { createStreamingJsonReader } from '../handler/stream-json.js';
+import { MAX_HAR_ENTRIES, TOO_MANY_HAR_ENTRIES } from '../respond/har-import.js';
+import { MAX_STATE_RECORDS, tooManyRecords } from '../instance/replace-state.js';
 import type { MockContext } from '../instance/mock-context.js';
 import { callNumber, type CallFilter } from '../journal/journal.js';
 import { FILTERS, MAX_WAIT, type ControlError, type MockControl, type Outcome } from '../control/control.js';
@@ -24,25 +27,52 @@ import { csrfGuard } from '../handler/guards/csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
+import { loopDelay } from './loop-delay.js';
 import { recordEndpoints } from './record-endpoints.js';
 import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
 
 const ADMIN_BODY_LIMIT = 262_144;
 /** A HAR a browser saved holds the page's own files too: room for a long session's worth. */
 const HAR_BODY_LIMIT = 32 * 1024 * 1024;
-/** Endpoints that take larger bodies: a whole state (see STATE_BODY_LIMIT), a HAR. */
-const BODY_LIMITS: Record<string, number> = { 'PUT /state': STATE_BODY_LIMIT, 'POST /har': HAR_BODY_LIMIT };
+/**
+ * Endpoints that take larger bodies, read piece by piece as they arrive (see stream-json.ts): a whole state
+ * (see STATE_BODY_LIMIT), a HAR, whose entries are counted as they come.
+ */
+const LARGE_BODIES: Record<string, BodyReading> = {
+  'PUT /state': {
+    bodyLimit: STATE_BODY_LIMIT,
+    // The records of the bare map, or of `collections` (what GET /__mock/state answers): an array's items.
+    readBody: createStreamingJsonReader(STATE_BODY_LIMIT, {
+      paths: ['$.*.*', '$.collections.*.*'],
+      counts: (key) => typeof key === 'number',
+      max: MAX_STATE_RECORDS,
+      tooMany: tooManyRecords('PUT /__mock/state'),
+    }),
+  },
+  'POST /har': {
+    bodyLimit: HAR_BODY_LIMIT,
+    readBody: createStreamingJsonReader(HAR_BODY_LIMIT, {
+      paths: ['$.log.entries.*'],
+      max: MAX_HAR_ENTRIES,
+      tooMany: TOO_MANY_HAR_ENTRIES,
+    }),
+  },
+};
 /** How unmatched requests name the admin API. */
 const ADMIN = 'the admin API';
 /** Below it, every path is a collection or a record of the state (record-endpoints.ts). */
 const STATE_RECORDS = '/__mock/state/';
 
-/** An endpoint as routed: what answers, its path parameters, and how it reads a body (and how large). */
-interface Routed {
-  endpoint: Endpoint;
-  params: PathParamReader;
+/** How an endpoint reads its body, and how large it may be. */
+interface BodyReading {
   bodyLimit: number;
   readBody: BodyReader;
+}
+
+/** An endpoint as routed: what answers, its path parameters, and how it reads a body (and how large). */
+interface Routed extends BodyReading {
+  endpoint: Endpoint;
+  params: PathParamReader;
 }
 
 /**
@@ -91,11 +121,7 @@ export function createAdminApi(
 
 /** The admin API's routes: the table of endpoints, what it lists, the index, and the state's records. */
 function adminRoutes(context: MockContext, control: MockControl, streams: EventStreams) {
-  const readBody = createJsonReader(ADMIN_BODY_LIMIT);
-  const reading = (limit = ADMIN_BODY_LIMIT) => ({
-    bodyLimit: limit,
-    readBody: limit === ADMIN_BODY_LIMIT ? readBody : createJsonReader(limit),
-  });
+  const reading: BodyReading = { bodyLimit: ADMIN_BODY_LIMIT, readBody: createJsonReader(ADMIN_BODY_LIMIT) };
   const routes = new RouteTable<Routed>(
     Object.entries(endpoints(context, control, streams)).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
@@ -103,7 +129,7 @@ function adminRoutes(context: MockContext, control: MockControl, streams: EventS
       return {
         method: method.toLowerCase(),
         path: `/__mock${path}`,
-        value: { endpoint, params, ...reading(BODY_LIMITS[key]) },
+        value: { endpoint, params, ...(LARGE_BODIES[key] ?? reading) },
       };
     }),
   );
@@ -119,8 +145,8 @@ function adminRoutes(context: MockContext, control: MockControl, streams: EventS
   return {
     routes,
     listed: listing.map((e) => `${e.method} ${e.path}`),
-    index: { endpoint: () => json(body(), 200, { Vary: 'Accept' }), params: () => ({}), ...reading() } as Routed,
-    records: { endpoint: recordEndpoints(context), params: () => ({}), ...reading() } as Routed,
+    index: { endpoint: () => json(body(), 200, { Vary: 'Accept' }), params: () => ({}), ...reading } as Routed,
+    records: { endpoint: recordEndpoints(context), params: () => ({}), ...reading } as Routed,
   };
 }
 
@@ -290,7 +316,7 @@ function health(context: MockContext): Reply {
     contract: { title, version },
     operations: contract.operations.length,
   };
-  return json({ ...body, state, memory }, failing ? 503 : 200);
+  return json({ ...body, state, memory, eventLoop: loopDelay() }, failing ? 503 : 200);
 }
 
 /**

@@ -25,7 +25,13 @@ import { harText, type HarCreator } from '../reports/har-export.js';
 import { operationsSeen, type OperationSeen } from '../reports/operations-seen.js';
 import { toPact, type Pact, type PactParties } from '../reports/pact.js';
 import { readFaults, type Faults } from '../respond/faults.js';
-import { importHar, type HarImport, type HarReplay, type SetOverride } from '../respond/har-import.js';
+import {
+  importHar,
+  TOO_MANY_HAR_ENTRIES,
+  type HarImport,
+  type HarReplay,
+  type SetOverride,
+} from '../respond/har-import.js';
 import {
   MAX_OVERRIDES,
   OVERRIDE_BUDGET,
@@ -326,7 +332,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       const noRoom = () => (sessionOf(context, session).overrides.length >= MAX_OVERRIDES ? [SESSION_FULL] : undefined);
       const imported = importHar(har, context.served, replay as HarReplay, set, noRoom);
       if (typeof imported !== 'string') return ok(imported);
-      return refuse(imported.startsWith('the HAR has') ? 'payloadTooLarge' : 'invalidRequest', imported, 'har');
+      return refuse(imported === TOO_MANY_HAR_ENTRIES ? 'payloadTooLarge' : 'invalidRequest', imported, 'har');
     },
     exportHar(session, filter, host) {
       const read = readFilter(filter);

@@ -36,19 +36,32 @@ export function nestsTooDeep(value: unknown, limit = MAX_DEPTH): boolean {
  * @example textNestsTooDeep(Buffer.from('[[["]]]]"]]]'), 2) // true
  */
 export function textNestsTooDeep(text: Uint8Array, limit = MAX_DEPTH): boolean {
+  return depthScanner(limit)(text);
+}
+
+/**
+ * {@link textNestsTooDeep} for text that arrives in pieces: each call reads the next piece, and says whether the
+ * text so far nests deeper than `limit` (a string or an escape may run across pieces).
+ * @example const tooDeep = depthScanner(2); tooDeep(Buffer.from('[[')); tooDeep(Buffer.from('[')) // true
+ */
+export function depthScanner(limit = MAX_DEPTH): (piece: Uint8Array) => boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const byte = text[i];
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
-      if (++depth > limit) return true;
-    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
-  }
-  return false;
+  let escaped = false;
+  return (piece) => {
+    for (let i = 0; i < piece.length; i++) {
+      const byte = piece[i];
+      if (escaped) escaped = false;
+      else if (inString) {
+        if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+      } else if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+        if (++depth > limit) return true;
+      } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
+    }
+    return false;
+  };
 }
 
 const QUOTE = 0x22;

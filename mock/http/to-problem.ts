@@ -40,6 +40,9 @@ export function toProblem(error: HttpError, instance: string, bodyLimit: number)
         message: `The body has ${size} bytes; the limit is ${bodyLimit} bytes.`,
       });
     }
+    case 'entity.too.many':
+      // Counted as the body arrived (see stream-json.ts): the rest was never read.
+      return refuse('payloadTooLarge', { location: 'body', pointer: '', message: error.message });
     case 'charset.unsupported':
     case 'encoding.unsupported': {
       const what = error.charset ? `charset "${error.charset}"` : `encoding "${error.encoding}"`;

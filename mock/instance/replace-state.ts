@@ -24,6 +24,18 @@ export function recordMakerOf(context: MockContext): RecordMaker {
 
 /** The most records one replace of a session's state may hold: past it, 413 and nothing changes. */
 export const MAX_STATE_RECORDS = 10_000;
+/**
+ * Why a state past {@link MAX_STATE_RECORDS} is refused (413), whoever counts its records (`total` unknown when
+ * counting stopped at the first one too many).
+ * @example tooManyRecords('PUT /__mock/state', 10_001)
+ */
+export function tooManyRecords(source: string, total?: number): string {
+  const has = total === undefined ? 'more records than' : `${total} records, more than`;
+  return (
+    `${source}: the state has ${has} the ${MAX_STATE_RECORDS} one replace may hold; send it in parts (a ` +
+    'collection or a record at a time, below /__mock/state), or start from --data. Nothing was changed.'
+  );
+}
 /** Milliseconds of work a gradual replace does before it lets other requests be answered. */
 const SLICE_MS = 20;
 
@@ -136,10 +148,6 @@ function beyondLimits(
     }
   }
   if (total <= MAX_STATE_RECORDS) return undefined;
-  const error = new StateError(
-    `${source}: the state has ${total} records, more than the ${MAX_STATE_RECORDS} one replace may hold; ` +
-      'send it in parts (a collection or a record at a time, below /__mock/state), or start from --data. ' +
-      'Nothing was changed.',
-  );
+  const error = new StateError(tooManyRecords(source, total));
   return { error, tooLarge: true };
 }

@@ -17,6 +17,8 @@ export const LISTED_REFUSALS = 100;
 
 /** The most entries a HAR may have: past it, the whole document is refused and nothing is set. */
 export const MAX_HAR_ENTRIES = 10_000;
+/** Why a HAR past {@link MAX_HAR_ENTRIES} is refused (413), whoever counts its entries. */
+export const TOO_MANY_HAR_ENTRIES = `the HAR has more than ${MAX_HAR_ENTRIES} entries; at most ${MAX_HAR_ENTRIES} are read (export fewer, or split it)`;
 
 /** What an import did: the overrides now in force, and the entries refused with why (the first 100). */
 export interface HarImport {
@@ -53,8 +55,7 @@ export function importHar(
 ): HarImport | string {
   const entries = (har as { log?: { entries?: unknown } })?.log?.entries;
   if (!Array.isArray(entries)) return 'a HAR is a JSON object { log: { entries: [...] } } (HAR 1.2)';
-  if (entries.length > MAX_HAR_ENTRIES)
-    return `the HAR has ${entries.length} entries; at most ${MAX_HAR_ENTRIES} are read (export fewer, or split it)`;
+  if (entries.length > MAX_HAR_ENTRIES) return TOO_MANY_HAR_ENTRIES;
   const result: HarImport = { entries: entries.length, overrides: [], refused: [], refusedCount: 0 };
   const refuse = (entry: number, request: string, reasons: string[]) => {
     result.refusedCount++;

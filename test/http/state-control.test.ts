@@ -459,7 +459,7 @@ describe('a whole state replace is bounded and never holds the mock up', () => {
     mock = await newMock({ seed: 11 });
     const res = await request(mock.app).put('/__mock/state').send(records(10_001)).expect(413);
     expect(res.body.detail).toBe(
-      'PUT /__mock/state: the state has 10001 records, more than the 10000 one replace may hold; send it in parts ' +
+      'PUT /__mock/state: the state has more records than the 10000 one replace may hold; send it in parts ' +
         '(a collection or a record at a time, below /__mock/state), or start from --data. Nothing was changed.',
     );
     expect(mock.state()).toEqual({});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nestsTooDeep, textNestsTooDeep } from '../../mock/http/body-depth.js';
+import { depthScanner, nestsTooDeep, textNestsTooDeep } from '../../mock/http/body-depth.js';
 
 const text = (json: string) => Buffer.from(json);
 
@@ -15,6 +15,18 @@ describe('textNestsTooDeep reads JSON text before it is parsed', () => {
     ['100,000 brackets', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 64, true],
   ])('%s', (_name, json, limit, deep) => {
     expect(textNestsTooDeep(text(json), limit)).toBe(deep);
+  });
+
+  test.each([
+    ['a string with brackets', '["[[[[[[",[]]', 2, false],
+    ['an escaped quote', '["\\"[[[[[",[]]', 2, false],
+    ['an escaped backslash', '["\\\\",[[]]]', 2, true],
+  ])('in pieces split anywhere, %s reads as it does whole', (_name, json, limit, deep) => {
+    for (let cut = 0; cut <= json.length; cut++) {
+      const tooDeep = depthScanner(limit);
+      const first = tooDeep(text(json.slice(0, cut)));
+      expect(first || tooDeep(text(json.slice(cut))), `cut at ${cut}`).toBe(deep);
+    }
   });
 
   test('agrees with the check on parsed values', () => {
