@@ -84,6 +84,17 @@ export function createEventStreams({
  * the journal dropped before the reader caught up is lost to the stream: it ends with `event: overflow`
  * (data `{ "after": "<the last id sent>" }`), so the page says so and resumes with what is kept.
  */
+/**
+ * A call as an event, written once however many streams send it: the journal hands every listener the same
+ * view of a call it just recorded.
+ */
+const events = new WeakMap<CallRecord, string>();
+function eventOf(call: CallRecord): string {
+  let text = events.get(call);
+  if (text === undefined) events.set(call, (text = `id: ${call.id}\nevent: call\ndata: ${JSON.stringify(call)}\n\n`));
+  return text;
+}
+
 /** Ends a stream, its last event (`event: reset`, `event: evicted`…) written first when given. */
 type Ender = (lastEvent?: string) => void;
 
@@ -121,7 +132,7 @@ function stream(
   };
   const send = (call: CallRecord) => {
     last = callNumber(call.id)!;
-    write(`id: ${call.id}\nevent: call\ndata: ${JSON.stringify(call)}\n\n`);
+    write(eventOf(call));
   };
   /** Sends the calls kept after the last one sent, until the reader falls behind. */
   const pump = () => {

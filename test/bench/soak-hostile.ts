@@ -53,19 +53,23 @@ interface Sent {
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function send({ method, path, headers = {}, body, abandonAfter }: Sent): Promise<number> {
   return new Promise((resolve) => {
-    const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-      res.on('error', () => resolve(-1));
-    });
     let timedOut = false;
-    req.on('error', () => resolve(timedOut ? -3 : abandonAfter === undefined ? 0 : -2));
-    if (abandonAfter !== undefined) setTimeout(() => req.destroy(), abandonAfter);
-    // An answer that takes longer than this counts as none (the server is stuck, or the request never ends).
-    req.setTimeout(TIMEOUT, () => {
+    // An answer not whole after TIMEOUT counts as none (the server is stuck, or the request never ends).
+    const timer = setTimeout(() => {
       timedOut = true;
       req.destroy();
+    }, TIMEOUT);
+    const settle = (status: number) => {
+      clearTimeout(timer);
+      resolve(status);
+    };
+    const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => settle(res.statusCode!));
+      res.on('close', () => settle(res.complete ? res.statusCode! : timedOut ? -3 : -1));
     });
+    req.on('error', () => settle(timedOut ? -3 : abandonAfter === undefined ? 0 : -2));
+    if (abandonAfter !== undefined) setTimeout(() => req.destroy(), abandonAfter);
     req.end(body);
   });
 }
@@ -214,6 +218,23 @@ async function streamHogs(count: number): Promise<{ hogs: number; inspector: num
   return { hogs: count, inspector };
 }
 
+/** The mock's CPU time so far (user and system), in ms, from /proc. */
+const cpuMs = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 1/100 s
+};
+// Where a turn of the event loop goes: each attack alone, a few times in a row, and the mock's CPU per request.
+// Under the soak, a turn serves about one request of every attacker, so a turn costs about their sum.
+if (process.env.COSTS !== '0') {
+  console.log("the mock's CPU per request, each attack alone (COSTS=0 skips this):");
+  for (const [name, make] of Object.entries(attacks)) {
+    const times = name.startsWith('HAR export') ? 2 : 10;
+    const before = cpuMs();
+    for (let i = 0; i < times; i++) await send(make());
+    console.log(`  ${name.padEnd(32)} ${((cpuMs() - before) / times).toFixed(1).padStart(8)} ms`);
+  }
+}
+
 const counts: Record<string, Record<number, number>> = {};
 const deadline = Date.now() + MINUTES * 60_000;
 async function attacker(name: string, make: () => Sent): Promise<void> {
@@ -246,6 +267,8 @@ const once = () => new Promise((resolve) => {
 })();
 `;
 const health: number[] = [];
+/** The mock's event-loop delay p99 of each 10 s window, as its health says. */
+const loopP99: number[] = [];
 let window: number[] = [];
 async function probe(): Promise<void> {
   const prober = spawn(process.execPath, ['-e', PROBE, hostname, port, String(deadline)], {
@@ -274,15 +297,23 @@ console.log(
   `hostile soak: ${MINUTES} min against ${url} (defaults; node ${nodeFlags.join(' ') || 'with V8 defaults'}), ` +
     `${Object.keys(attacks).length} attacks at once`,
 );
-console.log('   s   RSS MB   heap MB   journal MB   health p50 / p99 ms   requests so far');
-/** The mock's own account of its memory (GET /__mock/health): heap in use and what its journal holds, in MB. */
+console.log('   s   RSS MB   heap MB   journal MB   loop delay p99 ms   health p50 / p99 ms   requests so far');
+/**
+ * The mock's own account (GET /__mock/health): heap in use and what its journal holds, in MB, and how late its
+ * event loop ran (p99 over its last 10 s): a health probe much slower than that waited for the machine, not the mock.
+ */
 async function heapAndJournal(): Promise<string> {
   try {
     const res = await fetch(`${url}/__mock/health`);
-    const { memory } = (await res.json()) as { memory: { heapUsed: number; journal: number } };
-    return `${(memory.heapUsed / 2 ** 20).toFixed(0).padStart(7)}   ${(memory.journal / 2 ** 20).toFixed(0).padStart(7)}`;
+    const { memory, eventLoop } = (await res.json()) as {
+      memory: { heapUsed: number; journal: number };
+      eventLoop: { p99: number };
+    };
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0).padStart(7);
+    loopP99.push(eventLoop.p99);
+    return `${mb(memory.heapUsed)}   ${mb(memory.journal)}   ${eventLoop.p99.toFixed(1).padStart(12)}`;
   } catch {
-    return `${'?'.padStart(7)}   ${'?'.padStart(7)}`;
+    return `${'?'.padStart(7)}   ${'?'.padStart(7)}   ${'?'.padStart(12)}`;
   }
 }
 
@@ -314,7 +345,8 @@ console.log(
 );
 
 console.log(
-  '\nanswers per attack (status: count; 0 = connection error, -2 = abandoned by the client, -3 = no answer in 20 s):',
+  '\nanswers per attack (status: count; 0 = connection error, -1 = answer cut off, -2 = abandoned by the client, ' +
+    '-3 = no whole answer in 20 s):',
 );
 for (const [name, tally] of Object.entries(counts)) {
   const total = Object.values(tally).reduce((a, b) => a + b, 0);
@@ -326,7 +358,8 @@ const p99 = quantile(health, 0.99);
 console.log(
   `\nRSS max ${maxRss.toFixed(0)} MB (start ${rss[0]!.toFixed(0)} MB, end ${rss.at(-1)!.toFixed(0)} MB); ` +
     `health ${health.length} probes, p50 ${quantile(health, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-    `max ${Math.max(...health).toFixed(1)} ms`,
+    `max ${Math.max(...health).toFixed(1)} ms; the mock's event-loop delay p99 per 10 s: ` +
+    `median ${quantile(loopP99, 0.5).toFixed(1)} ms, worst ${Math.max(...loopP99).toFixed(1)} ms`,
 );
 
 // The last row: SIGTERM while a client sends its body slowly.
