@@ -4,6 +4,7 @@ import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../http/problems.js';
 import { formText } from '../http/request-body.js';
 import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
+import { emptyValueCheck } from './empty-values.js';
 import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
@@ -160,6 +161,7 @@ export function splitValidation(
   let bodyOnly: IHttpOperation | undefined;
   let jsonBody: JsonBodyCheck | undefined;
   let credentials: string | undefined;
+  let emptyValues: ReturnType<typeof emptyValueCheck> | null = null;
   const parametersPart = () =>
     (withoutBody ??= withBundle({ ...spec, request: request && { ...request, body: undefined } }));
   const bodyPart = () => (bodyOnly ??= withBundle({ ...spec, request: request && { body: request.body } }));
@@ -189,7 +191,11 @@ export function splitValidation(
       // and parse (and throw on) a Content-Type that says nothing here unless the contract declares it.
       const { 'content-length': _length, 'content-type': type, ...headers } = element.headers;
       if (declaresContentType && type !== undefined) headers['content-type'] = type;
-      return findings(parametersPart(), { ...element, headers, body: undefined });
+      const part = parametersPart();
+      const found = findings(part, { ...element, headers, body: undefined });
+      // Prism reads an empty value as none: it is checked here, as the empty string (see empty-values.ts).
+      if (emptyValues === null) emptyValues = emptyValueCheck(request, bundleOf(part));
+      return emptyValues ? emptyValues(element, found) : found;
     },
     // An operation without a request body refuses one (415), as Prism does (handle.ts reads none for GET).
     body(element) {
@@ -211,6 +217,10 @@ function withBundle(part: IHttpOperation): IHttpOperation {
   const holders = [request?.path, request?.query, request?.headers, request?.cookie, request?.body?.contents];
   const schemas = holders.flatMap((list) => (list ?? []).map((holder) => holder.schema));
   return refersToBundle(schemas) ? ({ ...rest, __bundled__: bundle } as IHttpOperation) : (rest as IHttpOperation);
+}
+
+function bundleOf(part: IHttpOperation): unknown {
+  return (part as IHttpOperation & { __bundled__?: unknown }).__bundled__;
 }
 
 function refersToBundle(values: unknown[]): boolean {

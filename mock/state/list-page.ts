@@ -71,9 +71,12 @@ function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ offset })).toString('base64url');
 }
 
-/** The offset in a cursor this mock issued; `undefined` for one it did not issue. */
+/**
+ * The offset in a cursor this mock issued; `undefined` for one it did not issue. No cursor, or an empty one
+ * (the contract lets it through: see prism/empty-values.ts), asks for the first page, as in stateless mode.
+ */
 function decodeCursor(value: string | string[] | undefined): number | undefined {
-  if (value === undefined) return 0;
+  if (value === undefined || value === '') return 0;
   if (typeof value !== 'string') return undefined;
   try {
     const { offset } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { offset?: unknown };

@@ -65,7 +65,7 @@ function createCredential(body: unknown, extra: Partial<RequestFacts> = {}): Req
   return { method: 'POST', path: '/members/m1/credentials', query: {}, headers, body, ...extra };
 }
 
-describe('splitValidation finds exactly what Prism’s validateInput finds, body findings first', () => {
+describe('splitValidation finds what Prism’s validateInput finds (body findings first), and the empty values it skips', () => {
   // Seed and runs fixed so a failure replays: `fc.assert(..., { seed: 20261122, numRuns: 2000 })`.
   test('for any request to our contract, the library fixture and one of many media types (seed 20261122)', () => {
     const memberId = fc.constantFrom('m1', 'mbr_01', 'm 1', '', 'x'.repeat(70));
@@ -138,7 +138,11 @@ describe('splitValidation finds exactly what Prism’s validateInput finds, body
             expect(sent === undefined ? !refused : refused).toBe(true);
             return;
           }
-          expect(found).toEqual(whole._tag === 'Right' ? [] : whole.left.filter((d) => d.severity === 0));
+          // Prism reads an empty value as none; the split checks it as the empty string (see empty-values.ts).
+          const ofEmptyValue = (d: { path?: string[] }) => d.path?.[0] === 'query' && q[d.path[1] as 'limit'] === '';
+          expect(found.filter((d) => !ofEmptyValue(d))).toEqual(
+            whole._tag === 'Right' ? [] : whole.left.filter((d) => d.severity === 0),
+          );
         },
       ),
       { seed: 20261122, numRuns: 2000 },
