@@ -161,6 +161,7 @@ export function splitValidation(
   let bodyOnly: IHttpOperation | undefined;
   let jsonBody: JsonBodyCheck | undefined;
   let credentials: string | undefined;
+  let checked: IHttpOperation | typeof MET | undefined;
   let emptyValues: ReturnType<typeof emptyValueCheck> | null = null;
   const parametersPart = () =>
     (withoutBody ??= withBundle({ ...spec, request: request && { ...request, body: undefined } }));
@@ -172,11 +173,14 @@ export function splitValidation(
   };
   return {
     security(element) {
-      const security = validators.validateSecurity({ resource: spec, element });
+      checked ??= checkedSecurity(spec);
+      if (checked === MET) return undefined;
+      const security = validators.validateSecurity({ resource: checked, element });
       if (security._tag === 'Right') return undefined;
-      const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))];
-      const message = (credentials ??= describeCredentials(spec.security));
-      const place = credentialsPlace(spec.security);
+      // Prism's tags are the challenges of the schemes that failed; "None" (no credentials) is none of them.
+      const schemes = [...new Set(security.left.flatMap((d) => d.tags ?? []))].filter((tag) => tag !== 'None');
+      const message = (credentials ??= describeCredentials(checked.security));
+      const place = credentialsPlace(checked.security);
       return {
         ok: false,
         kind: 'unauthorized',
@@ -203,6 +207,22 @@ export function splitValidation(
       return jsonBody(element) ?? findings(bodyPart(), element);
     },
   };
+}
+
+/** An operation's security requirements met whatever the request sends. */
+const MET = Symbol('met');
+
+/**
+ * The operation with the security requirements a plain HTTP request can show: a client certificate
+ * (`mutualTLS`) never reaches the mock, so a requirement made only of it is met (and so are all of them: one
+ * will do), and in a requirement with other schemes, those others are checked.
+ */
+function checkedSecurity(spec: IHttpOperation): IHttpOperation | typeof MET {
+  const requirements = spec.security ?? [];
+  const isTls = (scheme: { type: string }) => scheme.type === 'mutualTLS';
+  if (!requirements.some((requirement) => requirement.some(isTls))) return spec;
+  if (requirements.some((requirement) => requirement.length > 0 && requirement.every(isTls))) return MET;
+  return { ...spec, security: requirements.map((requirement) => requirement.filter((s) => !isTls(s))) };
 }
 
 /**

@@ -205,9 +205,10 @@ function refuseBroken(
     checkSecurity,
   );
   if (check.ok) return undefined;
-  // Every scheme the client may use, those it must send together too, as Prism lists them.
+  // Every scheme the client may use, those it must send together too, as Prism lists them. An API key has
+  // no HTTP authentication scheme to name: a challenge for another one would ask for what does not apply.
   const challenge: Record<string, string> =
-    check.kind === 'unauthorized' ? { 'WWW-Authenticate': check.schemes.join(',') || 'Bearer' } : {};
+    check.kind === 'unauthorized' && check.schemes.length > 0 ? { 'WWW-Authenticate': check.schemes.join(',') } : {};
   return refuse(request, check.kind, check.violations, {
     headers: challenge,
     violationCount: check.violationCount,
