@@ -36,6 +36,7 @@ const BASE = 'https://example.com/problems/';
 export const PROBLEMS = {
   invalidRequest: { type: `${BASE}invalid-request`, title: 'The request does not match the contract', status: 400 },
   malformedJson: { type: `${BASE}malformed-json`, title: 'The request body is not valid JSON', status: 400 },
+  unknownCursor: { type: `${BASE}unknown-cursor`, title: 'The cursor is not one this mock issued', status: 400 },
   missingBody: { type: `${BASE}missing-body`, title: 'The request body is required', status: 400 },
   invalidPrefer: {
     type: `${BASE}invalid-prefer`,

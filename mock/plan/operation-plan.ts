@@ -4,7 +4,14 @@ import type { Operation } from '../contract/contract.js';
 import { compilePathParams } from '../http/path-params.js';
 import { BoundedMemo } from '../lib/bounded-memo.js';
 import { planCollection, type CollectionPlan } from './collection-plan.js';
-import { chooseResponse, negotiateMediaType, type ChoiceResult, type ResponseWish } from './choose-response.js';
+import {
+  chooseResponse,
+  negotiateMediaType,
+  type ChoiceResult,
+  type ResponseChoice,
+  type ResponseWish,
+} from './choose-response.js';
+import { planBodyEcho, type BodyEcho } from './path-echo.js';
 import type { CollectionMap } from './infer-collections.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
 import { compileResponses, type ResponseTable } from '../schema/response-table.js';
@@ -27,6 +34,11 @@ export interface OperationPlan {
   negotiate(accept: string | undefined, types: readonly string[]): string | false;
   /** The documented response for what a request asks (see choose-response.ts), remembered (frozen). */
   choose(wish: ResponseWish, accept: string | undefined): ChoiceResult;
+  /**
+   * Where the path's parameters go in a generated body of a success response (see path-echo.ts), remembered per
+   * media type; `undefined` for an error response, or where none goes anywhere.
+   */
+  echo(choice: ResponseChoice): BodyEcho | undefined;
 }
 
 /** A request routed to an operation: the plan, the path as routed, its path parameters. */
@@ -57,6 +69,7 @@ export function compileOperation(
   const hits = new BoundedMemo<RouteHit>(PATHS, 1024);
   const choices = new BoundedMemo<ChoiceResult>(CHOICES);
   const read = compilePathParams(operation.path);
+  const echoes = new WeakMap<object, BodyEcho | null>();
   const body = operation.spec.request?.body;
   const plan: OperationPlan = {
     operation,
@@ -76,6 +89,12 @@ export function compileOperation(
     choose(wish, accept) {
       const key = `${wish.code ?? ''}\u0000${wish.example ?? ''}\u0000${accept ?? ''}`;
       return choices.get(key) ?? choices.set(key, Object.freeze(chooseResponse(choosing, wish, accept)));
+    },
+    echo({ status, content }) {
+      if (status >= 400 || !content) return undefined;
+      let known = echoes.get(content);
+      if (known === undefined) echoes.set(content, (known = planBodyEcho(operation, content.schema) ?? null));
+      return known ?? undefined;
     },
   };
   const choosing = { operationId: operation.id, responses: plan.responses, negotiate: plan.negotiate };

@@ -6,6 +6,7 @@ import { problem } from '../http/problems.js';
 import { problemReply, XML_TYPE, type Reply } from '../http/reply.js';
 import { toXml } from '../http/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
+import { echoBody, type BodyEcho } from '../plan/path-echo.js';
 import { isObject } from '../schema/schema-facts.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
@@ -18,6 +19,8 @@ export interface Rendering {
   key: string;
   /** The operation's `__bundled__`: where Prism's loader keeps the recursive parts of its schemas. */
   bundle?: unknown;
+  /** Where the path's parameters go in the body (see path-echo.ts); none when absent. */
+  echo?: BodyEcho;
 }
 
 /** Facts about the request that make rendered bodies and headers consistent with it. */
@@ -29,9 +32,10 @@ export interface RenderRequest {
 /**
  * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
  * unless `dynamic` is off (then examples come first, else the schema is sampled as Prism's static mode
- * does), and error bodies serve the contract's example when it has one. Generated fields named like a path
- * parameter take its value. A body that cannot be made (a schema too complex to sample) or sent (an object
- * under a text media type) is a 500 problem, as Prism answers.
+ * does), and error bodies serve the contract's example when it has one. The path's parameters go where
+ * `echo` says: the record an item path names, references to its parents, only with values that fit. A body that
+ * cannot be made (a schema too complex to sample) or sent (an object under a text media type) is a 500 problem,
+ * as Prism answers.
  * @example renderResponse(generator, { operationId: 'getPass', choice, dynamic: true, key }, { path, pathParams })
  */
 export function renderResponse(
@@ -49,7 +53,7 @@ export function renderResponse(
   try {
     if (stored === undefined && content) {
       ({ body, example } = renderBody(generator, content, choice, source));
-      body = echoPathParams(body, request.pathParams);
+      if (rendering.echo) echoBody(body, rendering.echo, request.pathParams);
     }
   } catch (error) {
     if (!(error instanceof SchemaTooComplexError)) throw error;
@@ -148,16 +152,4 @@ function renderHeader(
   if (!schema || !header.required) return undefined;
   const value = generator.generate(schema, key);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-/** Generated bodies agree with the path: a field named like a path parameter (`member_id`) gets its value. */
-function echoPathParams(body: unknown, pathParams: Record<string, string>): unknown {
-  const echo = (record: unknown) => {
-    if (!isObject(record)) return;
-    for (const [name, value] of Object.entries(pathParams)) if (typeof record[name] === 'string') record[name] = value;
-  };
-  echo(body);
-  if (isObject(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
-  if (Array.isArray(body)) body.forEach(echo);
-  return body;
 }

@@ -2,6 +2,7 @@
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
+import { ownersOf } from '../plan/path-echo.js';
 import { isObject } from '../schema/schema-facts.js';
 import type { StoredRecord, StoreSnapshot } from './store.js';
 
@@ -181,15 +182,18 @@ function pointerOf(problem: string): string {
   return escaped === undefined ? pointer : `${pointer}/${escaped}`;
 }
 
-/** How a record names another owner than its path does (`member_id` "m2" under `/members/m1/...`), or nothing. */
+/**
+ * How a record names another owner than its path does (`member_id` "m2" under `/members/m1/...`), or nothing.
+ * Only the references the path fills are compared (see echoPathParams): never the record's own id.
+ */
 function wrongOwner(
   collection: Collection,
   path: string,
   record: Record<string, unknown>,
 ): { field: string; message: string } | undefined {
-  for (const [name, value] of Object.entries(pathParamsOf(collection, path))) {
-    if (!Object.hasOwn(record, name) || String(record[name]) === value) continue;
-    return { field: name, message: `has ${name} "${String(record[name])}", but its collection path says "${value}"` };
+  for (const [field, value] of Object.entries(ownersOf(collection, pathParamsOf(collection, path)))) {
+    if (!Object.hasOwn(record, field) || String(record[field]) === value) continue;
+    return { field, message: `has ${field} "${String(record[field])}", but its collection path says "${value}"` };
   }
   return undefined;
 }

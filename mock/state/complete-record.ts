@@ -2,9 +2,10 @@
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { planCollection, type CreatePlan } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { isObject, propertiesOf } from '../schema/schema-facts.js';
+import { isObject } from '../schema/schema-facts.js';
 import { collectionOf, pathParamsOf, unwrapSnapshot } from './check-snapshot.js';
 import { makeCreated } from './make-record.js';
+import { ownersOf } from '../plan/path-echo.js';
 
 /**
  * What completing records needs: the contract's collections, the mock's generator, and each collection's create plan.
@@ -38,9 +39,9 @@ const OPEN_PLAN: CreatePlan = { openPart: () => ({}) };
 /**
  * A record with what it lacks made as a create makes it: the request schema's defaults, `null` where nullable,
  * the first enum value, the seed's anchor for date-times, the id and the rest drawn from the seed under `key`;
- * the path's parameters (`member_id`) fill the fields named like them. What was given is kept as given, even what
- * the contract refuses (the check that follows names it). A record that lacks nothing (its id, its required
- * fields, its path's fields), or is not an object, is returned as it is.
+ * the path's parameters fill the references to its parents (`member_id`, see echoPathParams). What was given is
+ * kept as given, even what the contract refuses (the check that follows names it). A record that lacks nothing
+ * (its id, its required fields, its path's fields), or is not an object, is returned as it is.
  * @example completeRecord(maker, passes, '/members/m1/passes', { status: 'suspended' }, 'state|/members/m1/passes|0')
  * // { id: 'pas_01J…', member_id: 'm1', name: 'Membership pass', status: 'suspended', valid_from: '2025-…', … }
  */
@@ -53,8 +54,7 @@ export function completeRecord(
 ): unknown {
   if (!isObject(given)) return given;
   const pathParams = pathParamsOf(collection, collectionKey);
-  const properties = propertiesOf(collection.schema);
-  const owners = Object.keys(pathParams).filter((name) => Object.hasOwn(properties, name));
+  const owners = Object.keys(ownersOf(collection, pathParams));
   const needed = [collection.idField, ...requiredOf(collection), ...owners];
   if (needed.every((name) => Object.hasOwn(given, name))) return given;
   const { generator } = maker;

@@ -27,7 +27,7 @@ export function listPage(
   if (start === undefined) {
     records = tools.store.list(collectionKey).reverse();
     start = afterRecord(records, idField, cursor);
-    if (start === undefined && list.refusesBadCursor) return { reply: badCursor(list.cursorParam!, request.path) };
+    if (start === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
     start ??= 0;
   }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
@@ -97,13 +97,21 @@ function afterRecord(
   return index < 0 ? undefined : index + 1;
 }
 
-function badCursor(param: string, path: string): Reply {
+/**
+ * The 400 of a cursor this mock did not hand out. The value fits the contract (the request was checked before):
+ * it names no page of this mock's, so the problem says so, and how to get a first page.
+ */
+function unknownCursor(list: ListPlan, path: string): Reply {
+  const param = list.cursorParam!;
+  const next = list.nextField ?? 'next cursor';
   const violation: Violation = {
     location: 'query',
     pointer: `/${param}`,
-    message: 'must be a next_cursor value from a previous page, unchanged',
+    message: `must be a ${next} value from a previous page, unchanged`,
   };
+  const detail =
+    `query /${param}: the value fits the contract, but names no page this mock handed out. Pass the ${next} of ` +
+    `a previous page unchanged (or a record's id), or leave ${param} out for the first page.`;
   // The journal keeps no violation: the cursor fits the contract's schema, only not this mock's pages.
-  const detail = `query /${param}: ${violation.message}.`;
-  return problemReply(problem('invalidRequest', detail, { instance: path, violations: [violation] }), {}, []);
+  return problemReply(problem('unknownCursor', detail, { instance: path, violations: [violation] }), {}, []);
 }

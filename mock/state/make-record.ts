@@ -5,8 +5,9 @@ import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
+import { ownersOf } from '../plan/path-echo.js';
 import { valueFits } from '../prism/schema-check.js';
-import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
@@ -55,7 +56,7 @@ function drawPlaceholder(
   if (step >= 2 * DAY) made = Math.floor(made / DAY) * DAY + (8 + 12 * random()) * HOUR;
   const created = new Date(Math.floor(made / 60_000) * 60_000);
   settlePlaceholder(record, recordRoles(collection.schema), { created, ref: generator.anchor, random });
-  return echoPathParams(record, collection.schema, pathParams);
+  return echoPathParams(record, collection, pathParams);
 }
 
 /** What a create was sent: its generation key, the path parameters, the body, and the time it happens. */
@@ -85,11 +86,12 @@ export function makeCreated(
   const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};
   const decided = new Set<string>();
+  const owners = ownersOf(collection, pathParams);
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
     const keeps = (value: unknown) => plan.keeps?.(name, value) ?? true;
-    if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
+    if (Object.hasOwn(owners, name)) fixed[name] = owners[name];
     else if (Object.hasOwn(body, name) && keeps(body[name])) fixed[name] = copyOf(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
       fixed[name] = copyOf(requested[name].default);
@@ -104,7 +106,7 @@ export function makeCreated(
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     return drawFitting(collection, key, (drawKey) => {
       const whole = { ...asRecord(generator.generate(schema, drawKey, bundleOf(collection.create.spec))), ...fixed };
-      settleCreated(echoPathParams(whole, schema, pathParams), recordRoles(schema), times);
+      settleCreated(echoPathParams(whole, collection, pathParams), recordRoles(schema), times);
       return whole;
     });
   }
@@ -137,25 +139,17 @@ function drawFitting(collection: Collection, key: string, draw: (key: string) =>
   return record;
 }
 
-/** Writes the request's path parameters into the record's fields of the same name (`member_id`). */
+/**
+ * Writes the path's parameters into the record's references to its parents (`member_id` under
+ * `/members/m1/passes`, `identity_id` under `/identities/i1/sessions`), each where its value fits the field;
+ * never into the record's own id.
+ */
 export function echoPathParams(
   record: StoredRecord,
-  schema: JsonObject,
+  collection: Collection,
   pathParams: Record<string, string>,
 ): StoredRecord {
-  const properties = propertiesOf(schema);
-  for (const [name, value] of Object.entries(pathParams)) {
-    if (isObject(properties[name]) && acceptsString(properties[name])) record[name] = value;
-  }
-  return record;
-}
-
-function acceptsString(schema: JsonObject): boolean {
-  return (
-    schema.type === 'string' ||
-    (Array.isArray(schema.type) && schema.type.includes('string')) ||
-    schema.type === undefined
-  );
+  return Object.assign(record, ownersOf(collection, pathParams));
 }
 
 function asRecord(value: unknown): StoredRecord {

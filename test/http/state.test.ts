@@ -154,6 +154,19 @@ describe('paging', () => {
     expect(seen.slice(0, 4)).toEqual(['P3', 'P2', 'P1', 'P0']);
   });
 
+  test('the contract’s own cursor example answers 400 saying the mock did not issue it, not that it breaks the contract', async () => {
+    const example = 'eyJhZnRlciI6InBhc18wMUpEM1o2UTlWOFg3VzZUNVM0UjNQMk4xTSJ9';
+    const res = await request(mock.app).get(`/members/m1/passes?cursor=${example}`).set(AUTH).expect(400);
+    expect(res.body).toMatchObject({
+      type: 'https://example.com/problems/unknown-cursor',
+      title: 'The cursor is not one this mock issued',
+      status: 400,
+    });
+    expect(res.body.detail).toContain('fits the contract');
+    expect(res.body.detail).toContain('leave cursor out');
+    expect(res.body.detail).not.toMatch(/does not match the contract/);
+  });
+
   test('a cursor the mock did not issue answers 400 naming the parameter', async () => {
     const res = await request(mock.app).get('/members/m1/passes?cursor=garbage').set(AUTH).expect(400);
     expect(res.body.violations).toEqual([

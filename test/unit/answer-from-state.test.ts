@@ -246,7 +246,10 @@ describe('answerFromState: list pages', () => {
     expect(page(listing(), tools(2), { cursor: value })).toMatchObject({
       status: 400,
       body: {
-        detail: 'query /cursor: must be a next_cursor value from a previous page, unchanged.',
+        title: 'The cursor is not one this mock issued',
+        detail:
+          'query /cursor: the value fits the contract, but names no page this mock handed out. Pass the ' +
+          "next_cursor of a previous page unchanged (or a record's id), or leave cursor out for the first page.",
         violations: [{ location: 'query', pointer: '/cursor' }],
       },
     });

@@ -32,7 +32,11 @@ const operation = (method: string, path: string, status: string, schema: object)
 const pass = {
   type: 'object',
   required: ['pass_id', 'kind'],
-  properties: { pass_id: { type: 'string' }, kind: { type: 'string', enum: ['gym', 'pool'] } },
+  properties: {
+    pass_id: { type: 'string' },
+    member_id: { type: 'string' },
+    kind: { type: 'string', enum: ['gym', 'pool'] },
+  },
 };
 const card = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
 

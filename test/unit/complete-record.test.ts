@@ -65,7 +65,7 @@ describe('completeRecord', () => {
   });
 
   test('fills member_id from the collection path, percent-decoded', () => {
-    expect(complete({}, { path: '/members/m%201/passes' }).member_id).toBe('m 1');
+    expect(complete({}, { path: '/members/m%2D1/passes' }).member_id).toBe('m-1');
   });
 
   test('keeps what the contract refuses, for the check that follows to name', () => {

@@ -263,18 +263,39 @@ describe('makePlaceholder', () => {
 });
 
 describe('echoPathParams', () => {
-  test('writes path parameters into fields of the same name that take strings, and no others', () => {
-    const schema = {
-      properties: { member_id: { type: ['string', 'null'] }, pass_id: {}, count: { type: 'integer' }, nested: 'x' },
-    };
-    const record = echoPathParams({ count: 1 }, schema, {
-      member_id: 'm1',
-      pass_id: 'p1',
-      count: '9',
-      other: 'o',
-      nested: 'n',
+  const under = (path: string, properties: JsonObject): Collection => ({
+    ...collection({ type: 'object', properties }),
+    path,
+  });
+
+  test('writes a parent’s parameter into the reference to it, and into no other field', () => {
+    const passes = under('/members/{member_id}/passes', {
+      member_id: { type: ['string', 'null'] },
+      pass_id: {},
+      count: { type: 'integer' },
     });
-    expect(record).toEqual({ count: 1, member_id: 'm1', pass_id: 'p1' });
+    expect(echoPathParams({ count: 1 }, passes, { member_id: 'm1', pass_id: 'p1', count: '9' })).toEqual({
+      count: 1,
+      member_id: 'm1',
+    });
+  });
+
+  test('a parent called {id} goes into the reference named after its segment, never into the record’s own id', () => {
+    const sessions = under('/identities/{id}/sessions', { id: { type: 'string' }, identity_id: { type: 'string' } });
+    expect(echoPathParams({ id: 's1' }, sessions, { id: 'i1' })).toEqual({ id: 's1', identity_id: 'i1' });
+    const camel = under('/user-groups/{id}/members', { id: { type: 'string' }, userGroupId: { type: 'string' } });
+    expect(echoPathParams({ id: 'm1' }, camel, { id: 'g1' })).toEqual({ id: 'm1', userGroupId: 'g1' });
+  });
+
+  test.each([
+    ['a format', { type: 'string', format: 'uuid' }],
+    ['a pattern', { type: 'string', pattern: '^mbr_' }],
+    ['a length', { type: 'string', minLength: 5 }],
+    ['an enum', { enum: ['gold', 'silver'] }],
+    ['a type', { type: 'integer' }],
+  ])('leaves a reference whose schema the value breaks (%s) as drawn', (_, schema) => {
+    const passes = under('/members/{member_id}/passes', { member_id: schema });
+    expect(echoPathParams({ member_id: 'drawn' }, passes, { member_id: 'm1' })).toEqual({ member_id: 'drawn' });
   });
 });
 

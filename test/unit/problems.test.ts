@@ -6,6 +6,7 @@ describe('PROBLEMS', () => {
     ['invalidRequest', 400],
     ['malformedJson', 400],
     ['missingBody', 400],
+    ['unknownCursor', 400],
     ['invalidPrefer', 400],
     ['malformedHttp', 400],
     ['unauthorized', 401],

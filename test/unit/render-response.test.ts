@@ -1,7 +1,9 @@
 import type { IHttpHeaderParam, IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import { describe, expect, test, vi } from 'vitest';
 import type { BodyGenerator } from '../../mock/generate/generate-body.js';
+import type { Operation } from '../../mock/contract/contract.js';
 import type { ResponseChoice } from '../../mock/plan/choose-response.js';
+import { planBodyEcho } from '../../mock/plan/path-echo.js';
 import { generationKey, renderResponse } from '../../mock/respond/render-response.js';
 
 /** A generator that answers `draw(schema, key)` and remembers what it was asked. */
@@ -131,23 +133,23 @@ describe('renderResponse', () => {
     expect(g.generate).not.toHaveBeenCalled();
   });
 
-  test('generated fields named like a path parameter take its value, at the top and in listed records', () => {
-    const g = generator(() => ({
-      member_id: 'x',
-      data: [{ member_id: 'y' }, 'z', { member_id: 3 }],
-      nested: { member_id: 'kept' },
-    }));
-    expect(render(g, choice(200, content())).body).toEqual({
+  test('the path’s parameters go where the rendering’s echo says, and nowhere without one', () => {
+    const record = { type: 'object', properties: { member_id: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { member_id: { type: 'string' }, data: { type: 'array', items: record } },
+    };
+    const listPasses = { id: 'listPasses', method: 'get', path: '/members/{member_id}/passes', spec: {} } as Operation;
+    const drawn = () => ({ member_id: 'x', data: [{ member_id: 'y' }, 'z'], nested: { member_id: 'kept' } });
+    const chosen = choice(200, content([], schema));
+    const rendering = { operationId: 'listPasses', choice: chosen, dynamic: true, key: 'key' };
+    const echo = planBodyEcho(listPasses, schema);
+    expect(renderResponse(generator(drawn), { ...rendering, echo }, REQUEST).body).toEqual({
       member_id: 'm1',
-      data: [{ member_id: 'm1' }, 'z', { member_id: 3 }],
+      data: [{ member_id: 'm1' }, 'z'],
       nested: { member_id: 'kept' },
     });
-    expect(
-      render(
-        generator(() => [{ member_id: 'x' }]),
-        choice(200, content()),
-      ).body,
-    ).toEqual([{ member_id: 'm1' }]);
+    expect(renderResponse(generator(drawn), rendering, REQUEST).body).toEqual(drawn());
   });
 });
 
