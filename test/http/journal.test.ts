@@ -102,6 +102,7 @@ describe('the call journal', () => {
       operations: 7,
       state: expect.any(Object),
       memory: expect.any(Object),
+      eventLoop: { p50: expect.any(Number), p99: expect.any(Number), max: expect.any(Number), windowMs: 10_000 },
     });
   });
 

