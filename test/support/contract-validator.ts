@@ -7,14 +7,16 @@ import { parse } from 'yaml';
 // ajv and ajv-formats are CommonJS modules whose export is the function itself.
 const require = createRequire(import.meta.url);
 const Ajv = require('ajv') as typeof import('ajv').default;
+const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js').default;
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 
 type Json = Record<string, any>;
 
 /**
- * Validates a status and body against what an OpenAPI document says an operation may answer. Written for 3.0;
- * a 3.1 document's schemas are read by the same ajv (draft-07), which holds as long as they use no keyword
- * 2020-12 added (contracts/admin.openapi.yaml uses none).
+ * Validates a status and body against what an OpenAPI document says an operation may answer. A 3.0 (or
+ * Swagger 2) document's schemas are read as draft-07, a 3.1 document's as JSON Schema 2020-12, its dialect:
+ * read as draft-07, a keyword 2020-12 added (`unevaluatedProperties: false`, which closes a schema with
+ * `allOf`) would be ignored, and an answer it forbids let through.
  */
 export interface ContractValidator {
   /** Returns the list of problems; empty when the response conforms. */
@@ -29,7 +31,8 @@ export interface ContractValidator {
 
 export function createContractValidator(path: string): ContractValidator {
   const document = toJsonSchemaDialect(parse(readFileSync(path, 'utf8'))) as Json;
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const draft2020 = typeof document.openapi === 'string' && document.openapi.startsWith('3.1');
+  const ajv = draft2020 ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: 'contract' });
   const compiled = new Map<string, ValidateFunction>();
@@ -47,7 +50,13 @@ export function createContractValidator(path: string): ContractValidator {
         operations.set(op.operationId, { pointer: `/paths/${escape(path)}/${method}`, op });
     }
   }
-  const errorsOf = (fn: ValidateFunction) => (fn.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  // A property a closed schema forbids is named: ajv's message alone does not say which.
+  const errorsOf = (fn: ValidateFunction) =>
+    (fn.errors ?? []).map((e) => {
+      const name = e.params.additionalProperty ?? e.params.unevaluatedProperty;
+      const extra = name === undefined ? '' : ` '${String(name)}'`;
+      return `${e.instancePath || '/'} ${e.message}${extra}`;
+    });
 
   return {
     check(operationId, status, contentType, body) {
