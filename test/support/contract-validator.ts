@@ -76,7 +76,14 @@ export function createContractValidator(path: string): ContractValidator {
         responsePointer = response.$ref.slice(1);
         response = resolve(document, response.$ref);
       }
-      const content = response.content as Json | undefined;
+      // Swagger 2 gives a response one `schema`, sent as each of the types the operation (or document) produces.
+      const produces = (found.op.produces ?? document.produces ?? []) as string[];
+      const content =
+        document.swagger === undefined
+          ? (response.content as Json | undefined)
+          : response.schema && produces.length > 0
+            ? Object.fromEntries(produces.map((type) => [type, response.schema]))
+            : undefined;
       if (!content)
         return body === undefined ||
           body === '' ||
@@ -86,7 +93,11 @@ export function createContractValidator(path: string): ContractValidator {
       const mediaType = contentType?.split(';')[0]?.trim();
       if (!mediaType || !(mediaType in content))
         return [`${operationId} ${status}: media type ${mediaType} is not one of ${Object.keys(content).join(', ')}`];
-      const fn = compile(`${responsePointer}/content/${escape(mediaType)}/schema`);
+      const fn = compile(
+        document.swagger === undefined
+          ? `${responsePointer}/content/${escape(mediaType)}/schema`
+          : `${responsePointer}/schema`,
+      );
       return fn(body) ? [] : errorsOf(fn).map((e) => `${operationId} ${status}: ${e}`);
     },
     checkRequest(operationId, contentType, body) {
