@@ -86,6 +86,7 @@ export const PROBLEMS = {
   invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+  noResponse: { type: `${BASE}no-response`, title: 'The operation documents no response', status: 500 },
   invalidResponse: {
     type: `${BASE}invalid-response`,
     title: "The contract's response breaks its own schema",
