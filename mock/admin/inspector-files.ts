@@ -66,7 +66,7 @@ export function inspectorFiles(folder = ASSETS): InspectorFiles {
       if (name === undefined || !listing().has(name)) {
         const files = [...listing()].sort().map((file) => `GET ${INSPECTOR}${file}`);
         const note = files.length ? '' : ' (the package was built without its files)';
-        return writeAnswer(ex, unmatchedPath(ex, 'the inspector', files, { note }));
+        return writeAnswer(ex, unmatchedPath(ex, 'the inspector', files, note));
       }
       send(ex, name);
     },

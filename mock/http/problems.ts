@@ -17,8 +17,8 @@ export interface Violation {
 }
 
 /**
- * An `application/problem+json` body. Extension members beyond the contract's (`operations`, `allow`) appear
- * only on answers to requests that match no operation, which no operation's schema describes.
+ * An `application/problem+json` body: the members our contract's closed `Problem` schema declares, and no
+ * other, so that every problem of the mock fits it. The admin API's contract alone adds `collections`.
  */
 export interface Problem {
   type: string;
@@ -27,7 +27,8 @@ export interface Problem {
   detail: string;
   instance?: string;
   violations?: Violation[];
-  [extension: string]: unknown;
+  /** Admin API only (contracts/admin.openapi.yaml): the collections there are, on a 404 for a path of none. */
+  collections?: string[];
 }
 
 const BASE = 'https://example.com/problems/';
@@ -86,6 +87,7 @@ export const PROBLEMS = {
   invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+  noResponse: { type: `${BASE}no-response`, title: 'The operation documents no response', status: 500 },
   invalidResponse: {
     type: `${BASE}invalid-response`,
     title: "The contract's response breaks its own schema",

@@ -19,7 +19,8 @@ export interface ResponseWish {
 }
 
 export type ChoiceResult =
-  { ok: true; choice: ResponseChoice } | { ok: false; reason: 'prefer' | 'not-acceptable'; message: string };
+  | { ok: true; choice: ResponseChoice }
+  | { ok: false; reason: 'prefer' | 'not-acceptable' | 'no-response'; message: string };
 
 /** What choosing reads of an operation: its responses, its id (for messages), and how it negotiates. */
 export interface Choosing {
@@ -30,16 +31,21 @@ export interface Choosing {
 
 /**
  * Chooses the response for a valid request: the documented one for `code` if given (see the response
- * table), otherwise the operation's success response. The media type follows `Accept`; an error response
- * is sent even when `Accept` does not list its type, since a client must learn what went wrong. A plan
- * remembers what it chose (see operation-plan.ts): the choice depends on nothing else.
+ * table), otherwise the operation's success response (`no-response` when it documents none). The media type
+ * follows `Accept`; an error response is sent even when `Accept` does not list its type, since a client must
+ * learn what went wrong. A plan remembers what it chose (see operation-plan.ts): the choice depends on nothing
+ * else.
  * @example chooseResponse(choosing, { code: 404 }, 'application/json')
  */
 export function chooseResponse(operation: Choosing, wish: ResponseWish, accept: string | undefined): ChoiceResult {
   const { responses, operationId } = operation;
+  // OpenAPI 3.1 lets an operation document no response at all: there is nothing to answer it with.
+  if (responses.codes.length === 0 && wish.code === undefined) {
+    return { ok: false, reason: 'no-response', message: `The operation ${operationId} documents no response.` };
+  }
   const response = wish.code === undefined ? responses.success : responses.lookup(wish.code);
   if (!response) {
-    const documented = responses.codes.join(', ');
+    const documented = responses.codes.join(', ') || 'none';
     const message = `Prefer code=${wish.code} is not documented for ${operationId}; documented: ${documented}.`;
     return { ok: false, reason: 'prefer', message };
   }

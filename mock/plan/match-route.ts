@@ -77,15 +77,10 @@ function trimSlashes(path: string): string {
 }
 
 function routeNotFound(served: Served, method: string, path: string): Reply {
-  const operations = served.contract.operations.map((op) => ({
-    operationId: op.id,
-    method: op.method.toUpperCase(),
-    path: op.path,
-  }));
   const bases = served.bases.map((b) => b.path).join(', ');
   const note = bases ? ` Its paths are served at the root and under its servers' paths: ${bases}.` : '';
-  const has = operations.map((op) => `${op.method} ${op.path}`);
-  return unmatchedPath({ method, path }, 'the contract', has, { note, extra: { operations } });
+  const has = served.contract.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  return unmatchedPath({ method, path }, 'the contract', has, note);
 }
 
 function methodNotAllowed(allowed: string[], method: string, path: string, cors: boolean): Reply {
@@ -94,5 +89,5 @@ function methodNotAllowed(allowed: string[], method: string, path: string, cors:
   // With CORS on, OPTIONS is answered on every path (preflights); with it off, only where the contract has it.
   if (cors && !methods.includes('OPTIONS')) methods.push('OPTIONS');
   if (method === 'OPTIONS' && cors) return { status: 204, headers: { Allow: methods.join(', ') } };
-  return unmatchedMethod({ method, path }, 'the contract', methods, { allow: methods });
+  return unmatchedMethod({ method, path }, 'the contract', methods);
 }

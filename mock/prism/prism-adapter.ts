@@ -25,16 +25,43 @@ export function readOperations(
   dialect = DRAFT_07,
 ): IHttpOperation[] {
   if (kind === 'postman') return transforms.postman(document);
+  // http-spec drops a response object with no member at all (`'204': {}`), leaving the operation without
+  // the response the contract documents: each is given an empty description while it reads them.
+  const bare = bareResponses(document);
+  for (const response of bare) response.description = '';
   // A document's jsonSchemaDialect makes http-spec take its schemas as they are, only adding `$schema`.
   const own = document.jsonSchemaDialect;
-  if (typeof own === 'string') return transforms[kind](document);
-  document.jsonSchemaDialect = dialect;
+  if (typeof own !== 'string') document.jsonSchemaDialect = dialect;
   try {
     return transforms[kind](document);
   } finally {
     if (own === undefined) delete document.jsonSchemaDialect;
     else document.jsonSchemaDialect = own;
+    for (const response of bare) delete response.description;
   }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** The response objects of the document's operations that have no member at all (`{}`). */
+function bareResponses(document: Record<string, unknown>): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const objects = (value: unknown) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.values(value as Record<string, unknown>)
+      : [];
+  for (const item of objects(document.paths)) {
+    if (typeof item !== 'object' || item === null) continue;
+    for (const method of METHODS) {
+      const responses = (item as Record<string, { responses?: unknown } | undefined>)[method]?.responses;
+      for (const response of objects(responses)) {
+        if (typeof response === 'object' && response !== null && Object.keys(response).length === 0) {
+          found.push(response as Record<string, unknown>);
+        }
+      }
+    }
+  }
+  return found;
 }
 
 /** The keywords http-spec's conversion recurses into: held back, so that it converts one schema object alone. */

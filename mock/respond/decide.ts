@@ -133,10 +133,15 @@ export function decide(
   const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
   const delay = wish.delay ?? override?.delay ?? fault.delay;
   if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
-  if (fault.fail && plan.responses.failure === undefined) return injectedFailure(request, delay, count);
+  if (fault.fail && plan.responses.failure === undefined) {
+    const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
+    return { ...failure(request, 'internal', detail, delay, count), fault: 'failure' };
+  }
 
   const code = wish.code ?? override?.status ?? (fault.fail ? plan.responses.failure : undefined);
   const chosen = plan.choose({ code, example: wish.example }, request.headers.accept);
+  if (!chosen.ok && chosen.reason === 'no-response')
+    return failure(request, 'noResponse', chosen.message, delay, count);
   if (!chosen.ok) {
     // A response the contract does not have is not found (404), as Prism answers it.
     const [kind, pointer] =
@@ -252,17 +257,24 @@ function overrideFor(
   });
 }
 
-/** An injected failure where the contract documents no 5xx: the mock's own 500 problem. */
-function injectedFailure(request: Pick<DecideRequest, 'path'>, delay: number, count: number): Answer {
-  const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
-  const reply = problemReply(problem('internal', detail, { instance: request.path }));
+/**
+ * The mock's own 500 problem, where the contract has nothing to answer with: an injected failure where it
+ * documents no 5xx, or an operation that documents no response at all. The request was fine: no refusal.
+ */
+function failure(
+  request: Pick<DecideRequest, 'path'>,
+  kind: 'internal' | 'noResponse',
+  detail: string,
+  delay: number,
+  count: number,
+): Answer {
+  const reply = problemReply(problem(kind, detail, { instance: request.path }));
   return {
     kind: 'answer',
-    status: 500,
+    status: reply.status,
     mediaType: reply.contentType,
     source: { from: 'problem', reply },
     delay,
-    fault: 'failure',
     effects: { request: count },
   };
 }

@@ -83,7 +83,7 @@ export function renderResponse(
 }
 
 /** Headers the server sets from the body it sends: a documented value would contradict it (or double it). */
-const SERVER_SET = new Set(['content-type', 'content-length', 'transfer-encoding']);
+const SERVER_SET = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 
 /** `text/plain`, `text/html`, `text/csv`...: media types whose body is sent as it is, so it must be text. */
 const TEXT_TYPE = /^text\//i;
@@ -145,11 +145,25 @@ function renderHeader(
     return `${request.path.replace(/\/$/, '')}/${encodeURIComponent(body.id)}`;
   }
   const example = header.examples?.find((e) => 'value' in e);
-  if (example && 'value' in example) return String(example.value);
+  if (example && 'value' in example) return headerText(example.value);
   const schema = header.schema as { examples?: unknown[]; default?: unknown } | undefined;
-  if (schema?.examples?.length) return String(schema.examples[0]);
-  if (schema?.default !== undefined) return String(schema.default);
-  if (!schema || !header.required) return undefined;
-  const value = generator.generate(schema, key);
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (schema?.examples?.length) return headerText(schema.examples[0]);
+  if (schema?.default !== undefined) return headerText(schema.default);
+  // Every documented header is sent, required or not (Swagger 2 cannot say `required`), as Prism sends them;
+  // one without a schema has nothing a value could be drawn from.
+  if (!schema) return undefined;
+  return headerText(generator.generate(schema, key));
+}
+
+/**
+ * A header's value as the `simple` style a header is read with: a list's items and an object's names and
+ * values joined with commas (`a,b`; `k,v`), so that it fits the schema it was drawn from once read back.
+ */
+function headerText(value: unknown): string {
+  if (Array.isArray(value)) return value.map((item) => headerText(item)).join(',');
+  if (isObject(value))
+    return Object.entries(value)
+      .flatMap(([name, item]) => [name, headerText(item)])
+      .join(',');
+  return String(value);
 }

@@ -7,8 +7,10 @@ import { createBodyReader } from '../../mock/handler/parse-body.js';
 import { DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
 import { resolveMockOptions } from '../../mock/instance/options.js';
 import { AUTH, newMock } from '../support/harness.js';
+import { createContractValidator } from '../support/contract-validator.js';
 
 let mock: MockApp;
+const ours = createContractValidator(DEFAULT_CONTRACT);
 
 // A fresh mock per test: each test reads only the calls it made itself.
 beforeEach(async () => {
@@ -65,17 +67,24 @@ describe('errors are problem+json that say what to change', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
-  test('answers 404 listing the contract operations when no path matches', async () => {
+  test('answers 404 listing the contract operations in its detail when no path matches', async () => {
     const res = await request(mock.app).get('/members/m1/vouchers').set(AUTH);
     expectProblem(res, 404);
     expect(res.body.detail).toContain('GET /members/{member_id}/passes');
-    expect(res.body.operations).toHaveLength(7);
-    expect(res.body.operations[0]).toEqual({
-      operationId: 'listPasses',
-      method: 'GET',
-      path: '/members/{member_id}/passes',
-    });
+    expect(res.body.detail).toContain('DELETE /members/{member_id}/credentials/{credential_id}');
   });
+
+  test.each([
+    ['a 404 for a path the contract lacks', 'get', '/members/passes', 404],
+    ['a 405 for a method the path lacks', 'patch', '/members/m1/passes/pas_1', 405],
+  ] as const)(
+    '%s fits the closed Problem schema, additional properties included',
+    async (_name, method, path, status) => {
+      const res = await request(mock.app)[method](path).set(AUTH);
+      expectProblem(res, status);
+      expect(ours.checkSchema('Problem', res.body)).toEqual([]);
+    },
+  );
 
   test('answers 405 with Allow when the path exists but the method does not', async () => {
     const res = await request(mock.app).patch('/members/m1/passes/pas_1').set(AUTH).send({});

@@ -88,12 +88,9 @@ describe('another OpenAPI 3.1 contract is served the same way', () => {
     expect(mock.calls()).toHaveLength(before + 1);
   });
 
-  test('its unknown paths list its own operations', async () => {
+  test('its unknown paths list its own operations, in the detail of the mock’s own problem', async () => {
     const res = await request(mock.app).get('/members/m1/passes').expect(404);
-    expect(res.body.operations.map((o: { operationId: string }) => o.operationId)).toEqual([
-      'listBooks',
-      'addBook',
-      'getBlurb',
-    ]);
+    expect(res.body.detail).toMatch(/It has: GET \/shops\/\{shop\}\/books, POST .*, GET .*blurb/);
+    expect(Object.keys(res.body).sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
   });
 });

@@ -6,11 +6,18 @@ import { trackedCalls } from './harness.js';
 
 const validators = new Map<string, ContractValidator>();
 
+function validatorOf(source: string): ContractValidator {
+  let validator = validators.get(source);
+  if (!validator) validators.set(source, (validator = createContractValidator(source)));
+  return validator;
+}
+
 afterAll(() => {
   const failures: string[] = [];
+  // The mock's own problem is the one our contract documents (its closed `Problem`), whatever contract it serves.
+  const ours = validatorOf(DEFAULT_CONTRACT);
   for (const { source, calls } of trackedCalls()) {
-    let validator = validators.get(source);
-    if (!validator) validators.set(source, (validator = createContractValidator(source)));
+    const validator = validatorOf(source);
     // Our contract documents every refusal the mock makes; another contract may not, and the mock still
     // refuses there with its own problem (checked below), as the journal's `refusal.documented` says.
     const strict = source === DEFAULT_CONTRACT;
@@ -24,8 +31,9 @@ afterAll(() => {
       if (call.responseViolations) continue;
       const where = `${call.method} ${call.path} -> ${status}`;
       const documented = call.operationId !== null && validator.documents(call.operationId, status);
-      // A full state is the mock's own condition: a contract that documents no 507 still gets its problem.
-      const ownLimit = status === 507 && !documented;
+      // The mock's own condition (a full state, an injected failure, an operation that documents no response):
+      // a contract that documents no such 5xx still gets the mock's own problem, checked as such below.
+      const ownLimit = status >= 500 && !documented;
       if (call.operationId && call.method === 'HEAD') {
         if (!documented) failures.push(`${where}: status ${status} is not documented`);
       } else if (call.operationId && !ownLimit && (strict || call.refusal?.documented !== false)) {
@@ -34,15 +42,11 @@ afterAll(() => {
         );
       } else if (body !== undefined) {
         // No operation matched (or the journal says the contract documents nothing fitting the refusal):
-        // the mock's own problem must still be a well-formed RFC 9457 problem with its status.
-        const problem = body as Record<string, unknown>;
+        // the mock's own problem, with its status, and no member our Problem schema does not declare.
         const ok =
-          headers['content-type'] === 'application/problem+json' &&
-          problem.status === status &&
-          typeof problem.title === 'string' &&
-          typeof problem.detail === 'string' &&
-          typeof problem.type === 'string';
+          headers['content-type'] === 'application/problem+json' && (body as Record<string, unknown>).status === status;
         if (!ok) failures.push(`${where}: not a problem+json with its status`);
+        failures.push(...ours.checkSchema('Problem', body).map((e) => `${where}: the mock's own problem: ${e}`));
       }
     }
   }

@@ -7,14 +7,16 @@ import { parse } from 'yaml';
 // ajv and ajv-formats are CommonJS modules whose export is the function itself.
 const require = createRequire(import.meta.url);
 const Ajv = require('ajv') as typeof import('ajv').default;
+const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js').default;
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 
 type Json = Record<string, any>;
 
 /**
- * Validates a status and body against what an OpenAPI document says an operation may answer. Written for 3.0;
- * a 3.1 document's schemas are read by the same ajv (draft-07), which holds as long as they use no keyword
- * 2020-12 added (contracts/admin.openapi.yaml uses none).
+ * Validates a status and body against what an OpenAPI document says an operation may answer. A 3.0 (or
+ * Swagger 2) document's schemas are read as draft-07, a 3.1 document's as JSON Schema 2020-12, its dialect:
+ * read as draft-07, a keyword 2020-12 added (`unevaluatedProperties: false`, which closes a schema with
+ * `allOf`) would be ignored, and an answer it forbids let through.
  */
 export interface ContractValidator {
   /** Returns the list of problems; empty when the response conforms. */
@@ -29,7 +31,8 @@ export interface ContractValidator {
 
 export function createContractValidator(path: string): ContractValidator {
   const document = toJsonSchemaDialect(parse(readFileSync(path, 'utf8'))) as Json;
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const draft2020 = typeof document.openapi === 'string' && document.openapi.startsWith('3.1');
+  const ajv = draft2020 ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: 'contract' });
   const compiled = new Map<string, ValidateFunction>();
@@ -47,13 +50,20 @@ export function createContractValidator(path: string): ContractValidator {
         operations.set(op.operationId, { pointer: `/paths/${escape(path)}/${method}`, op });
     }
   }
-  const errorsOf = (fn: ValidateFunction) => (fn.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  // A property a closed schema forbids is named: ajv's message alone does not say which.
+  const errorsOf = (fn: ValidateFunction) =>
+    (fn.errors ?? []).map((e) => {
+      const name = e.params.additionalProperty ?? e.params.unevaluatedProperty;
+      const extra = name === undefined ? '' : ` '${String(name)}'`;
+      return `${e.instancePath || '/'} ${e.message}${extra}`;
+    });
 
   return {
     check(operationId, status, contentType, body) {
       const found = operations.get(operationId);
       if (!found) return [`no operation ${operationId} in the contract`];
-      const responses = found.op.responses as Json;
+      // OpenAPI 3.1 lets an operation document no response at all.
+      const responses = (found.op.responses ?? {}) as Json;
       const code =
         String(status) in responses
           ? String(status)
@@ -67,7 +77,14 @@ export function createContractValidator(path: string): ContractValidator {
         responsePointer = response.$ref.slice(1);
         response = resolve(document, response.$ref);
       }
-      const content = response.content as Json | undefined;
+      // Swagger 2 gives a response one `schema`, sent as each of the types the operation (or document) produces.
+      const produces = (found.op.produces ?? document.produces ?? []) as string[];
+      const content =
+        document.swagger === undefined
+          ? (response.content as Json | undefined)
+          : response.schema && produces.length > 0
+            ? Object.fromEntries(produces.map((type) => [type, response.schema]))
+            : undefined;
       if (!content)
         return body === undefined ||
           body === '' ||
@@ -77,7 +94,11 @@ export function createContractValidator(path: string): ContractValidator {
       const mediaType = contentType?.split(';')[0]?.trim();
       if (!mediaType || !(mediaType in content))
         return [`${operationId} ${status}: media type ${mediaType} is not one of ${Object.keys(content).join(', ')}`];
-      const fn = compile(`${responsePointer}/content/${escape(mediaType)}/schema`);
+      const fn = compile(
+        document.swagger === undefined
+          ? `${responsePointer}/content/${escape(mediaType)}/schema`
+          : `${responsePointer}/schema`,
+      );
       return fn(body) ? [] : errorsOf(fn).map((e) => `${operationId} ${status}: ${e}`);
     },
     checkRequest(operationId, contentType, body) {

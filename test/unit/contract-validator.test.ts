@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
+import { inlineContract } from '../support/inline-contract.js';
 import { createContractValidator } from '../support/contract-validator.js';
 
 // The conformance checks rest on this validator; these tests prove it can say no.
@@ -19,9 +20,34 @@ describe('the independent contract validator', () => {
     expect(validator.check('getPass', 200, 'application/json; charset=utf-8', pass)).toEqual([]);
   });
 
-  test('rejects an undocumented field', () => {
+  test('rejects an undocumented field, and names it', () => {
     expect(validator.check('getPass', 200, 'application/json', { ...pass, extra: 1 })).toEqual([
-      'getPass 200: / must NOT have additional properties',
+      "getPass 200: / must NOT have additional properties 'extra'",
+    ]);
+  });
+
+  test('reads an OpenAPI 3.1 document as JSON Schema 2020-12: unevaluatedProperties closes a schema', async () => {
+    const closed = createContractValidator(
+      await inlineContract(`openapi: 3.1.0
+info: { title: closed, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf: [{ type: object, properties: { id: { type: string } } }]
+                properties: { name: { type: string } }
+                unevaluatedProperties: false
+`),
+    );
+    expect(closed.check('getA', 200, 'application/json', { id: 'a', name: 'n' })).toEqual([]);
+    expect(closed.check('getA', 200, 'application/json', { id: 'a', extra: 1 })).toEqual([
+      "getA 200: / must NOT have unevaluated properties 'extra'",
     ]);
   });
 

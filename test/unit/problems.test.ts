@@ -53,14 +53,13 @@ describe('problem', () => {
     expect(problem('notFound', 'No pass p1.')).not.toHaveProperty('violations');
   });
 
-  test('adds the instance, the violations and extension members it is given', () => {
+  test('adds the instance and the violations it is given', () => {
     const violations: Violation[] = [{ location: 'body', pointer: '/kind', message: 'must be one of gym, pool' }];
-    expect(problem('invalidBody', 'Bad.', { instance: '/members/m1', violations, allow: 'GET' })).toEqual({
+    expect(problem('invalidBody', 'Bad.', { instance: '/members/m1', violations })).toEqual({
       ...PROBLEMS.invalidBody,
       detail: 'Bad.',
       instance: '/members/m1',
       violations,
-      allow: 'GET',
     });
   });
 

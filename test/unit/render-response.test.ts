@@ -179,27 +179,30 @@ describe('renderResponse headers', () => {
     ).toEqual({ 'X-A': '5', 'X-B': 'b', 'X-C': '0' });
   });
 
-  test('a required header without example is generated with its own key; an optional one is left out', () => {
-    const g = generator((schema) => ((schema as { type: string }).type === 'object' ? { a: 1 } : 42));
+  test('a header without example is generated with its own key, required or not; a schemaless one is left out', () => {
+    const values: Record<string, unknown> = { object: { a: 1, b: 'x' }, array: ['p', 'q'], integer: 42 };
+    const g = generator((schema) => values[(schema as { type: string }).type]);
     expect(
       headersOf(
         [
           header('X-Count', { required: true, schema: { type: 'integer' } }),
-          header('X-Json', { required: true, schema: { type: 'object' } }),
+          header('X-Object', { required: true, schema: { type: 'object' } }),
+          header('X-List', { schema: { type: 'array' } }),
           header('X-Optional', { schema: { type: 'integer' } }),
           header('X-Schemaless', { required: true }),
         ],
         g,
       ),
-    ).toEqual({ 'X-Count': '42', 'X-Json': '{"a":1}' });
+    ).toEqual({ 'X-Count': '42', 'X-Object': 'a,1,b,x', 'X-List': 'p,q', 'X-Optional': '42' });
     expect(g.generate).toHaveBeenCalledWith({ type: 'integer' }, 'key|header:X-Count');
+    expect(g.generate).toHaveBeenCalledWith({ type: 'integer' }, 'key|header:X-Optional');
   });
 
   test('a documented Content-Type is left to the chosen media type', () => {
     expect(headersOf([header('Content-Type', { schema: { default: 'text/plain' } })])).toEqual({});
   });
 
-  test.each(['Content-Length', 'Transfer-Encoding'])(
+  test.each(['Content-Length', 'Transfer-Encoding', 'Content-Encoding'])(
     'a documented %s is left to the server (GitHub documents one)',
     (name) => {
       expect(headersOf([header(name, { required: true, schema: { type: 'string', default: '5' } })])).toEqual({});
