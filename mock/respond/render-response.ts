@@ -6,7 +6,8 @@ import { problem } from '../http/problems.js';
 import { problemReply, XML_TYPE, type Reply } from '../http/reply.js';
 import { toXml } from '../http/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
-import { isObject } from '../schema/schema-facts.js';
+import { mergedSchema, valueFits } from '../prism/schema-check.js';
+import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {
@@ -49,7 +50,7 @@ export function renderResponse(
   try {
     if (stored === undefined && content) {
       ({ body, example } = renderBody(generator, content, choice, source));
-      body = echoPathParams(body, request.pathParams);
+      body = echoPathParams(body, request.pathParams, content.schema, bundle);
     }
   } catch (error) {
     if (!(error instanceof SchemaTooComplexError)) throw error;
@@ -150,14 +151,58 @@ function renderHeader(
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** Generated bodies agree with the path: a field named like a path parameter (`member_id`) gets its value. */
-function echoPathParams(body: unknown, pathParams: Record<string, string>): unknown {
-  const echo = (record: unknown) => {
+/**
+ * Generated bodies agree with the path: a field named like a path parameter (`member_id`) gets its value, in the
+ * body and in the items of its lists, where the field's schema allows that value (a `user_id` that is a uuid
+ * keeps its uuid for `/users/abc`).
+ */
+function echoPathParams(body: unknown, pathParams: Record<string, string>, schema: unknown, bundle: unknown): unknown {
+  if (Object.keys(pathParams).length === 0) return body;
+  const echo = (record: unknown, recordSchema: unknown) => {
     if (!isObject(record)) return;
-    for (const [name, value] of Object.entries(pathParams)) if (typeof record[name] === 'string') record[name] = value;
+    for (const [name, value] of Object.entries(pathParams)) {
+      if (typeof record[name] !== 'string') continue;
+      const field = fieldSchemas(recordSchema, name, bundle);
+      if (field && field.every((part) => valueFits(value, part, bundle))) record[name] = value;
+    }
   };
-  echo(body);
-  if (isObject(body)) for (const value of Object.values(body)) if (Array.isArray(value)) value.forEach(echo);
-  if (Array.isArray(body)) body.forEach(echo);
+  // The schema of a list's items: `true` (anything) when nothing constrains them, `undefined` when not known.
+  const itemsOf = (list: JsonObject[] | undefined) =>
+    list?.length === 0 ? true : list?.length === 1 ? (list[0]!.items ?? true) : undefined;
+  echo(body, schema);
+  if (isObject(body))
+    for (const [name, value] of Object.entries(body))
+      if (Array.isArray(value)) {
+        const items = itemsOf(fieldSchemas(schema, name, bundle));
+        value.forEach((item) => echo(item, items));
+      }
+  const own = ownSchema(schema, bundle);
+  if (Array.isArray(body)) body.forEach((item) => echo(item, own ? (own.items ?? true) : undefined));
   return body;
+}
+
+/** A schema as an object of its own: its `allOf` merged, a `$ref` into the operation's bundle followed. */
+function ownSchema(schema: unknown, bundle: unknown): JsonObject | undefined {
+  let own = schema;
+  const ref = isObject(own) && typeof own.$ref === 'string' ? /^#\/__bundled__\/([^/]+)$/.exec(own.$ref) : null;
+  if (ref && isObject(bundle)) own = bundle[decodeURIComponent(ref[1]!)];
+  return isObject(own) ? mergedSchema(own) : undefined;
+}
+
+/**
+ * The schemas a field of an object of `schema` must fit: its property's (in each `oneOf`/`anyOf` branch that
+ * names it), else `additionalProperties`'; `[]` when any value fits it (`schema` is `true`, or says nothing of
+ * it), `undefined` when it cannot be there or is not known.
+ */
+function fieldSchemas(schema: unknown, name: string, bundle: unknown): JsonObject[] | undefined {
+  if (schema === true) return [];
+  const own = ownSchema(schema, bundle);
+  if (!own) return undefined;
+  const declared = propertiesOf(own)[name];
+  if (declared !== undefined) return isObject(declared) ? [declared] : undefined;
+  const branches = [own.oneOf, own.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  const named = branches.map((branch) => propertiesOf(ownSchema(branch, bundle))[name]).filter((p) => p !== undefined);
+  if (named.length > 0) return named.every(isObject) ? named : undefined;
+  if (own.additionalProperties === false) return undefined;
+  return isObject(own.additionalProperties) ? [own.additionalProperties] : [];
 }

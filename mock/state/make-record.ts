@@ -55,7 +55,7 @@ function drawPlaceholder(
   if (step >= 2 * DAY) made = Math.floor(made / DAY) * DAY + (8 + 12 * random()) * HOUR;
   const created = new Date(Math.floor(made / 60_000) * 60_000);
   settlePlaceholder(record, recordRoles(collection.schema), { created, ref: generator.anchor, random });
-  return echoPathParams(record, collection.schema, pathParams);
+  return echoPathParams(record, collection.schema, pathParams, bundleOf(collection.create.spec));
 }
 
 /** What a create was sent: its generation key, the path parameters, the body, and the time it happens. */
@@ -85,11 +85,13 @@ export function makeCreated(
   const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};
   const decided = new Set<string>();
+  const bundle = bundleOf(collection.create.spec);
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
     const keeps = (value: unknown) => plan.keeps?.(name, value) ?? true;
-    if (Object.hasOwn(pathParams, name) && acceptsString(schema)) fixed[name] = pathParams[name];
+    if (Object.hasOwn(pathParams, name) && takesPathValue(schema, pathParams[name]!, bundle))
+      fixed[name] = pathParams[name];
     else if (Object.hasOwn(body, name) && keeps(body[name])) fixed[name] = copyOf(body[name]);
     else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
       fixed[name] = copyOf(requested[name].default);
@@ -103,8 +105,8 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     return drawFitting(collection, key, (drawKey) => {
-      const whole = { ...asRecord(generator.generate(schema, drawKey, bundleOf(collection.create.spec))), ...fixed };
-      settleCreated(echoPathParams(whole, schema, pathParams), recordRoles(schema), times);
+      const whole = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
+      settleCreated(echoPathParams(whole, schema, pathParams, bundle), recordRoles(schema), times);
       return whole;
     });
   }
@@ -137,25 +139,30 @@ function drawFitting(collection: Collection, key: string, draw: (key: string) =>
   return record;
 }
 
-/** Writes the request's path parameters into the record's fields of the same name (`member_id`). */
+/**
+ * Writes the request's path parameters into the record's fields of the same name (`member_id`), where the
+ * field's schema allows the value (a `member_id` that must be a uuid keeps its own for `/members/m1`).
+ */
 export function echoPathParams(
   record: StoredRecord,
   schema: JsonObject,
   pathParams: Record<string, string>,
+  bundle?: unknown,
 ): StoredRecord {
   const properties = propertiesOf(schema);
   for (const [name, value] of Object.entries(pathParams)) {
-    if (isObject(properties[name]) && acceptsString(properties[name])) record[name] = value;
+    if (isObject(properties[name]) && takesPathValue(properties[name], value, bundle)) record[name] = value;
   }
   return record;
 }
 
-function acceptsString(schema: JsonObject): boolean {
-  return (
+/** Whether a field takes a path parameter's value: it takes strings, and this one fits it. */
+function takesPathValue(schema: JsonObject, value: string, bundle: unknown): boolean {
+  const string =
     schema.type === 'string' ||
     (Array.isArray(schema.type) && schema.type.includes('string')) ||
-    schema.type === undefined
-  );
+    schema.type === undefined;
+  return string && valueFits(value, schema, bundle);
 }
 
 function asRecord(value: unknown): StoredRecord {

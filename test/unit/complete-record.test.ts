@@ -64,8 +64,10 @@ describe('completeRecord', () => {
     }
   });
 
-  test('fills member_id from the collection path, percent-decoded', () => {
-    expect(complete({}, { path: '/members/m%201/passes' }).member_id).toBe('m 1');
+  test('fills member_id from the collection path, percent-decoded, where its schema allows the value', () => {
+    expect(complete({}, { path: '/members/m%2D1/passes' }).member_id).toBe('m-1');
+    // An OpaqueId has no spaces: the record keeps a member_id of its own rather than break its schema.
+    expect(complete({}, { path: '/members/m%201/passes' }).member_id).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
   test('keeps what the contract refuses, for the check that follows to name', () => {

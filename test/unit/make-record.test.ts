@@ -276,6 +276,16 @@ describe('echoPathParams', () => {
     });
     expect(record).toEqual({ count: 1, member_id: 'm1', pass_id: 'p1' });
   });
+
+  test('leaves a field whose schema the value breaks (a uuid, a pattern) as it is', () => {
+    const schema = {
+      properties: { member_id: { type: 'string', format: 'uuid' }, pass_id: { type: 'string', pattern: '^pas_' } },
+    };
+    expect(echoPathParams({ member_id: 'kept' }, schema, { member_id: 'm1', pass_id: 'p1' })).toEqual({
+      member_id: 'kept',
+    });
+    expect(echoPathParams({}, schema, { pass_id: 'pas_1' })).toEqual({ pass_id: 'pas_1' });
+  });
 });
 
 describe('a record drawn unfit for its schema', () => {

@@ -149,6 +149,48 @@ describe('renderResponse', () => {
       ).body,
     ).toEqual([{ member_id: 'm1' }]);
   });
+
+  test('a field named like a path parameter keeps its value where the schema does not allow the path’s', () => {
+    const uuid = { type: 'string', format: 'uuid' };
+    const drawn = { member_id: '0b7e2a52-3c1f-4a8e-9d6b-2f1c0e5a7d90' };
+    const declared = { type: 'object', properties: { member_id: uuid } };
+    expect(
+      render(
+        generator(() => ({ ...drawn })),
+        choice(200, content([], declared)),
+      ).body,
+    ).toEqual(drawn);
+    const listed = { type: 'object', properties: { data: { type: 'array', items: declared } } };
+    expect(
+      render(
+        generator(() => ({ data: [{ ...drawn }] })),
+        choice(200, content([], listed)),
+      ).body,
+    ).toEqual({
+      data: [drawn],
+    });
+    const branches = { oneOf: [declared, { type: 'object', properties: { member_id: { type: 'string' } } }] };
+    expect(
+      render(
+        generator(() => ({ ...drawn })),
+        choice(200, content([], branches)),
+      ).body,
+    ).toEqual(drawn);
+    const open = { type: 'object', additionalProperties: uuid };
+    expect(
+      render(
+        generator(() => ({ ...drawn })),
+        choice(200, content([], open)),
+      ).body,
+    ).toEqual(drawn);
+    const plain = { type: 'object', properties: { member_id: { type: 'string', pattern: '^m' } } };
+    expect(
+      render(
+        generator(() => ({ ...drawn })),
+        choice(200, content([], plain)),
+      ).body,
+    ).toEqual({ member_id: 'm1' });
+  });
 });
 
 describe('renderResponse headers', () => {
