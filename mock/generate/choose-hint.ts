@@ -1,7 +1,8 @@
 // Decides where a generated value should come from, by what the schema says about it, most explicit first.
 import type { Faker } from '@faker-js/faker';
-import { compileContractPattern, type ContractPattern } from '../lib/pattern-engine.js';
 import type { JsonObject } from '../schema/schema-facts.js';
+import { fakerCall, fakerDraw } from './faker-hint.js';
+import { schemaFitter } from './fit-schema.js';
 import { isBirthName, nameHint, snakeCase, type NameContext, type PersonPart } from './name-hints.js';
 
 /**
@@ -13,7 +14,8 @@ export type Hint =
   | { draw: (faker: Faker) => unknown; fits: (value: unknown) => boolean; role?: PersonPart };
 
 /**
- * The hint a schema gives its values, in this order (`x-faker` comes before all: json-schema-faker follows it):
+ * The hint a schema gives its values, in this order:
+ * - its `x-faker` (or `faker`), a faker method, see {@link fakerDraw};
  * - an `examples` list (`x-examples` in OpenAPI 3.0, which has no `examples` in schemas) of two or more values
  *   that fit the schema, for a scalar that is not an identifier (no `pattern`, not named `id` or `…_id`);
  * - a `format` faker draws better than json-schema-faker: `email`, `uri`/`url`, `hostname`, `phone`, and a
@@ -21,16 +23,25 @@ export type Hint =
  * - the property's name, for a plain string (no format, pattern or enum), see {@link nameHint};
  * - the one example of a plain string (OpenAPI 3.0's `example`, which Prism hands over as `examples: [it]`),
  *   before a name that is only a guess.
- * A drawn value that breaks `minLength`, `maxLength` or `pattern` is not used: the value json-schema-faker drew stays.
+ * A hint only ever gives values the schema allows, whatever its kind: examples that do not fit are dropped, and
+ * a drawn value that does not fit the whole schema (its type, bounds, lengths, pattern, format, items…: see
+ * schemaFitter) is not used: the value json-schema-faker drew from the schema stays.
  * `undefined` when nothing applies (an enum, a const, an id, a string with no hint).
  * @example chooseHint({ type: 'string', maxLength: 40 }, { name: 'city', siblings: [] }) // { draw, fits }
  */
 export function chooseHint(node: JsonObject, context?: NameContext): Hint | undefined {
-  if (['x-faker', 'faker', 'const', 'enum', '$ref', ...COMPOSITE].some((key) => node[key] !== undefined))
-    return undefined;
+  const faker = node['x-faker'] ?? node.faker;
+  if (faker !== undefined) {
+    const call = fakerCall(faker);
+    if (!call) return undefined;
+    const fits = schemaFitter(node);
+    return { draw: fakerDraw(call, node, fits), fits };
+  }
+  if (['const', 'enum', '$ref', ...COMPOSITE].some((key) => node[key] !== undefined)) return undefined;
   if (context && /(^|_)(id|uuid|guid)$/.test(snakeCase(context.name))) return undefined;
-  const fits = fitter(node);
-  const examples = examplesOf(node).filter(fits);
+  const fits = schemaFitter(node);
+  // Examples are scalars: a list of objects or arrays is documentation, not values to pick from.
+  const examples = examplesOf(node).filter((value) => SCALAR.has(typeof value) && fits(value));
   if (examples.length >= 2 && node.pattern === undefined) return { pick: examples };
   if (!allows(node, 'string')) return undefined;
   if (typeof node.format === 'string') {
@@ -44,6 +55,8 @@ export function chooseHint(node: JsonObject, context?: NameContext): Hint | unde
   if (examples.length === 1 && typeof examples[0] === 'string') return { pick: examples };
   return named && { draw: named.draw, fits };
 }
+
+const SCALAR = new Set(['string', 'number', 'boolean']);
 
 /** Keywords of a schema made of other schemas: its values are those of its parts, hinted there. */
 const COMPOSITE = [
@@ -94,42 +107,8 @@ function formatDraw(format: string, name: string | undefined): ((faker: Faker) =
   }
 }
 
-/** Whether a scalar fits a schema's type, lengths, pattern and bounds (enough to trust an example or a draw). */
-function fitter(node: JsonObject): (value: unknown) => boolean {
-  const pattern = typeof node.pattern === 'string' ? compile(node.pattern) : undefined;
-  return (value) => {
-    if (typeof value === 'string') {
-      const length = [...value].length;
-      if (!allows(node, 'string') || pattern === null) return false;
-      if (typeof node.minLength === 'number' && length < node.minLength) return false;
-      if (typeof node.maxLength === 'number' && length > node.maxLength) return false;
-      return pattern === undefined || pattern.test(value);
-    }
-    if (typeof value === 'number') {
-      if (!allows(node, 'number') && !(Number.isInteger(value) && allows(node, 'integer'))) return false;
-      if (typeof node.minimum === 'number' && value < node.minimum) return false;
-      if (typeof node.maximum === 'number' && value > node.maximum) return false;
-      if (typeof node.exclusiveMinimum === 'number' && value <= node.exclusiveMinimum) return false;
-      return typeof node.exclusiveMaximum !== 'number' || value < node.exclusiveMaximum;
-    }
-    return typeof value === 'boolean' && allows(node, 'boolean');
-  };
-}
-
 /** Whether a schema's `type` allows a JSON type (a schema without `type` allows any). */
 function allows(node: JsonObject, type: string): boolean {
   if (node.type === undefined) return true;
   return Array.isArray(node.type) ? node.type.includes(type) : node.type === type;
-}
-
-/**
- * A pattern compiled as validation compiles it (linear time: a faker sentence cannot stall on a backtracking
- * pattern); `null` when it does not compile (nothing is known to fit it).
- */
-function compile(pattern: string): ContractPattern | null {
-  try {
-    return compileContractPattern(pattern);
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,6 @@
 // Generates bodies from JSON Schemas with json-schema-faker and faker, seeded per mock instance.
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { eachSchemaNode, isObject, mapSchema } from '../schema/schema-facts.js';
+import { eachSchemaNode, isObject, mapSchema, type JsonObject } from '../schema/schema-facts.js';
 import { hintTransform } from './hint-transform.js';
 import { hashSeed } from '../lib/hash-seed.js';
 import { markHints, type HintMarks } from './mark-hints.js';
@@ -28,13 +28,9 @@ const MAX_DEPTH = 64;
 /** How many `$ref`s deep (each a step of recursion, the loader having inlined all others) a body goes. */
 const REF_DEPTH = 4;
 
-/**
- * A schema ready for json-schema-faker, whether any part of it asks faker for a value, its quick draw if any,
- * and the hints of its values if it has any.
- */
+/** A schema ready for json-schema-faker, its quick draw if any, and the hints of its values if it has any. */
 interface Prepared {
   schema: JsonSchema;
-  usesFaker: boolean;
   quick?: QuickDraw;
   hints?: HintMarks;
   /** Formats standing for the schema's patterns, drawn with their lengths (see patternFormats). */
@@ -67,19 +63,17 @@ export function createBodyGenerator(seed: number | string): BodyGenerator {
       const callSeed = hashSeed(`${root}|${key}`);
       const ready = prepare(prepared, schema, bundle);
       if (ready.quick) return ready.quick(callSeed);
-      if (ready.usesFaker) faker.seed(callSeed);
       // Past its depth limit json-schema-faker hands back a schema's own default or const object; a copy
       // keeps the contract apart from bodies that are changed or frozen (stored records) later.
       return structuredClone(
         generateSync(ready.schema, {
           seed: callSeed,
-          extensions: { faker },
-          propAliases: { 'x-faker': 'faker' },
           optionalsProbability: 0.75,
           maxDepth: MAX_DEPTH,
           refDepthMax: REF_DEPTH,
           ...(ready.resolveRef ? { refResolver: ready.resolveRef } : {}),
-          // Only a schema with hints pays for a look at every value drawn.
+          // Only a schema with hints pays for a look at every value drawn. `x-faker` is one of them: faker's
+          // value is used only where it fits the schema (json-schema-faker would put it in whatever it is).
           ...(ready.hints ? { outputTransform: hintTransform(ready.hints, faker, callSeed) } : {}),
           formats: ready.patterns ? { ...formats, ...ready.patterns } : formats,
         }),
@@ -97,19 +91,20 @@ function instant(anchor: Date, fraction: number): Date {
  * deep down (see pruneDeep), with the operation's bundle beside it for its `$ref`s to reach.
  */
 function prepare(prepared: WeakMap<object, Prepared>, schema: unknown, bundle?: unknown): Prepared {
-  if (typeof schema !== 'object' || schema === null) return { schema: schema as JsonSchema, usesFaker: false };
+  if (typeof schema !== 'object' || schema === null) return { schema: schema as JsonSchema };
   const hit = prepared.get(schema);
   // A schema first made ready without its bundle (a record of state) is made ready again with it.
   if (hit && (hit.resolveRef || !isObject(bundle))) return hit;
   const clean = pruneDeep(cleanSchema(schema));
   const parts = isObject(bundle) ? cleanBundle(bundle) : undefined;
   const quick = planQuickDraw(clean);
-  const hints = quick ? undefined : markHints(clean);
-  dropExamples(clean);
+  const hints = quick ? undefined : markHints(clean, ...Object.values(parts ?? {}));
+  // Hints are read: json-schema-faker must not see them (it would draw `x-examples` as data, and put
+  // faker's value for an `x-faker` in place of the value whatever the schema's type).
+  for (const part of [clean, ...Object.values(parts ?? {})]) dropHintKeywords(part);
   const patterns = patternFormats(clean);
   const ready = {
     schema: clean as JsonSchema,
-    usesFaker: asksFaker(clean),
     ...(quick ? { quick } : {}),
     ...(hints ? { hints } : {}),
     ...(patterns ? { patterns } : {}),
@@ -117,13 +112,6 @@ function prepare(prepared: WeakMap<object, Prepared>, schema: unknown, bundle?: 
   };
   prepared.set(schema, ready);
   return ready;
-}
-
-/** Whether a schema has an `x-faker` (or `faker`) keyword anywhere; a property of that name counts too, harmlessly. */
-function asksFaker(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  if (Array.isArray(schema)) return schema.some(asksFaker);
-  return Object.entries(schema).some(([key, value]) => key === 'x-faker' || key === 'faker' || asksFaker(value));
 }
 
 /** The keywords json-schema-faker 0.6.3 knows (its own list); `$schema` is Prism's bookkeeping, left out. */
@@ -139,12 +127,16 @@ const KEYWORDS = new Set([
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-/** Extension keywords hints are read from: `x-faker` is json-schema-faker's, `x-examples` is dropped once read. */
+/** Extension keywords hints are read from, dropped once read (see dropHintKeywords). */
 const HINT_KEYWORDS = new Set(['x-faker', 'x-examples']);
 
-/** Drops `x-examples` from a prepared schema's own nodes (json-schema-faker would draw it as data). */
-function dropExamples(schema: unknown): void {
-  eachSchemaNode(schema, (node) => delete node['x-examples']);
+/** Drops the keywords hints are read from (`faker` too, json-schema-faker's) from a prepared schema's own nodes. */
+function dropHintKeywords(schema: unknown): void {
+  eachSchemaNode(schema, (node) => {
+    delete node['x-examples'];
+    delete node['x-faker'];
+    delete node.faker;
+  });
 }
 
 /**
@@ -189,9 +181,7 @@ function resolveBundled(parts: Record<string, unknown>, ref: string): JsonSchema
 
 /** The bundle's schemas, cleaned, each only required properties (where recursion may stop). */
 function cleanBundle(bundle: Record<string, unknown>): Record<string, unknown> {
-  const parts = Object.entries(bundle).map(([name, part]) => [name, pruneAll(cleanSchema(part))] as const);
-  for (const [, part] of parts) dropExamples(part);
-  return Object.fromEntries(parts);
+  return Object.fromEntries(Object.entries(bundle).map(([name, part]) => [name, pruneAll(cleanSchema(part))]));
 }
 
 /**
@@ -202,6 +192,7 @@ function cleanBundle(bundle: Record<string, unknown>): Record<string, unknown> {
  */
 function cleanSchema(schema: unknown): unknown {
   return mapSchema(schema, (node) => {
+    tupleAsPrefixItems(node);
     for (const name of Object.keys(node)) if (!KEYWORDS.has(name) && !HINT_KEYWORDS.has(name)) delete node[name];
     // Prism's loader bounds `format: double` by ±1.8e308: json-schema-faker's draw in that range overflows
     // to Infinity (sent as null). Bounds past 2^53 are brought in, which keeps values within the schema's.
@@ -210,10 +201,31 @@ function cleanSchema(schema: unknown): unknown {
     const high = typeof maximum === 'number' ? maximum : Infinity;
     if (typeof maximum === 'number' && maximum > SAFE && low <= SAFE) node.maximum = SAFE;
     if (typeof minimum === 'number' && minimum < -SAFE && high >= -SAFE) node.minimum = -SAFE;
-    const min = typeof node.minItems === 'number' ? node.minItems : 0;
+    // A tuple's items are all drawn; the extra ones after them are few. json-schema-faker draws none past the
+    // tuple without `items`, even for `minItems`: those may be anything.
+    const tuple = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
+    if (typeof node.minItems === 'number' && node.minItems > tuple && tuple > 0 && node.items === undefined)
+      node.items = {};
+    const min = Math.max(typeof node.minItems === 'number' ? node.minItems : 0, tuple);
     if (node.items !== undefined && (typeof node.maxItems !== 'number' || node.maxItems > min + MAX_EXTRA_ITEMS)) {
       node.maxItems = min + MAX_EXTRA_ITEMS;
     }
     return node;
   });
+}
+
+/**
+ * A draft-4 tuple (`items: [a, b]`, with `additionalItems` for what follows; Swagger 2.0 documents have them)
+ * written as 2020-12 writes it (`prefixItems: [a, b]`, with `items`), the form json-schema-faker draws one
+ * item per schema from, in order; it reads a list under `items` as an object's properties ("0", "1"). Without
+ * `additionalItems` (any item may follow) only the tuple is drawn. Changes the node, a prepared copy.
+ * @example tupleAsPrefixItems({ items: [{ type: 'string' }], additionalItems: false }) // prefixItems, items: false
+ */
+function tupleAsPrefixItems(node: JsonObject): void {
+  if (!Array.isArray(node.items)) return;
+  node.prefixItems = node.items;
+  const rest = node.additionalItems;
+  if (rest === undefined || rest === true) delete node.items;
+  else node.items = rest;
+  delete node.additionalItems;
 }

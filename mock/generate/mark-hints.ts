@@ -22,11 +22,12 @@ export interface HintMarks {
 const MAX_DEPTH = 64;
 
 /**
- * Walks a schema keyword by keyword, knowing each property's name, and marks its nodes with their hints;
- * `undefined` when no node has one (json-schema-faker's draw then needs no second look).
+ * Walks schemas keyword by keyword, knowing each property's name, and marks their nodes with their hints (a
+ * schema and the parts of its bundle its `$ref`s reach are marked together); `undefined` when no node has one
+ * (json-schema-faker's draw then needs no second look).
  * @example markHints({ type: 'object', properties: { email: { type: 'string' } } })?.values // one hint
  */
-export function markHints(schema: unknown): HintMarks | undefined {
+export function markHints(...schemas: unknown[]): HintMarks | undefined {
   const marks: HintMarks = { values: new WeakMap(), objects: new WeakMap() };
   let found = false;
   const visit = (node: unknown, context: NameContext | undefined, depth: number): void => {
@@ -51,14 +52,16 @@ export function markHints(schema: unknown): HintMarks | undefined {
     }
     const items = Array.isArray(node.items) ? node.items : [node.items];
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
-    for (const item of [...items, ...prefix])
+    for (const item of [...items, ...prefix, node.additionalItems, node.contains])
       visit(item, context && { ...context, name: singular(context.name) }, depth + 1);
     for (const key of ['allOf', 'anyOf', 'oneOf']) {
       if (Array.isArray(node[key])) for (const part of node[key]) visit(part, context, depth + 1);
     }
     visit(node.additionalProperties, undefined, depth + 1);
+    if (isObject(node.patternProperties))
+      for (const part of Object.values(node.patternProperties)) visit(part, undefined, depth + 1);
   };
-  visit(schema, undefined, 0);
+  for (const schema of schemas) visit(schema, undefined, 0);
   return found ? marks : undefined;
 }
 

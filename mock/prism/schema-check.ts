@@ -1,7 +1,7 @@
-// Plain-value wrappers over Prism's allOf merger and cached ajv functions, for the state code to read record
-// schemas and to check values against them without touching fp-ts.
+// Plain-value wrappers over Prism's allOf merger and ajv, for the state code to read record schemas and to
+// check values against them without touching fp-ts, and for generation to check a hint's value's format.
 import { eachSchemaNode } from '../schema/schema-facts.js';
-import { bodyParts } from './prism-modules.js';
+import { bodyParts, createSchemaCompiler, type SchemaCheck, type SchemaCompiler } from './prism-modules.js';
 
 const OUTPUT = 1;
 const merged = new WeakMap<object, object>();
@@ -47,4 +47,31 @@ function hasAllOf(schema: object): boolean {
 export function valueFits(value: unknown, schema: object, bundle?: unknown): boolean {
   const found = bodyParts.validateAgainstSchema(value, schema, false, OUTPUT, 'body', bundle);
   return found._tag === 'None';
+}
+
+/** Formats checked so far, by name: one compiled check each, of an ajv set up as Prism's. */
+const formatChecks = new Map<string, SchemaCheck>();
+let formatCompiler: SchemaCompiler | undefined;
+/** Format names kept compiled; past it (a contract of thousands of made-up formats), each is compiled per use. */
+const MAX_FORMATS = 256;
+
+/**
+ * Whether a string is of a format as Prism's response check reads it (ajv-formats; a format it does not know
+ * allows any string). `false` when Prism's modules are not loaded: nothing can say the string is of it.
+ * @example formatFits('email', 'ada@example.com') // true
+ */
+export function formatFits(format: string, value: string): boolean {
+  let check = formatChecks.get(format);
+  try {
+    if (!check) {
+      formatCompiler ??= createSchemaCompiler('default');
+      const schema = { type: 'string', format };
+      check = formatCompiler.compile(schema);
+      if (formatChecks.size < MAX_FORMATS) formatChecks.set(format, check);
+      else formatCompiler.removeSchema(schema);
+    }
+    return check(value);
+  } catch {
+    return false;
+  }
 }

@@ -84,7 +84,6 @@ describe('chooseHint', () => {
   });
 
   test.each([
-    ['x-faker', { type: 'string', 'x-faker': 'person.firstName', examples: ['a', 'b'] }, 'first_name'],
     ['an enum', { type: 'string', enum: ['a', 'b'], examples: ['a', 'b'] }, 'kind'],
     ['a const', { const: 'a', examples: ['a', 'b'] }, 'kind'],
     ['an id', { type: 'string', examples: ['a', 'b'] }, 'member_id'],
@@ -93,6 +92,44 @@ describe('chooseHint', () => {
     ['a plain string named like nothing', { type: 'string' }, 'label'],
   ])('%s gets no hint', (_, node, name) => {
     expect(chooseHint(node, at(name))).toBeUndefined();
+  });
+
+  test('x-faker comes first, and its value is used only where it fits the whole schema', () => {
+    const name = chooseHint({ type: 'string', 'x-faker': 'person.firstName', examples: ['a', 'b'] }, at('label'));
+    expect(drawOf(name)).toMatch(/^[A-Z][a-z'-]+$/);
+    // A password is no array of strings, nor an integer: nothing drawn fits, json-schema-faker's value stays.
+    const list = chooseHint({ type: 'array', items: { type: 'string' }, 'x-faker': 'internet.password' });
+    expect(drawOf(list)).toBeUndefined();
+    if (!list || 'pick' in list) throw new Error('expected a draw');
+    expect(list.fits('LE4mf0pt90_ZmOC')).toBe(false);
+    expect(list.fits(['LE4mf0pt90_ZmOC'])).toBe(true);
+    expect(list.fits([1])).toBe(false);
+    expect(drawOf(chooseHint({ type: 'integer', 'x-faker': 'internet.password' }))).toBeUndefined();
+    // Faker's text for a number schema is its number, as json-schema-faker makes it.
+    expect(drawOf(chooseHint({ type: 'number', 'x-faker': 'finance.amount' }))).toEqual(expect.any(Number));
+    expect(drawOf(chooseHint({ type: 'string', maxLength: 4, 'x-faker': 'lorem.paragraph' }))).toBeUndefined();
+    expect(drawOf(chooseHint({ type: 'string', enum: ['a'], 'x-faker': 'lorem.word' }))).toBeUndefined();
+  });
+
+  test('an x-faker that names no faker method (or reaches past faker’s own) gives no hint', () => {
+    expect(chooseHint({ type: 'string', 'x-faker': 'constructor.constructor' })).toBeUndefined();
+    expect(chooseHint({ type: 'string', 'x-faker': 'person.__proto__' })).toBeUndefined();
+    expect(chooseHint({ type: 'string', 'x-faker': 42 })).toBeUndefined();
+    expect(drawOf(chooseHint({ type: 'string', 'x-faker': 'person.noSuchThing' }))).toBeUndefined();
+    expect(drawOf(chooseHint({ type: 'integer', 'x-faker': { 'number.int': [{ min: 3, max: 3 }] } }))).toBe(3);
+  });
+
+  test('examples must fit the whole schema: their format, multipleOf and type too', () => {
+    expect(chooseHint({ type: 'string', format: 'date', examples: ['2025-01-02', 'yesterday', '2025-02-03'] })).toEqual(
+      { pick: ['2025-01-02', '2025-02-03'] },
+    );
+    expect(chooseHint({ type: 'integer', multipleOf: 5, examples: [5, 7, 10] })).toEqual({ pick: [5, 10] });
+    expect(chooseHint({ type: 'integer', 'x-examples': ['low', 'high'] })).toBeUndefined();
+  });
+
+  test('a name hint is for strings only: an email that is an integer gets none', () => {
+    expect(chooseHint({ type: 'integer' }, at('email'))).toBeUndefined();
+    expect(chooseHint({ type: 'boolean' }, at('first_name'))).toBeUndefined();
   });
 
   test('a format faker draws better is drawn by faker, whatever the name', () => {
