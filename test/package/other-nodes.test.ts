@@ -44,28 +44,45 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Starts the installed CLI with `node`, resolving with its URL once its banner names it. */
+/** Starts the installed CLI with `node`, resolving with its URL once its banner names it (within a minute). */
 async function startCli(node: string, project: string, args: string[]): Promise<{ cli: ChildProcess; url: string }> {
   const bin = join(project, 'node_modules/membership-mock/dist/mock/cli.js');
   const cli = spawn(node, [bin, '--port', '0', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
   let said = '';
   const url = await new Promise<string>((resolve, reject) => {
+    const late = setTimeout(() => {
+      cli.kill('SIGKILL');
+      reject(new Error(`the CLI named no URL within 60 s:\n${said}`));
+    }, MINUTES);
     cli.stdout!.on('data', (d: Buffer) => {
       said += d;
       const found = /at (http:\/\/\S+) /.exec(said);
-      if (found) resolve(found[1]!);
+      if (found) {
+        clearTimeout(late);
+        resolve(found[1]!);
+      }
     });
     cli.stderr!.on('data', (d: Buffer) => (said += d));
-    cli.once('exit', (code) => reject(new Error(`the CLI exited with ${code}:\n${said}`)));
+    cli.once('exit', (code) => {
+      clearTimeout(late);
+      reject(new Error(`the CLI exited with ${code}:\n${said}`));
+    });
   });
   return { cli, url };
 }
 
+/** Stops the CLI with SIGTERM; one still running 15 s later is killed (its answered writes are committed). */
 async function stop(cli: ChildProcess): Promise<void> {
+  if (cli.exitCode !== null || cli.signalCode !== null) return;
   const exited = once(cli, 'exit');
   cli.kill('SIGTERM');
+  const killer = setTimeout(() => cli.kill('SIGKILL'), 15_000);
   await exited;
+  clearTimeout(killer);
 }
+
+/** A request that gives up after 30 s rather than hang the test. */
+const call = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
 
 describe.each(['22', '24'])('on Node %s', (major) => {
   let node: string;
@@ -94,7 +111,7 @@ describe.each(['22', '24'])('on Node %s', (major) => {
       const stateFile = join(project, 'state.db');
       let { cli, url } = await startCli(node, project, ['--state-file', stateFile]);
       try {
-        const created = await fetch(`${url}/members/m1/passes`, {
+        const created = await call(`${url}/members/m1/passes`, {
           method: 'POST',
           headers: AUTH,
           body: JSON.stringify({ name: `Node ${major} pass` }),
@@ -103,10 +120,10 @@ describe.each(['22', '24'])('on Node %s', (major) => {
         const { id } = (await created.json()) as { id: string };
         await stop(cli);
         ({ cli, url } = await startCli(node, project, ['--state-file', stateFile]));
-        const read = await fetch(`${url}/members/m1/passes/${id}`, { headers: AUTH });
+        const read = await call(`${url}/members/m1/passes/${id}`, { headers: AUTH });
         expect(read.status).toBe(200);
         expect(((await read.json()) as { name: string }).name).toBe(`Node ${major} pass`);
-        const refused = await fetch(`${url}/members/m1/passes`, { method: 'POST', headers: AUTH, body: '{"name":5}' });
+        const refused = await call(`${url}/members/m1/passes`, { method: 'POST', headers: AUTH, body: '{"name":5}' });
         expect(refused.status).toBe(422);
       } finally {
         await stop(cli);
