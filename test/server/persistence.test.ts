@@ -141,8 +141,7 @@ describe('--state-file', () => {
     );
     expect(cutOff).toBeGreaterThan(0);
     expect(lost).toBe(0);
-    // Twenty starts of the CLI: 171 s on a loaded 2-core machine, and past 300 s once under a heavier load.
-  }, 600_000);
+  }, 300_000);
 
   test('a second mock on the same file is refused at its start, and the first goes on serving', async () => {
     const file = await tempFile('state.db');

@@ -14,6 +14,8 @@ export class CliProcess {
 
   private constructor(
     readonly child: ChildProcess,
+    /** Resolves with the exit code once the process closed: listened for from its spawn, so never missed. */
+    private readonly closed: Promise<unknown[]>,
     readonly banner: string,
     readonly url: string,
     contract: string,
@@ -46,6 +48,8 @@ export class CliProcess {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const closed = once(child, 'close');
+    closed.catch(() => undefined);
     let out = '';
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
@@ -68,6 +72,7 @@ export class CliProcess {
     if (!url) throw new Error(`no URL in the banner: ${banner}`);
     return new CliProcess(
       child,
+      closed,
       banner,
       url,
       options.contract,
@@ -86,10 +91,10 @@ export class CliProcess {
       this.#journal = await connectMock(this.url)
         .calls()
         .catch(() => this.#journal);
-    // 'close' comes after 'exit', once the process's output has all been read.
-    const exited = running ? once(this.child, 'close') : Promise.resolve([this.child.exitCode]);
+    // 'close' comes after 'exit', once the process's output has all been read. It is listened for from the
+    // spawn: a process killed by its test (kill -9 mid-burst) may close while its journal is asked for above.
     this.child.kill(signal);
-    const [code] = await exited;
+    const [code] = await this.closed;
     return { code: code as number | null, output };
   }
 }
