@@ -5,18 +5,15 @@
 // The docs are this test's source: a recipe that stops compiling or passing fails `npm test`. Needs the npm
 // registry, or an npm cache that holds the versions this project uses (npm ci fills it). Reads `dist/`: `npm test`
 // builds it first.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../support/free-port.js';
+import { cleanEnv, pack, ROOT, sh } from '../support/package-tools.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MINUTES = 60_000;
 
 /**
@@ -43,21 +40,6 @@ async function versionOf(name: string): Promise<string> {
   return `${name}@${manifest.version as string}`;
 }
 
-/** The environment without what `npm test` sets for its own scripts (npm_config_*, npm_package_*…). */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  return { ...env, ...extra };
-}
-
-async function sh(cmd: string, args: string[], cwd: string, env = cleanEnv()) {
-  try {
-    return await run(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
-  }
-}
-
 let work: string;
 let project: string;
 let cli: ChildProcess | undefined;
@@ -71,9 +53,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'membership-mock-consumer-'));
   project = join(work, 'app');
   await mkdir(join(project, 'test'), { recursive: true });
-  // dist/ is what npm test just built: packing must not build it again under the other tests' feet.
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
-  const tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+  const tarball = await pack(ROOT, work);
   await writeFile(
     join(project, 'package.json'),
     JSON.stringify({ name: 'front-end-app', private: true, type: 'module' }, null, 2),

