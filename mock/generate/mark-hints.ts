@@ -1,7 +1,7 @@
 // Finds, once per schema, which of its values have hints and which objects must make their fields agree.
 import { isObject } from '../schema/schema-facts.js';
 import { chooseHint, type Hint } from './choose-hint.js';
-import type { NameContext, PersonPart } from './name-hints.js';
+import { singular, type NameContext, type PersonPart } from './name-hints.js';
 
 /**
  * A rule for the values of one object, applied once its fields are drawn:
@@ -110,11 +110,4 @@ function tieOf(
     if (naming.size > 0) return { tie: field, by, naming, neutral: texts.filter((text) => !named.has(text)) };
   }
   return undefined;
-}
-
-/** An array's name made singular for its items (`emails` → `email`, `cities` → `city`). */
-function singular(name: string): string {
-  if (/ies$/i.test(name)) return name.slice(0, -3) + 'y';
-  if (/(ss|sh|ch|x)es$/i.test(name)) return name.slice(0, -2);
-  return /[^s]s$/i.test(name) ? name.slice(0, -1) : name;
 }

@@ -127,3 +127,13 @@ export function snakeCase(name: string): string {
     .replace(/[\s.-]+/g, '_')
     .toLowerCase();
 }
+
+/**
+ * A plural noun made singular, the common English ways: an array's name for its items (`emails` → `email`,
+ * `cities` → `city`), a path segment for a reference to one of its things (`addresses` → `address`).
+ */
+export function singular(noun: string): string {
+  if (/ies$/i.test(noun)) return `${noun.slice(0, -3)}y`;
+  if (/(ss|sh|ch|x|z)es$/i.test(noun)) return noun.slice(0, -2);
+  return /[^s]s$/i.test(noun) ? noun.slice(0, -1) : noun;
+}

@@ -1,7 +1,7 @@
 // Where a request's path parameters go in a body: the id of the record an item path names, and the references
 // to the parents the path goes through; top-level fields only, and only values that fit the field's schema.
 import type { Operation } from '../contract/contract.js';
-import { snakeCase } from '../generate/name-hints.js';
+import { singular, snakeCase } from '../generate/name-hints.js';
 import { mergedSchema, valueFits } from '../prism/schema-check.js';
 import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { bundleOf } from '../schema/operation-bundle.js';
@@ -110,10 +110,13 @@ export function planBodyEcho(operation: Operation, schema: unknown): BodyEcho | 
  * when its value fits the field's schema. Changes `body` in place.
  */
 export function echoBody(body: unknown, echo: BodyEcho, pathParams: Readonly<Record<string, string>>): void {
-  if (isObject(body)) echoRecord(body, echo.top, pathParams, echo.bundle);
+  if (isObject(body) && echo.top.length > 0) Object.assign(body, echoedFields(echo.top, pathParams, echo.bundle));
   for (const { where, echoes } of echo.lists) {
     const records = where === undefined ? body : isObject(body) ? body[where] : undefined;
-    if (Array.isArray(records)) for (const record of records) echoRecord(record, echoes, pathParams, echo.bundle);
+    if (!Array.isArray(records) || records.length === 0) continue;
+    // The same values for every record listed: checked against their schemas once.
+    const fields = echoedFields(echoes, pathParams, echo.bundle);
+    for (const record of records) if (isObject(record)) Object.assign(record, fields);
   }
 }
 
@@ -132,15 +135,6 @@ export function echoedFields(
     if (value !== undefined && valueFits(value, schema, bundle)) fields[field] = value;
   }
   return fields;
-}
-
-function echoRecord(
-  record: unknown,
-  echoes: readonly PathEcho[],
-  pathParams: Readonly<Record<string, string>>,
-  bundle: unknown,
-): void {
-  if (isObject(record) && echoes.length > 0) Object.assign(record, echoedFields(echoes, pathParams, bundle));
 }
 
 /** A path whose last segment is a parameter (`/things/{id}`): an item. */
@@ -165,12 +159,4 @@ function references(noun: string): string[] {
   const snake = singular(snakeCase(noun));
   const camel = snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   return [`${snake}_id`, `${camel}Id`];
-}
-
-/** A plural noun made singular, the common English ways (`identities`, `addresses`, `members`). */
-function singular(noun: string): string {
-  if (/ies$/.test(noun)) return `${noun.slice(0, -3)}y`;
-  if (/(ss|sh|ch|x|z)es$/.test(noun)) return noun.slice(0, -2);
-  if (/[^s]s$/.test(noun)) return noun.slice(0, -1);
-  return noun;
 }
