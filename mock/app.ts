@@ -10,6 +10,8 @@ import type { Contract } from './contract/contract.js';
 import { warnGuardedPatterns } from './contract/guarded-patterns.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
+import { createProxyStage, type ProxyStage } from './handler/proxy.js';
+import { compileProxyRules } from './respond/proxy-rules.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
 import { recordMakerOf } from './instance/replace-state.js';
 import { resolveMockOptions, type MockOptions, type ResolvedMockOptions } from './instance/options.js';
@@ -155,10 +157,19 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   const control = createControl(context, { creator: packageCreator });
 
   const streams = createEventStreams();
+  const rules = resolved.proxy
+    ? compileProxyRules(
+        resolved.proxy,
+        contract.operations.map((op) => op.id),
+        { errors: resolved.errors },
+      )
+    : undefined;
+  let proxy: ProxyStage | undefined;
   const handle = createHandler(
     context,
     resolved.admin === false ? undefined : createAdminApi(context, control, resolved.admin.token, streams),
     createBodyReader(resolved.bodyLimit),
+    rules && ((finish) => (proxy = createProxyStage(context, rules, finish))),
   );
   const app = bareExpress();
   app.use((req, res) => handle(req, res));
@@ -196,7 +207,11 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     pact: (parties) => valueOf('pact()', control.pact(parties)),
     restore: (snapshot) => control.restore(snapshot),
     reload: (next) => control.reload(next),
-    endStreams: () => streams.endAll(),
+    endStreams: () => {
+      // The server is closing: the upstream's kept-alive connections go too.
+      proxy?.close();
+      return streams.endAll();
+    },
   };
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;

@@ -6,7 +6,8 @@ import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { createLogger, type LogFormat } from './instance/logger.js';
 import { FLAGS, HELP } from './cli/cli-flags.js';
-import { parseFlags, UsageError } from './cli/parse-flags.js';
+import { parseFlags, UsageError, type ParsedFlags } from './cli/parse-flags.js';
+import type { ProxyOptions } from './respond/proxy-rules.js';
 import { hostName } from './handler/guards/host-guard.js';
 import type { ServerOptions } from './instance/options.js';
 import { DEFAULT_CONTRACT } from './node/default-contract.js';
@@ -79,12 +80,71 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
+    proxy: proxyOf(values),
     faults: {
       latency: values.latency === undefined ? undefined : latencyOf(values.latency),
       failureRate: values['failure-rate'] === undefined ? undefined : share('--failure-rate', values['failure-rate']),
       dropRate: values['drop-rate'] === undefined ? undefined : share('--drop-rate', values['drop-rate']),
     },
   };
+}
+
+/** The `--proxy*` flags as the `proxy` option; they mean nothing without `--proxy`. */
+function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | undefined {
+  const url = values.proxy;
+  const others = [
+    'proxy-fallback',
+    'proxy-timeout',
+    'proxy-header',
+    'mock-only',
+    'proxy-only',
+    'no-proxy-passthrough',
+  ] as const;
+  if (url === undefined) {
+    const given = others.find((name) => values[name] !== undefined);
+    if (given) throw new UsageError(`--${given} needs --proxy URL: there is no backend to send requests to.`);
+    return undefined;
+  }
+  const fallback = values['proxy-fallback'] ?? 'auto';
+  const list = (text: string | undefined) =>
+    text
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return {
+    url,
+    fallback:
+      fallback === 'auto' || fallback === 'off'
+        ? fallback
+        : (list(fallback) ?? []).map((status) => {
+            if (!/^[1-5]\d\d$/.test(status))
+              throw new UsageError(
+                `--proxy-fallback must be auto, off or statuses such as 404,501, not "${fallback}".`,
+              );
+            return Number(status);
+          }),
+    timeout:
+      values['proxy-timeout'] === undefined
+        ? undefined
+        : integer('--proxy-timeout', values['proxy-timeout'], 1, 600_000),
+    headers: proxyHeaders(values['proxy-header'] ?? []),
+    mockOnly: list(values['mock-only']),
+    proxyOnly: list(values['proxy-only']),
+    passthrough: !values['no-proxy-passthrough'],
+  };
+}
+
+/** `--proxy-header 'Authorization: Bearer t'`, repeatable, as a record of headers. */
+function proxyHeaders(given: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of given) {
+    const at = text.indexOf(':');
+    const name = at > 0 ? text.slice(0, at).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`--proxy-header must be "Name: value", such as "Authorization: Bearer t", not "${text}".`);
+    headers[name] = text.slice(at + 1).trim();
+  }
+  return headers;
 }
 
 function adminToken(flag: string | undefined): string | undefined {
@@ -287,6 +347,16 @@ function announce(options: ServerOptions, running: RunningMock): void {
         'not ones it answers): every request answers 404.',
       { event: 'start' },
     );
+  }
+  const proxy = typeof options.proxy === 'string' ? { url: options.proxy } : options.proxy;
+  if (proxy) {
+    const only = proxy.proxyOnly?.length ? `; only ${proxy.proxyOnly.join(', ')}` : '';
+    const except = proxy.mockOnly?.length ? `; the mock answers ${proxy.mockOnly.join(', ')}` : '';
+    const fallback = Array.isArray(proxy.fallback) ? proxy.fallback.join(',') : (proxy.fallback ?? 'auto');
+    logger.info(`proxying to ${proxy.url} (fallback ${fallback}${only}${except})`, {
+      event: 'start',
+      proxy: proxy.url,
+    });
   }
   const warning = exposureWarning(options, running.port);
   if (warning) logger.warn(warning, { event: 'start', host: options.host });

@@ -55,6 +55,16 @@ Options:
   --latency MS|MIN-MAX   add latency to every answer, fixed or a random range (repeatable under --seed)
   --failure-rate R       share (0-1) of answers replaced by the operation's documented 5xx
   --drop-rate R          share (0-1) of connections closed without an answer
+  --proxy URL            stand in front of a real backend: requests go to URL (its path prefixed), both
+                         directions checked against the contract; the mock answers what the backend lacks
+  --proxy-fallback WHEN  when the mock answers in the backend's place: auto (default: the backend answered
+                         501, or 404/405 the operation does not document, or was down or slower than
+                         --proxy-timeout), a list of statuses (404,501: those, down and slow), or off
+  --proxy-timeout MS     time the backend has to answer (default: 10000)
+  --proxy-header H       a header for every forwarded request, "Name: value" (repeatable); never journaled
+  --mock-only IDS        operationIds the mock always answers, comma-separated (the backend lacks them)
+  --proxy-only IDS       the only operationIds that go to the backend, comma-separated
+  --no-proxy-passthrough answer 404/405 for requests no operation matches instead of forwarding them
   --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);
                          with a token, every host name is answered
   --no-admin             remove the admin API /__mock/* altogether
@@ -100,6 +110,13 @@ export const FLAGS = {
   'failure-rate': { type: 'string' },
   'drop-rate': { type: 'string' },
   'no-admin': { type: 'boolean' },
+  proxy: { type: 'string' },
+  'proxy-fallback': { type: 'string' },
+  'proxy-timeout': { type: 'string' },
+  'proxy-header': { type: 'string', multiple: true },
+  'mock-only': { type: 'string' },
+  'proxy-only': { type: 'string' },
+  'no-proxy-passthrough': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies FlagTable;

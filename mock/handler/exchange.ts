@@ -52,12 +52,16 @@ export interface Exchange {
   bodyBytes?: number;
   /** A JSON body's bytes as received (UTF-8), for the journal: it keeps the text sent, not a new serialisation. */
   bodyJson?: Buffer;
+  /** The body's bytes as read (decoded when it came compressed), for the proxy to forward. */
+  bodyRaw?: Buffer;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
   /** The fault the mock injected, for the journal and the log line (see CallRecord.fault). */
   fault?: FaultKind;
-  /** Who chose the answer, when the test did (see CallRecord.answeredBy). */
+  /** Who answered: the mock by default, else the test or the upstream (see CallRecord.answeredBy). */
   answeredBy?: AnsweredBy;
+  /** Why the mock answered in the upstream's place (see CallRecord.fallback). */
+  fallback?: string;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
   readonly headers: string[];
   /** When the request arrived (`performance.now()`), for the journal's `ms` and the log line. */

@@ -18,10 +18,11 @@ import { hostGuard } from './guards/host-guard.js';
 import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { BodyReader } from './parse-body.js';
-import { sendsUndeclaredBody } from '../http/request-body.js';
+import { carriesBody, sendsUndeclaredBody } from '../http/request-body.js';
 import { carryOut } from './carry-out.js';
 import { refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
+import type { ProxyStage } from './proxy.js';
 
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a known host, a session and CORS. */
 export type AdminHandler = (ex: Exchange) => void;
@@ -36,6 +37,7 @@ export function createHandler(
   context: MockContext,
   admin: AdminHandler | undefined,
   readBody: BodyReader,
+  makeProxy?: (finish: Finish) => ProxyStage,
 ): RequestListener {
   const logRequest = createRequestLogger(context.logger);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
@@ -48,6 +50,7 @@ export function createHandler(
   /** The last stages of every contract request: check the answer against the contract, record, write. */
   const finish = (ex: Exchange, reply: Reply): void =>
     sendReply(ex, checkAnswer({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, reply));
+  const proxy = makeProxy?.(finish);
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -72,17 +75,20 @@ export function createHandler(
       if (isAdmin) return admin(ex);
 
       const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
-      if (!isMatch(routed)) return finish(ex, routed);
+      if (!isMatch(routed)) return proxy?.rules.passthrough ? proxy.passThrough(ex, routed) : finish(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known
       // before the body is read, so a body the mock refuses is recorded in the session it names too.
       if (!context.sessions.has(ex.sessionName) && hasCredentials(context, ex)) ex.authenticate();
       // A body sent to an operation that takes none is read too (to refuse it, 415, and journal what came).
-      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req)) return answer(context, ex, finish);
+      // A GET with a body going upstream is read too, to refuse it (see decide.ts).
+      const forwardsBody = proxy?.rules.proxies(routed.plan.operation.id) === true && carriesBody(ex.req);
+      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req) && !forwardsBody)
+        return answer(context, ex, finish, proxy);
       readBody(ex, (error) => {
         try {
           if (error) return handleError(context, ex, error, finish);
-          answer(context, ex, finish);
+          answer(context, ex, finish, proxy);
         } catch (thrown) {
           handleError(context, ex, thrown, finish);
         }
@@ -96,8 +102,11 @@ export function createHandler(
 /** Where an answer goes once decided: checked, recorded, written. */
 type Finish = (ex: Exchange, reply: Reply) => void;
 
-/** Decides the answer to a routed request, then carries it out. */
-function answer(context: MockContext, ex: Exchange, finish: Finish): void {
+/**
+ * Decides the answer to a routed request, then carries it out; with a proxy, the request may go upstream, and
+ * the mock answers in its place when the rules say so (decided again, without the proxy).
+ */
+function answer(context: MockContext, ex: Exchange, finish: Finish, proxy?: ProxyStage): void {
   const { plan, pathParams, path: routedPath } = ex.match!;
   const request = {
     method: ex.method,
@@ -112,7 +121,8 @@ function answer(context: MockContext, ex: Exchange, finish: Finish): void {
   };
   const { seed, checkSecurity, dynamic, stateless } = context.options;
   const { session } = ex;
-  const decision = decide(plan, request, session, { seed, faults: context.faults, checkSecurity, dynamic, stateless });
+  const settings = { seed, faults: context.faults, checkSecurity, dynamic, stateless, proxy: proxy?.rules };
+  const decision = decide(plan, request, session, settings);
   if (decision.kind === 'refuse') {
     if (decision.unrecordableBody) ex.unrecordableBody = decision.unrecordableBody;
     return finish(ex, decision.reply);
@@ -123,7 +133,20 @@ function answer(context: MockContext, ex: Exchange, finish: Finish): void {
     return later(context, ex, decision.delay, finish, () => recordDrop(ex));
   }
   ex.fault = decision.fault;
-  ex.answeredBy = decision.answeredBy;
+  if (decision.kind === 'forward') {
+    const fallback = (why: string): void => {
+      ex.answeredBy = 'fallback';
+      ex.fallback = why;
+      ex.fault = undefined;
+      try {
+        answer(context, ex, finish);
+      } catch (error) {
+        handleError(context, ex, error, finish);
+      }
+    };
+    return later(context, ex, decision.delay, finish, () => proxy!.forward(ex, decision, fallback));
+  }
+  if (decision.answeredBy) ex.answeredBy = decision.answeredBy;
   const { reply, changed } = carryOut(
     context,
     session,

@@ -16,6 +16,8 @@ export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void
 const RECEIVED = Symbol('bytes received');
 /** Where the JSON parser leaves the body's bytes. */
 const JSON_BYTES = Symbol('JSON bytes');
+/** Where every parser leaves the body's bytes as read (decoded, when it came compressed): the proxy forwards them. */
+const RAW = Symbol('raw bytes');
 /** Where the form parser leaves the body's text. */
 const FORM_TEXT = Symbol('form text');
 const UTF8 = /^utf-?8$/i;
@@ -23,6 +25,7 @@ const UTF8 = /^utf-?8$/i;
 type ParsedRequest = IncomingMessage & {
   body?: unknown;
   [RECEIVED]?: number;
+  [RAW]?: Buffer;
   [JSON_BYTES]?: Buffer;
   [FORM_TEXT]?: string;
 };
@@ -49,6 +52,7 @@ export function createBodyReader(limit: number): BodyReader {
         ex.body = empty ? undefined : form === undefined ? requestBody(req.body) : withFormText(req.body, form);
         ex.bodyBytes = req[RECEIVED];
         ex.bodyJson = empty ? undefined : req[JSON_BYTES];
+        ex.bodyRaw = req[RAW];
         return done();
       }
       parsers[i]!(req, ex.res, (error?: unknown) => (error ? done(error) : run(i + 1)));
@@ -78,6 +82,7 @@ export function createJsonReader(limit: number): BodyReader {
 
 function countBytes(req: ParsedRequest, _res: unknown, buffer: Buffer): void {
   req[RECEIVED] = buffer.length;
+  req[RAW] = buffer;
 }
 
 /** JSON bodies are text, and are refused before they are parsed when they nest too deep. */
@@ -110,6 +115,7 @@ function readForm(req: ParsedRequest, res: unknown, buffer: Buffer, encoding: st
 /** Text bodies must be valid UTF-8: decoding would otherwise turn bad bytes into U+FFFD silently. */
 function readText(req: ParsedRequest, _res: unknown, buffer: Buffer, encoding: string): void {
   req[RECEIVED] = buffer.length;
+  req[RAW] = buffer;
   if (UTF8.test(encoding) && !isUtf8(buffer)) {
     throw Object.assign(new Error('The body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
   }

@@ -47,7 +47,8 @@ export function recordDrop(ex: Exchange): void {
 /** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
 const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
 
-function recordCall(
+/** Records a call as the journal keeps it: secrets redacted (unless `journalSecrets`), who answered, any fault. */
+export function recordCall(
   ex: Exchange,
   violations: Violation[],
   response: NewCall['response'],
@@ -80,6 +81,7 @@ function recordCall(
     ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
     ...(ex.fault ? { fault: ex.fault } : {}),
     ...(ex.answeredBy ? { answeredBy: ex.answeredBy } : {}),
+    ...(ex.fallback === undefined ? {} : { fallback: ex.fallback }),
   });
 }
 

@@ -93,6 +93,18 @@ export const PROBLEMS = {
     title: "The contract's response breaks its own schema",
     status: 500,
   },
+  invalidUpstreamAnswer: {
+    type: `${BASE}invalid-upstream-answer`,
+    title: "The upstream's answer breaks the contract",
+    status: 500,
+  },
+  bodyNotForwarded: {
+    type: `${BASE}body-not-forwarded`,
+    title: 'The proxy does not forward a GET or HEAD request with a body',
+    status: 501,
+  },
+  upstreamUnreachable: { type: `${BASE}upstream-unreachable`, title: 'The upstream could not be reached', status: 502 },
+  upstreamTimeout: { type: `${BASE}upstream-timeout`, title: 'The upstream did not answer in time', status: 504 },
   storageFull: { type: `${BASE}storage-full`, title: 'The state is full', status: 507 },
   stateNotSaved: { type: `${BASE}state-not-saved`, title: 'The change could not be saved', status: 500 },
   stateFileGone: {

@@ -37,12 +37,17 @@ const IGNORES_BODY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
  * Whether a request comes with a body the mock must look at for an operation that declares none: a length
  * above zero, or chunks, with a method whose content means something.
  */
+/** Whether a request says it carries a body, whatever its method (a GET with a body the proxy must refuse). */
+export function carriesBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  const length = req.headers['content-length'];
+  if (typeof length === 'string') return length !== '0' && /[1-9]/.test(length);
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
 export function sendsUndeclaredBody(req: {
   method?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
 }): boolean {
   if (IGNORES_BODY.has(req.method ?? 'GET')) return false;
-  const length = req.headers['content-length'];
-  if (typeof length === 'string') return length !== '0' && /[1-9]/.test(length);
-  return req.headers['transfer-encoding'] !== undefined;
+  return carriesBody(req);
 }

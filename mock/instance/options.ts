@@ -3,6 +3,7 @@ import type { Contract } from '../contract/contract.js';
 import { consoleSink, type LogSink } from './logger.js';
 import type { Faults } from '../respond/faults.js';
 import type { Store, StoreSnapshot } from '../state/store.js';
+import type { ProxyOptions } from '../respond/proxy-rules.js';
 
 /** How the mock behaves, whatever the process around it. */
 export interface MockOptions {
@@ -146,6 +147,13 @@ export interface MockOptions {
    */
   log?: 'off' | 'pretty' | 'json';
   /**
+   * A real backend to stand in front of: routed requests go to it (checked both ways against the contract), and
+   * the mock answers only what the rules keep for it or when the backend lacks the route, is down or too slow.
+   * Overrides, `Prefer` and faults still come first. See {@link ProxyOptions}; a string is `{ url }`.
+   * @default none (the mock answers everything)
+   */
+  proxy?: string | ProxyOptions;
+  /**
    * Where log lines go; `level` is `info` for requests and news, `warn` or `error` for the rest.
    * @default the console (`startMock` and the CLI: `info` to process.stdout in batches, the rest to process.stderr)
    */
@@ -216,7 +224,10 @@ export interface ServerOptions extends MockOptions {
 /** The default session's budget when it is kept in a state file: on disk, it need not be held in memory (1 GiB). */
 export const FILE_STATE_BYTES = 1024 ** 3;
 
-export type ResolvedMockOptions = Required<Omit<MockOptions, 'store'>> & Pick<MockOptions, 'store'>;
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy'>> & {
+  store?: Store;
+  proxy?: ProxyOptions;
+};
 
 /** Fills in every default of {@link MockOptions}. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
@@ -250,6 +261,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     allowedHosts = [],
     log = 'off',
     logTo = consoleSink,
+    proxy,
   } = options;
   return {
     seed,
@@ -276,5 +288,6 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     allowedHosts,
     log,
     logTo,
+    proxy: typeof proxy === 'string' ? { url: proxy } : proxy,
   };
 }

@@ -61,11 +61,16 @@ export interface CallRecord {
    */
   responseViolations?: BodyViolation[];
   /**
-   * Set only when the test chose the answer rather than the request earning it: `prefer` (`Prefer: code=` or
-   * `example=`), `override` (an override's status or body, a replayed HAR among them). Such a call says
-   * what the app does with that answer, not what the provider answers; the Pact export leaves it out.
+   * Who answered: `mock` (the contract, state and the mock's own refusals), `proxy` (the real backend behind
+   * `--proxy`, its answer passed on), `fallback` (the mock, in place of a backend that answered a fallback
+   * status, was down or too slow: see `fallback`), or the test, which chose the answer rather than the request
+   * earning it: `prefer` (`Prefer: code=` or `example=`), `override` (an override's status or body, a replayed
+   * HAR among them). A call the test chose says what the app does with that answer, not what the provider
+   * answers: the Pact export leaves it out.
    */
-  answeredBy?: AnsweredBy;
+  answeredBy: AnsweredBy;
+  /** Set only when `answeredBy` is `fallback`: why the upstream's answer was not used (`upstream answered 501`). */
+  fallback?: string;
   /**
    * Set only when the mock departed on purpose from the answer the contract gives (faults, `--latency`,
    * `--failure-rate`, `--drop-rate`, or an override's `fault` and `delay`):
@@ -89,8 +94,8 @@ export function responseHeader(call: Pick<CallRecord, 'response'>, name: string)
   return undefined;
 }
 
-/** Who chose an answer the request did not earn by itself (see CallRecord.answeredBy). */
-export type AnsweredBy = 'prefer' | 'override';
+/** Who answered a call (see CallRecord.answeredBy). */
+export type AnsweredBy = 'mock' | 'proxy' | 'fallback' | 'prefer' | 'override';
 
 /** Which calls to return; every field that is set must match. */
 export interface CallFilter {
@@ -102,7 +107,12 @@ export interface CallFilter {
 }
 
 /** A call to record: what the journal does not add itself. */
-export interface NewCall extends Omit<CallRecord, 'id' | 'time' | 'truncated' | 'response' | 'violationCount'> {
+export interface NewCall extends Omit<
+  CallRecord,
+  'id' | 'time' | 'truncated' | 'response' | 'violationCount' | 'answeredBy'
+> {
+  /** @default 'mock' */
+  answeredBy?: AnsweredBy;
   /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
   bodyBytes?: number;
   /** The body's text as received, when it was JSON: kept instead of serialising `body` again. */
@@ -110,5 +120,12 @@ export interface NewCall extends Omit<CallRecord, 'id' | 'time' | 'truncated' | 
   /** How many violations there were, when the validator listed fewer (see `violations`). */
   violationCount?: number;
   /** What the mock answered; `text` is the body as it was serialised for the wire, when it was. */
-  response: { status: number; headers: Record<string, string>; body?: unknown; text?: string };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    body?: unknown;
+    text?: string;
+    /** Set when `body` is only the start of the answer's body (a large proxied one): the whole size in bytes. */
+    partOf?: number;
+  };
 }

@@ -23,6 +23,7 @@ export interface Kept extends Pick<
   | 'responseViolations'
   | 'fault'
   | 'answeredBy'
+  | 'fallback'
 > {
   number: number;
   at: number;
@@ -50,7 +51,10 @@ const ENTRY_COST = 40;
 export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept {
   const { response, violations } = call;
   const body = keepBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
-  const responseBody = keepBody(response.body, bodyLimit, response.text);
+  const responseBody =
+    response.partOf === undefined
+      ? keepBody(response.body, bodyLimit, response.text)
+      : partBody(String(response.body ?? ''), bodyLimit, response.partOf);
   const kept: Kept = {
     number,
     at: Date.now(),
@@ -73,7 +77,8 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     refusal: call.refusal,
     responseViolations: call.responseViolations,
     fault: call.fault,
-    answeredBy: call.answeredBy,
+    answeredBy: call.answeredBy ?? 'mock',
+    fallback: call.fallback,
   };
   kept.cost = costOf(kept);
   return kept;
@@ -148,7 +153,8 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     ...(parts.refusal ? { refusal: parts.refusal } : {}),
     ...(parts.responseViolations ? { responseViolations: parts.responseViolations } : {}),
     ...(kept.fault ? { fault: kept.fault } : {}),
-    ...(kept.answeredBy ? { answeredBy: kept.answeredBy } : {}),
+    answeredBy: kept.answeredBy,
+    ...(kept.fallback === undefined ? {} : { fallback: kept.fallback }),
   };
 }
 
@@ -175,6 +181,11 @@ function keepBody(value: unknown, limit: number, text?: string, bytes?: number):
   const whole = serialised ?? (typeof value === 'string' ? value : String(value));
   if (whole.length <= limit) return { text: whole, json };
   return { text: detach(whole, limit), json, cutFrom: bytes ?? Buffer.byteLength(whole) };
+}
+
+/** The start of a body too large to hold (`bytes` in all), kept as text cut at `limit` characters. */
+function partBody(start: string, limit: number, bytes: number): KeptBody {
+  return { text: start.length <= limit ? start : detach(start, limit), json: false, cutFrom: bytes };
 }
 
 function readBody(body: KeptBody | undefined): unknown {

@@ -280,3 +280,37 @@ function toBodyViolation(d: Diagnostic): BodyViolation {
     .join('');
   return { pointer, code: String(d.code ?? ''), message };
 }
+
+/** One way a received answer breaks the contract, placed as Prism's `sl-violations` header places it. */
+export interface AnswerViolation {
+  /** `['response', 'body', 'passes']`, `['response', 'header', 'x-rate-limit']`, `['response']` for the status. */
+  location: string[];
+  severity: 'Error' | 'Warning';
+  code: string | number;
+  message: string;
+}
+
+/**
+ * Checks an answer a real server gave (the proxy's upstream) against the operation, as Prism's proxy does: an
+ * undocumented status is a warning (Prism passes it); a media type, a header or a body that breaks the
+ * documented response is an error. `body` is `undefined` when it was too large to check.
+ * @example findAnswerViolations(spec, { status: 200, headers: { 'content-type': 'application/json' }, body: {} })
+ * // [{ location: ['response', 'body'], severity: 'Error', code: 'required',
+ * //    message: "must have required property 'title'" }]
+ */
+export function findAnswerViolations(spec: IHttpOperation, response: ReceivedResponse): AnswerViolation[] {
+  if (!compileResponses(spec.responses).lookup(response.status)) {
+    const documented = spec.responses.map((r) => r.code).join(', ');
+    const message = `status ${response.status} is not documented (documented: ${documented})`;
+    return [{ location: ['response'], severity: 'Warning', code: 'status', message }];
+  }
+  const element = { statusCode: response.status, headers: response.headers, body: response.body };
+  const result = validators.validateOutput({ resource: spec, element });
+  if (result._tag === 'Right') return [];
+  return result.left.map((d) => ({
+    location: ['response', ...(d.path ?? [])],
+    severity: d.severity === 0 ? 'Error' : 'Warning',
+    code: d.code ?? '',
+    message: d.message,
+  }));
+}

@@ -4,7 +4,13 @@
 import type { IHttpOperation } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import type { RouteHit } from '../plan/operation-plan.js';
-import { documentedContent, findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
+import {
+  documentedContent,
+  findContentViolations,
+  SchemaChecks,
+  type AnswerViolation,
+  type BodyViolation,
+} from '../prism/check-response.js';
 import type { Reply } from '../http/reply.js';
 import { kindOf, MAX_VIOLATIONS, problem, type Violation } from '../http/problems.js';
 import { refusalOfRequest, shapeRefusal, type Refusal } from './shape-refusal.js';
@@ -153,12 +159,7 @@ function invalidResponse(path: string, broken: Reply, violations: BodyViolation[
 }
 
 /** One entry of Prism's `sl-violations` header. */
-interface PrismViolation {
-  location: string[];
-  severity: 'Error' | 'Warning';
-  code: string | number;
-  message: string;
-}
+type PrismViolation = AnswerViolation;
 
 function fromResponse(v: BodyViolation): PrismViolation {
   return {
@@ -169,7 +170,8 @@ function fromResponse(v: BodyViolation): PrismViolation {
   };
 }
 
-function fromRequest(v: Violation): PrismViolation {
+/** A request's violation as the `sl-violations` header lists it. */
+export function fromRequest(v: Violation): PrismViolation {
   const code = v.code ?? '';
   // Missing credentials are the request's as a whole, as Prism places them.
   const location = code === 401 ? ['request'] : ['request', v.location, ...segmentsOf(v.pointer, code)];
@@ -238,17 +240,18 @@ function segmentsOf(pointer: string, code: string | number): string[] {
 const MAX_HEADER = 4096;
 
 /**
- * The header's value: as many violations as fit in {@link MAX_HEADER} characters (the journal has them all),
- * escaped to ASCII, since a header cannot carry other characters (Node would refuse the whole answer).
+ * The `sl-violations` header's value: as many violations as fit in {@link MAX_HEADER} characters (the journal
+ * has them all), escaped to ASCII, since a header cannot carry other characters (Node would refuse the whole
+ * answer). A list cut short starts `Too many violations! `, as Prism's does.
  */
-function headerText(violations: PrismViolation[]): string {
+export function headerText(violations: PrismViolation[]): string {
   const ascii = (text: string) =>
     text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const parts: string[] = [];
   let length = 2;
   for (const v of violations) {
     const part = ascii(JSON.stringify(v));
-    if (parts.length > 0 && length + part.length + 1 > MAX_HEADER) break;
+    if (parts.length > 0 && length + part.length + 1 > MAX_HEADER) return `Too many violations! [${parts.join(',')}]`;
     parts.push(part);
     length += part.length + 1;
   }

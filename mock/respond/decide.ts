@@ -13,6 +13,7 @@ import { countOf, REQUESTS } from './counters.js';
 import { checkContentType } from '../http/check-content-type.js';
 import { nestsTooDeep, TOO_DEEP, TOO_DEEP_BODY } from '../http/body-depth.js';
 import { bundleOf } from '../schema/operation-bundle.js';
+import type { ProxyRules } from './proxy-rules.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -49,6 +50,8 @@ export interface DecideSettings {
   /** Generate success bodies (a request's `Prefer: dynamic=` wins). */
   dynamic: boolean;
   stateless: boolean;
+  /** The upstream's rules, when the mock stands in front of a real backend (see proxy-rules.ts). */
+  proxy?: ProxyRules;
 }
 
 /** The request breaks the contract (or asks for what it does not have): answer this problem at once. */
@@ -101,7 +104,22 @@ export interface Answer {
   effects: Effects;
 }
 
-export type Decision = Refuse | Drop | Answer;
+/**
+ * Send the request to the upstream after `delay` ms: its answer is checked and passed on, unless the rules say
+ * the mock answers in its place (a fallback, decided again without the proxy).
+ */
+export interface Forward {
+  kind: 'forward';
+  delay: number;
+  /** How the request breaks the contract: forwarded all the same (without `errors`, as Prism does), and reported. */
+  violations: Violation[];
+  violationCount?: number;
+  /** Set when a fault or an override holds the request back before it is forwarded. */
+  fault?: 'latency';
+  effects: Effects;
+}
+
+export type Decision = Refuse | Drop | Answer | Forward;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -118,8 +136,14 @@ export function decide(
   settings: DecideSettings,
 ): Decision {
   const query = withoutControls(request.query);
+  const proxied = settings.proxy?.proxies(plan.operation.id) === true;
+  if (proxied && request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+    const message = `A ${request.method} request with a body is not forwarded: RFC 9110 gives it no meaning, and servers and proxies on the way drop or refuse it.`;
+    return refuse(request, 'bodyNotForwarded', [{ location: 'body', pointer: '', message }], { detail: message });
+  }
   const broken = refuseBroken(plan, request, query, settings.checkSecurity);
-  if (broken) return broken;
+  // In front of a real backend, a request that breaks the contract is the backend's to judge (unless `errors`).
+  if (broken && !(proxied && settings.proxy!.forwardsInvalid && broken.unrecordableBody === undefined)) return broken;
   const prefer = parsePrefer(request.headers.prefer, request.query);
   if (!prefer.ok) {
     const violation: Violation = { location: 'header', pointer: '/prefer', message: prefer.message };
@@ -133,6 +157,18 @@ export function decide(
   const fault = asked || override ? NO_FAULT : rollFaults(settings.faults, settings.seed, session.name, count);
   const delay = wish.delay ?? override?.delay ?? fault.delay;
   if (override?.fault === 'drop' || fault.drop) return { kind: 'drop', delay, effects: { request: count, override } };
+  const chosenByTest = asked || override?.status !== undefined || override?.body !== undefined;
+  if (proxied && !chosenByTest && !fault.fail) {
+    const violations = broken?.reply.violations ?? [];
+    return {
+      kind: 'forward',
+      delay,
+      violations,
+      ...(broken?.reply.violationCount === undefined ? {} : { violationCount: broken.reply.violationCount }),
+      ...(delay > 0 && wish.delay === undefined ? { fault: 'latency' as const } : {}),
+      effects: { request: count, override },
+    };
+  }
   if (fault.fail && plan.responses.failure === undefined) {
     const detail = 'A fault was injected (failure rate); the contract documents no 5xx for this operation.';
     return { ...failure(request, 'internal', detail, delay, count), fault: 'failure' };

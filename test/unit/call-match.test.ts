@@ -14,6 +14,7 @@ const call: CallRecord = {
   body: { kind: 'pin', label: 'Desk', tags: ['a', 'b'] },
   response: { status: 201, headers: {} },
   violations: [],
+  answeredBy: 'mock',
 };
 
 describe('matchesCall and differences', () => {

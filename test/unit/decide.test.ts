@@ -73,6 +73,7 @@ const override = (extra: Partial<Override>): Override => ({
 function summary(decision: Decision): string {
   if (decision.kind === 'refuse') return `refuse ${decision.reply.status}`;
   if (decision.kind === 'drop') return `drop after ${decision.delay} ms`;
+  if (decision.kind === 'forward') return `forward after ${decision.delay} ms`;
   return `answer ${decision.status} from ${decision.source.from} after ${decision.delay} ms`;
 }
 

@@ -183,7 +183,12 @@ describe('waitForCall ends early', () => {
 });
 
 describe('nearMisses', () => {
-  const record = (id: number, c: NewCall): CallRecord => ({ id: `call-${id}`, time: '2026-01-01T00:00:00Z', ...c });
+  const record = (id: number, c: NewCall): CallRecord => ({
+    id: `call-${id}`,
+    time: '2026-01-01T00:00:00Z',
+    ...c,
+    answeredBy: c.answeredBy ?? 'mock',
+  });
   const calls = [
     record(1, call('listPasses', '/passes', 200)),
     record(2, call('getPass', '/passes/p1', 404)),
