@@ -233,6 +233,8 @@ function contextOf(contract: Contract, resolved: ResolvedMockOptions): MockConte
   const served = serve(contract);
   const context = createMockContext(served, resolved);
   warnGuardedPatterns(contract.operations, context.logger.warn);
+  const { onCall } = resolved;
+  if (onCall) context.callListeners.add((_call, copy) => onCall(copy()));
   // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
   // startMock's were, to name their file).
   context.initialState = wasChecked(resolved.state, served.collections)

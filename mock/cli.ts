@@ -81,6 +81,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
     proxy: proxyOf(values),
+    record: values.record && fromCaller(values.record),
     faults: {
       latency: values.latency === undefined ? undefined : latencyOf(values.latency),
       failureRate: values['failure-rate'] === undefined ? undefined : share('--failure-rate', values['failure-rate']),
@@ -99,6 +100,8 @@ function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | un
     'mock-only',
     'proxy-only',
     'no-proxy-passthrough',
+    'record',
+    'record-state',
   ] as const;
   if (url === undefined) {
     const given = others.find((name) => values[name] !== undefined);
@@ -131,6 +134,7 @@ function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | un
     mockOnly: list(values['mock-only']),
     proxyOnly: list(values['proxy-only']),
     passthrough: !values['no-proxy-passthrough'],
+    recordState: values['record-state'] ?? false,
   };
 }
 

@@ -29,6 +29,9 @@ import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
 import type { StoreSnapshot } from './state/store.js';
+import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
+import { packageCreator } from './node/package-info.js';
+import type { CallRecord } from './journal/journal.js';
 
 /**
  * How long a request's line and headers may take to arrive, and the whole request with its body (see ServerOptions).
@@ -113,17 +116,20 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     watch = false,
     headersTimeout = HEADERS_TIMEOUT,
     requestTimeout = REQUEST_TIMEOUT,
+    record,
     ...given
   } = options;
   // A process's streams, batched, unless the caller named a sink.
-  const mockOptions = { ...given, logTo: given.logTo ?? processSink() };
+  const logTo = given.logTo ?? processSink();
+  const recorder = record ? recorderOf(record, host, createLogger(given.log ?? 'off', logTo)) : undefined;
+  const onCall = recorder ? withRecorder(recorder, given.onCall) : given.onCall;
+  const mockOptions = { ...given, logTo, onCall };
   const contract = typeof source === 'string' ? await loadContract(source) : source;
   const collections = inferCollections(contract.operations);
   const fixtures = data
     ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
     : fixturesOf(mockOptions.state ?? {}, 'the initial state', collections, mockOptions);
-  const { log, logTo } = resolveMockOptions(mockOptions);
-  const logger = createLogger(log, logTo);
+  const logger = createLogger(resolveMockOptions(mockOptions).log, logTo);
   const store = stateFile
     ? await openState(stateFile, stateSync, mockOptions, collections, fixtures, logger)
     : undefined;
@@ -133,6 +139,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     mock = createApp<Ops>(contract, { ...mockOptions, allowedHosts, state: fixtures, store });
   } catch (error) {
     store?.close();
+    recorder?.close();
     throw error;
   }
   // A contract read from a URL has no file to watch.
@@ -147,6 +154,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   } catch (error) {
     stopWatching();
     store?.close();
+    recorder?.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -161,9 +169,34 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
       mock.endStreams();
       const report = await closeServer(server, grace);
       store?.close();
+      recorder?.close();
       return report;
     },
     mock,
+  };
+}
+
+/**
+ * The recording of `record`: the file opened now (a path it cannot write is refused at start), the log told
+ * when it is full.
+ */
+function recorderOf(file: string, host: string, logger: Logger): HarRecorder {
+  return openHarRecorder(file, {
+    creator: packageCreator(),
+    host,
+    onFull: () =>
+      logger.warn(`the recording ${file} reached ${RECORD_BYTES} bytes: later calls are not recorded.`, {
+        event: 'record',
+        file,
+      }),
+  });
+}
+
+/** A call listener that writes the calls the real backend answered to the recording, then calls `next`. */
+function withRecorder(recorder: HarRecorder, next?: (call: CallRecord) => void): (call: CallRecord) => void {
+  return (call) => {
+    if (call.answeredBy === 'proxy') recorder.add(call);
+    next?.(call);
   };
 }
 

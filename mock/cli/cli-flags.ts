@@ -65,6 +65,10 @@ Options:
   --mock-only IDS        operationIds the mock always answers, comma-separated (the backend lacks them)
   --proxy-only IDS       the only operationIds that go to the backend, comma-separated
   --no-proxy-passthrough answer 404/405 for requests no operation matches instead of forwarding them
+  --record FILE          write the backend's answers to FILE as HAR as they happen (secrets redacted unless
+                         --journal-secrets); POST /__mock/har replays it without the backend
+  --record-state         keep the records the backend created, listed or read as the mock's state (with
+                         --state-file, a later run without the backend serves them)
   --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);
                          with a token, every host name is answered
   --no-admin             remove the admin API /__mock/* altogether
@@ -117,6 +121,8 @@ export const FLAGS = {
   'mock-only': { type: 'string' },
   'proxy-only': { type: 'string' },
   'no-proxy-passthrough': { type: 'boolean' },
+  record: { type: 'string' },
+  'record-state': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies FlagTable;

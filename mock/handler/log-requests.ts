@@ -12,7 +12,7 @@ export function createRequestLogger(logger: Logger): RequestLogger | undefined {
   if (logger.format === 'off') return undefined;
   return (ex, status) => {
     const ms = elapsedMs(ex);
-    const { method, path, requestId, fault } = ex;
+    const { method, path, requestId, fault, answeredBy } = ex;
     logger.request({
       requestId,
       method,
@@ -21,6 +21,7 @@ export function createRequestLogger(logger: Logger): RequestLogger | undefined {
       status: status ?? null,
       ms,
       ...(fault ? { fault } : {}),
+      ...(answeredBy && answeredBy !== 'mock' ? { answeredBy } : {}),
     });
   };
 }

@@ -14,6 +14,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import { carriesBody } from '../http/request-body.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
+import { keepUpstreamRecords } from '../state/keep-upstream.js';
 import type { Exchange } from './exchange.js';
 
 /** Where the pipeline goes on with an answer of the mock's own (a problem): checked, recorded, written. */
@@ -76,6 +77,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
           answer.stream?.rest.destroy();
           return finish(ex, invalidAnswer(ex, answer.status, errors, decision.violations));
         }
+        if (rules.recordState && errors.length === 0 && received.checked) keep(ex, answer.status, received.body);
         const header = [...found, ...decision.violations.map(fromRequest)];
         const extra = header.length > 0 ? ['sl-violations', headerText(header)] : [];
         pass(ex, answer, received, extra, {
@@ -115,6 +117,25 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
       });
     },
   };
+
+  /** Keeps the records of an answer that kept the contract as the session's state (`recordState`). */
+  function keep(ex: Exchange, status: number, body: unknown): void {
+    const { plan, pathParams } = ex.match!;
+    if (!plan.collection) return;
+    const { session } = ex;
+    try {
+      const { kept, refused } = keepUpstreamRecords(plan.collection, session.store, pathParams, status, body);
+      if (refused > 0)
+        context.logger.warn(`${refused} of the upstream's records were not kept: the state is full.`, {
+          operationId: plan.operation.id,
+        });
+      if (kept > 0 && session.name === '') context.options.onStateChange(() => session.store.snapshot());
+    } catch (error) {
+      context.logger.warn(`the upstream's records were not kept: ${(error as Error).message}`, {
+        operationId: plan.operation.id,
+      });
+    }
+  }
 
   /** Records the upstream's answer and writes it to the client, its body as it came (streamed when large). */
   function pass(

@@ -1,5 +1,6 @@
 // Everything the mock says goes through one logger: the format decides how a line reads, its level where it goes.
 import type { FaultKind } from '../respond/faults.js';
+import type { AnsweredBy } from '../journal/call-record.js';
 
 /** `pretty` for people, `json` for machines (one object a line), `off`: no request lines (events still in text). */
 export type LogFormat = 'pretty' | 'json' | 'off';
@@ -24,6 +25,8 @@ export interface RequestLine {
   ms: number;
   /** Set only when the mock departed from its answer on purpose (see CallRecord.fault). */
   fault?: FaultKind;
+  /** Set only when the mock did not answer alone: the upstream, a fallback, the test (see CallRecord.answeredBy). */
+  answeredBy?: AnsweredBy;
 }
 
 /** The mock's one voice. A sink that throws loses its line, never the process or an answer. */
@@ -75,10 +78,14 @@ export function createLogger(format: LogFormat, sink: LogSink = consoleSink): Lo
   };
 }
 
-/** `GET /members/m1/passes listPasses 200 2.1ms <id>`, with `[fault: drop]` after a fault; `-` where nothing was. */
-function prettyRequest({ method, path, operationId, status, ms, requestId, fault }: RequestLine): string {
+/**
+ * `GET /members/m1/passes listPasses 200 2.1ms <id>`, with `[fault: drop]` after a fault and `[proxy]` (or
+ * `[fallback]`, `[override]`, `[prefer]`) when the mock did not answer alone; `-` where nothing was.
+ */
+function prettyRequest({ method, path, operationId, status, ms, requestId, fault, answeredBy }: RequestLine): string {
   const line = `${method} ${path} ${operationId ?? '-'} ${status ?? '-'} ${ms}ms ${requestId}`;
-  return fault ? `${line} [fault: ${fault}]` : line;
+  const by = answeredBy ? ` [${answeredBy}]` : '';
+  return fault ? `${line}${by} [fault: ${fault}]` : `${line}${by}`;
 }
 
 /** An event's own fields cannot be overwritten by what it carries. */

@@ -4,6 +4,7 @@ import { consoleSink, type LogSink } from './logger.js';
 import type { Faults } from '../respond/faults.js';
 import type { Store, StoreSnapshot } from '../state/store.js';
 import type { ProxyOptions } from '../respond/proxy-rules.js';
+import type { CallRecord } from '../journal/call-record.js';
 
 /** How the mock behaves, whatever the process around it. */
 export interface MockOptions {
@@ -116,6 +117,13 @@ export interface MockOptions {
    */
   onStateChange?: (snapshot: () => StoreSnapshot) => void;
   /**
+   * Hears a copy of every call recorded, in any session, just after it is recorded (before its answer is
+   * written): `startMock`'s `record` writes the proxied ones to a HAR file with it. A listener that throws loses
+   * nothing but its own turn.
+   * @default none
+   */
+  onCall?: (call: CallRecord) => void;
+  /**
    * The default session's store, taken as it is: what it holds is served, not replaced by `state` (a reset
    * does replace it). `startMock` passes the SQLite store of `stateFile` here.
    * @default a new memory store, holding `state`
@@ -215,6 +223,12 @@ export interface ServerOptions extends MockOptions {
    */
   stateSync?: StateSync;
   /**
+   * A HAR file the calls the real backend answered (`proxy`) are written to as they happen, secrets redacted
+   * unless `journalSecrets`: `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start.
+   * @default none
+   */
+  record?: string;
+  /**
    * Reload the contract when its file changes, keeping state and journal.
    * @default false (the CLI turns it on)
    */
@@ -224,9 +238,10 @@ export interface ServerOptions extends MockOptions {
 /** The default session's budget when it is kept in a state file: on disk, it need not be held in memory (1 GiB). */
 export const FILE_STATE_BYTES = 1024 ** 3;
 
-export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy'>> & {
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy' | 'onCall'>> & {
   store?: Store;
   proxy?: ProxyOptions;
+  onCall?: (call: CallRecord) => void;
 };
 
 /** Fills in every default of {@link MockOptions}. */
@@ -262,6 +277,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log = 'off',
     logTo = consoleSink,
     proxy,
+    onCall,
   } = options;
   return {
     seed,
@@ -289,5 +305,6 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log,
     logTo,
     proxy: typeof proxy === 'string' ? { url: proxy } : proxy,
+    onCall,
   };
 }

@@ -14,6 +14,11 @@ export interface OperationCoverage {
   path: string;
   /** How many calls reached it. */
   calls: number;
+  /**
+   * Who answered them, with how many times: `mock`, `proxy` (the real backend behind `--proxy`), `fallback`,
+   * `prefer`, `override`. With a proxy, what the backend answered is what a provider really does.
+   */
+  answeredBy: Record<string, number>;
   /** The response codes the contract documents, as written (`200`, `4XX`, `default`), and which were answered. */
   statuses: {
     documented: string[];
@@ -171,6 +176,7 @@ const LISTED_LEFT_OUT = 100;
 interface Tally {
   plan: OperationPlan;
   calls: number;
+  answeredBy: Record<string, number>;
   seen: Record<string, number>;
   covered: Set<string>;
   queryNames: string[];
@@ -190,6 +196,7 @@ function newTally(plan: OperationPlan): Tally {
   return {
     plan,
     calls: 0,
+    answeredBy: {},
     seen: {},
     covered: new Set(),
     queryNames,
@@ -214,6 +221,7 @@ function bodyFields(plan: OperationPlan): string[] {
 
 function count(tally: Tally, call: CallRecord): void {
   tally.calls++;
+  tally.answeredBy[call.answeredBy] = (tally.answeredBy[call.answeredBy] ?? 0) + 1;
   const status = call.fault === 'drop' ? 0 : call.response.status;
   tally.seen[String(status)] = (tally.seen[String(status)] ?? 0) + 1;
   if (status !== 0) {
@@ -248,6 +256,7 @@ function finish(tally: Tally): OperationCoverage {
     method: operation.method.toUpperCase(),
     path: operation.path,
     calls: tally.calls,
+    answeredBy: tally.answeredBy,
     statuses: {
       documented: [...responses.codes],
       seen: tally.seen,

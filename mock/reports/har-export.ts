@@ -13,7 +13,8 @@ type NameValue = { name: string; value: string };
 /**
  * A HAR 1.2 log of calls, one entry each. Bodies are text (a JSON body as JSON text); a body the journal cut
  * is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`) has status 0 and
- * `_fault`; `_operationId` and `_violations` say what the mock made of it (HAR allows fields starting `_`).
+ * `_fault`; `_operationId`, `_violations` and `_answeredBy` (`mock`, `proxy`, `fallback`, `prefer`, `override`)
+ * say what the mock made of it (HAR allows fields starting `_`).
  * `time` and `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
  * @example toHar(journal.list(), { name: 'membership-mock', version: '0.1.0' }, 'localhost:4010')
  */
@@ -34,6 +35,11 @@ export function* harText(calls: Iterable<CallRecord>, creator: HarCreator, host:
     separator = ',';
   }
   yield ']}}';
+}
+
+/** One call as a HAR entry (see {@link toHar}); `fallbackHost` names the host of a call that sent none. */
+export function harEntry(call: CallRecord, fallbackHost: string): object {
+  return entryOf(call, fallbackHost);
 }
 
 function entryOf(call: CallRecord, fallbackHost: string): object {
@@ -93,6 +99,8 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
     _operationId: call.operationId,
     _violations: call.violations,
     ...(call.fault ? { _fault: call.fault } : {}),
+    _answeredBy: call.answeredBy,
+    ...(call.fallback === undefined ? {} : { _fallback: call.fallback }),
     ...(call.responseViolations ? { _responseViolations: call.responseViolations } : {}),
   };
 }

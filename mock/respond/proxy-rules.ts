@@ -31,6 +31,12 @@ export interface ProxyOptions {
    * @default true
    */
   passthrough?: boolean;
+  /**
+   * Keep the records the upstream created, listed or read (and forget those it deleted) in the mock's state,
+   * when its answer keeps the contract: with a state file, a later run without the backend serves them.
+   * @default false (a record the backend made is not in the mock's state)
+   */
+  recordState?: boolean;
 }
 
 /** The proxy's rules, checked and compiled once per contract. */
@@ -39,6 +45,8 @@ export interface ProxyRules {
   readonly timeout: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly passthrough: boolean;
+  /** Keep the upstream's records as the mock's state (see ProxyOptions.recordState). */
+  readonly recordState: boolean;
   /** Whether a request routed to `operationId` goes upstream (before overrides, Prefer and faults). */
   proxies(operationId: string): boolean;
   /**
@@ -88,6 +96,7 @@ export function compileProxyRules(
     timeout,
     headers: checkedHeaders(options.headers ?? {}),
     passthrough: options.passthrough ?? true,
+    recordState: options.recordState ?? false,
     proxies: (id) => (proxyOnly ? proxyOnly.has(id) : !mockOnly.has(id)),
     fallsBackOn(status, described) {
       if (statuses) return statuses.has(status);

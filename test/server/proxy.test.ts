@@ -1,8 +1,11 @@
 // The mock in front of a real backend (`proxy`): real upstream servers on free ports, the mock on a real socket.
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { MockOptions, RunningMock } from '../../mock/index.js';
+import type { MockOptions, RunningMock, ServerOptions } from '../../mock/index.js';
 import { AUTH, newServer } from '../support/harness.js';
 import { deadUrl, startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -34,7 +37,7 @@ async function upstream(...args: Parameters<typeof startUpstream>): Promise<Upst
   return up;
 }
 
-async function mockBefore(proxy: MockOptions['proxy'], options: MockOptions = {}): Promise<RunningMock> {
+async function mockBefore(proxy: MockOptions['proxy'], options: ServerOptions = {}): Promise<RunningMock> {
   const mock = await newServer({ proxy, ...options });
   open.push(mock);
   return mock;
@@ -384,6 +387,75 @@ describe('large bodies and stopping', () => {
     expect(report.cutOff).toBe(1);
     expect(await pending).toBeInstanceOf(Error);
     await up.received[0]!.aborted;
+  });
+});
+
+describe("recording: the backend's answers kept for a run without it", () => {
+  test('--record writes the proxied calls as HAR as they happen; imported into a mock with no backend, they answer alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const up = await upstream(partialBackend, '/api');
+    const mock = await mockBefore(up.url, { record: file });
+    await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
+    await fetch(`${mock.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
+    await fetch(`${mock.url}/members/mbr_1/credentials`, { headers: AUTH }); // the backend lacks it: a fallback
+    // Whole after every entry: read while the mock still runs.
+    const har = JSON.parse(await readFile(file, 'utf8')) as { log: { entries: Record<string, unknown>[] } };
+    expect(har.log.entries.map((e) => [e._operationId, e._answeredBy])).toEqual([
+      ['listPasses', 'proxy'],
+      ['getPass', 'proxy'],
+    ]);
+    expect(JSON.stringify(har)).not.toContain(AUTH.Authorization);
+
+    const offline = await newServer();
+    open.push(offline);
+    expect(offline.importHar(har)).toMatchObject({ entries: 2, refusedCount: 0 });
+    const listed = await fetch(`${offline.url}/members/mbr_1/passes`, { headers: AUTH });
+    expect(await listed.json()).toEqual(LIST);
+    const read = await fetch(`${offline.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
+    expect(await read.json()).toEqual(PASS);
+  });
+
+  test('recordState keeps what the backend listed, so the mock serves it when the backend is gone', async () => {
+    const up = await startUpstream(partialBackend, '/api');
+    const mock = await mockBefore({ url: up.url, recordState: true });
+    await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
+    expect(mock.state()['/members/mbr_1/passes']).toContainEqual(PASS);
+    await up.close();
+    const read = await fetch(`${mock.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
+    expect(await read.json()).toEqual(PASS);
+    expect(mock.calls()[1]).toMatchObject({ answeredBy: 'fallback', fallback: expect.stringMatching(/unreachable/) });
+  });
+
+  test("without recordState the backend's records stay out of the mock's state", async () => {
+    const up = await upstream(partialBackend, '/api');
+    const mock = await mockBefore(up.url);
+    await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
+    expect(mock.state()['/members/mbr_1/passes'] ?? []).not.toContainEqual(PASS);
+  });
+});
+
+describe('who answered, wherever a call is shown', () => {
+  test('the log line, coverage and the HAR export say proxy or fallback', async () => {
+    const lines: string[] = [];
+    const up = await upstream(partialBackend, '/api');
+    const mock = await mockBefore(up.url, { log: 'pretty', logTo: (line) => void lines.push(line) });
+    await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
+    await fetch(`${mock.url}/members/mbr_1/credentials`, { headers: AUTH });
+    expect(lines.filter((l) => l.startsWith('GET'))).toEqual([
+      expect.stringMatching(/^GET \/members\/mbr_1\/passes listPasses 200 .* \[proxy\]$/),
+      expect.stringMatching(/^GET \/members\/mbr_1\/credentials listCredentials 200 .* \[fallback\]$/),
+    ]);
+    const byOperation = Object.fromEntries(mock.coverage().operations.map((o) => [o.operationId, o.answeredBy]));
+    expect(byOperation.listPasses).toEqual({ proxy: 1 });
+    expect(byOperation.listCredentials).toEqual({ fallback: 1 });
+    const har = (await (await fetch(`${mock.url}/__mock/calls.har`)).json()) as {
+      log: { entries: Record<string, unknown>[] };
+    };
+    expect(har.log.entries.map((e) => [e._answeredBy, e._fallback])).toEqual([
+      ['proxy', undefined],
+      ['fallback', 'upstream answered 404'],
+    ]);
   });
 });
 

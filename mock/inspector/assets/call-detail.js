@@ -40,6 +40,8 @@ export function showCall(dialog, call) {
       `${call.operationId ?? 'no operation of the contract'} · ${describeStatus(call)} · ${call.time} · ${call.id}`,
       call.refusal ? ` · refused (${call.refusal.documented ? 'a documented answer' : "the mock's own problem"})` : '',
       call.fault ? ` · fault: ${call.fault}` : '',
+      call.answeredBy && call.answeredBy !== 'mock' ? ` · answered by: ${call.answeredBy}` : '',
+      call.fallback ? ` (${call.fallback})` : '',
     ),
     violationList('Contract violations of the request', violations, (v) => `${v.location} ${v.pointer || '(all)'}`),
     violationList(

@@ -6,10 +6,15 @@ export function statusClass(call) {
   return `${String(call.response.status)[0]}xx`;
 }
 
-/** `201`, `500 (injected)`, or `dropped: no answer`. */
+/** Who answered, when it was not the mock alone: the real backend behind --proxy, or the mock in its place. */
+const BY = { proxy: 'backend', fallback: 'mock for the backend' };
+
+/** `201`, `500 (injected)`, `200 (backend)`, or `dropped: no answer`. */
 export function describeStatus(call) {
   if (statusClass(call) === 'dropped') return 'dropped: no answer';
-  return call.fault === 'failure' ? `${call.response.status} (injected)` : String(call.response.status);
+  if (call.fault === 'failure') return `${call.response.status} (injected)`;
+  const by = BY[call.answeredBy];
+  return by ? `${call.response.status} (${by})` : String(call.response.status);
 }
 
 /** Milliseconds from the request's arrival to its answer (`ms`, its delay included). */
