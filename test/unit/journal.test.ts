@@ -85,7 +85,8 @@ describe('Journal', () => {
     try {
       const journal = new Journal(10);
       const id = journal.record(call('/a'));
-      expect(journal.list()).toEqual([{ id, time: '2026-03-01T12:00:00.000Z', ...call('/a') }]);
+      // A call that says nothing of who answered was the mock's.
+      expect(journal.list()).toEqual([{ id, time: '2026-03-01T12:00:00.000Z', ...call('/a'), answeredBy: 'mock' }]);
     } finally {
       vi.useRealTimers();
     }
