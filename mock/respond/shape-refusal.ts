@@ -9,7 +9,7 @@ import { findContentViolations, type SchemaChecks } from '../prism/check-respons
 import type { Reply } from '../http/reply.js';
 import { parsePrefer } from '../http/parse-prefer.js';
 import { renderResponse } from './render-response.js';
-import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { withReasons } from './refusal-body.js';
 import { kindOf, problem, withStatus, type Problem, type ProblemKind } from '../http/problems.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 
@@ -111,7 +111,7 @@ export function shapeRefusal(
     rendered = renderResponse(generator, { ...rendering, dynamic: true }, where);
   }
   const body = content?.schema
-    ? withProblemFields(checks, rendered.body, own, status, content, request.operation)
+    ? withReasons(checks, rendered.body, own, status, content, request.operation)
     : rendered.body;
   // A body our problem's fields went into is no longer the example it was copied from.
   const { example, ...made } = rendered;
@@ -155,77 +155,4 @@ function contentOf(response: IHttpOperationResponse): IMediaTypeContent | undefi
   return (
     contents.find((c) => (c.examples?.length ?? 0) > 0) ?? contents.find((c) => c.schema !== undefined) ?? contents[0]
   );
-}
-
-/** The problem's fields, in the order the mock sends them. */
-const FIELDS = ['type', 'title', 'status', 'detail', 'instance', 'violations'] as const;
-
-/**
- * The documented body with the problem's fields put in where its schema declares them (the status answered,
- * not the problem's), so a client reads the mock's reasons wherever the contract has room for them. A field
- * the problem lacks is taken out unless the schema requires it. The result is checked against the schema:
- * fields that would break it are left as the documented body has them.
- */
-function withProblemFields(
-  checks: SchemaChecks,
-  base: unknown,
-  own: Problem,
-  status: number,
-  content: IMediaTypeContent,
-  operation: IHttpOperation,
-): unknown {
-  if (base !== undefined && !isObject(base)) return base;
-  const schema = content.schema as JsonObject;
-  const declared = declaredProperties(schema);
-  const fields = FIELDS.filter((f) => declared.has(f));
-  if (fields.length === 0) return base;
-  const required = requiredProperties(schema);
-  const values: JsonObject = { ...own, status };
-  const start: JsonObject = base ?? {};
-  const fits = (body: JsonObject) => findContentViolations(checks, operation, content, body).length === 0;
-  const whole = put(start, fields, values, required);
-  if (fits(whole)) return whole;
-  // Field by field: each that keeps the body fitting (or no worse than the documented one) goes in.
-  let body = start;
-  let bodyFits = fits(body);
-  for (const field of fields) {
-    const next = put(body, [field], values, required);
-    const nextFits = fits(next);
-    if (nextFits || !bodyFits) [body, bodyFits] = [next, nextFits];
-  }
-  return body;
-}
-
-function put(base: JsonObject, fields: readonly string[], values: JsonObject, required: Set<string>): JsonObject {
-  // A body of problem fields alone keeps the mock's order; any other keeps its own.
-  const onlyProblem = Object.keys(base).every((k) => (FIELDS as readonly string[]).includes(k));
-  const out: JsonObject = onlyProblem ? {} : { ...base };
-  for (const field of onlyProblem ? FIELDS : fields) {
-    const mine = fields.includes(field);
-    const value = mine ? values[field] : base[field];
-    if (value !== undefined) out[field] = value;
-    else if (!mine || required.has(field)) {
-      if (field in base) out[field] = base[field];
-    } else delete out[field];
-  }
-  return out;
-}
-
-/** The properties a schema declares, its own and those of its `allOf`, `anyOf` and `oneOf` members. */
-function declaredProperties(schema: JsonObject): Set<string> {
-  const names = new Set(Object.keys(propertiesOf(schema)));
-  for (const list of ['allOf', 'anyOf', 'oneOf']) {
-    const members = schema[list];
-    if (Array.isArray(members)) for (const m of members) for (const n of Object.keys(propertiesOf(m))) names.add(n);
-  }
-  return names;
-}
-
-function requiredProperties(schema: JsonObject): Set<string> {
-  const names = new Set<string>(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const members = schema.allOf;
-  if (Array.isArray(members)) {
-    for (const m of members) if (isObject(m) && Array.isArray(m.required)) for (const n of m.required) names.add(n);
-  }
-  return names;
 }

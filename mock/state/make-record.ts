@@ -7,7 +7,7 @@ import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
 import { valueFits } from '../prism/schema-check.js';
-import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
@@ -70,7 +70,8 @@ export interface CreateRequest {
 /**
  * A record made by a create. Fields the client sent are kept where they fit the record schema (see
  * {@link CreatePlan.keeps}: the record follows the response, not the request); fields it left out take the request
- * schema's `default`; a new record's non-nullable timestamps are the time of creation, its nullable
+ * schema's `default`, else stay out when the client could have sent them and the record does not require them
+ * (see {@link unsentFields}); a new record's non-nullable timestamps are the time of creation, its nullable
  * fields are `null`, and its enums take their first value (the initial state); then its times and status
  * are made to agree with what was sent (see settleCreated: a pass sent with an end in the past is expired).
  * @example makeCreated(generator, collection, plan, { key: 'POST /members/m1/passes|1', pathParams, sent: {}, now })
@@ -87,6 +88,7 @@ export function makeCreated(
   const fixed: StoredRecord = {};
   const decided = new Set<string>();
   const owners = ownersOf(collection, pathParams);
+  const unsent = unsentFields(collection, plan, body);
   for (const [name, schema] of Object.entries(properties)) {
     if (name === collection.idField) continue;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
@@ -96,23 +98,30 @@ export function makeCreated(
     else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
       fixed[name] = copyOf(requested[name].default);
     if (Object.hasOwn(fixed, name)) decided.add(name);
+    else if (unsent.has(name)) continue;
     else if (isNullable(schema)) fixed[name] = null;
     else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = copyOf(schema.enum[0]);
     else if (schema.format === 'date-time') fixed[name] = iso(now);
   }
+  // A default or the path decided it: it is not left out.
+  for (const name of Object.keys(fixed)) unsent.delete(name);
   // A schema built with oneOf/anyOf keeps its fields out of reach here: draw it whole, then settle.
   const schema = collection.schema;
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
+    const bundle = bundleOf(collection.create.spec);
     return drawFitting(collection, key, (drawKey) => {
-      const whole = { ...asRecord(generator.generate(schema, drawKey, bundleOf(collection.create.spec))), ...fixed };
+      const drawn = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
+      // A oneOf branch may require what the client did not send: it stays then.
+      const lean = Object.fromEntries(Object.entries(drawn).filter(([name]) => !unsent.has(name)));
+      const whole = valueFits(lean, schema, bundle) ? lean : drawn;
       settleCreated(echoPathParams(whole, collection, pathParams), recordRoles(schema), times);
       return whole;
     });
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
-  const part = plan.openPart(Object.keys(fixed));
+  const part = plan.openPart([...Object.keys(fixed), ...unsent]);
   return drawFitting(collection, key, (drawKey) => {
     const open = asRecord(generator.generate(part, drawKey, bundleOf(collection.create.spec)));
     const record: StoredRecord = {};
@@ -123,6 +132,29 @@ export function makeCreated(
     settleCreated(record, recordRoles(schema), times);
     return record;
   });
+}
+
+/**
+ * The fields a create leaves out when the client did not send them: those its request declares (the client
+ * could have sent them and chose not to) that the record does not require. What only the server sets stays
+ * made: the id, a field the record or the request marks `readOnly`, a field the request does not declare. A
+ * create with no JSON request schema leaves out nothing, as it cannot tell.
+ */
+function unsentFields(collection: Collection, plan: CreatePlan, body: JsonObject): Set<string> {
+  const requested = propertiesOf(plan.requestSchema);
+  const properties = propertiesOf(collection.schema);
+  const required = new Set(Array.isArray(collection.schema.required) ? collection.schema.required : []);
+  const readOnly = (schema: unknown) => isObject(schema) && schema.readOnly === true;
+  return new Set(
+    Object.keys(requested).filter(
+      (name) =>
+        name !== collection.idField &&
+        !Object.hasOwn(body, name) &&
+        !required.has(name) &&
+        !readOnly(requested[name]) &&
+        !readOnly(properties[name]),
+    ),
+  );
 }
 
 /** How many records are drawn at most for one: the generator misses now and then (a oneOf, a deep field). */

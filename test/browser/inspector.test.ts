@@ -15,7 +15,16 @@ declare const document: {
   querySelectorAll(selectors: string): { length: number };
   activeElement: unknown;
   documentElement: { scrollWidth: number };
+  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<{ top: number }> };
 };
+/** What the layout checks read of an element. */
+interface Box {
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  className: string;
+  parentElement: Box | null;
+}
 declare const window: { innerWidth: number };
 declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
 
@@ -285,6 +294,54 @@ describe('the call inspector in chromium', () => {
     expect(refused.response.status).toBe(422);
     expect(refused.request.postData.text).toBe('{"name":42}');
     expect(refused._violations[0].pointer).toBe('/name');
+  });
+
+  describe('a call with a long path and a long violation', () => {
+    // A member id past its 64 characters (a path violation) and a name past its 100 (a body violation).
+    const member = `mbr_${'0123456789abcdef'.repeat(5)}`;
+    const name = `A pass whose name goes on ${'and on '.repeat(14)}past its limit`;
+    const sendLong = (session: string) => send(session, 'POST', `/members/${member}/passes`, { name });
+
+    test('at 390 px the Path column keeps a dozen characters a line, never one letter a line', async () => {
+      await sendLong('narrow');
+      await send('narrow', 'GET', '/members/m1/passes/pas_unknown');
+      // The widest status there is, beside a path: a dropped connection.
+      mock.override({ operationId: 'getPass', fault: 'drop', times: 1 }, 'narrow');
+      await send('narrow', 'GET', '/members/m1/passes/pas_dropped').catch(() => undefined);
+      const page = await openInspector({ session: 'narrow', width: 390 });
+      await rowCount(page, 3);
+      // The lines the browser broke each path into: a dozen characters a line needs no more than these.
+      const paths = await page.locator('#call-rows td.path button').evaluateAll((buttons) =>
+        buttons.map((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+          return { length: (button as Box).textContent!.length, lines: tops.size };
+        }),
+      );
+      expect(paths).toHaveLength(3);
+      for (const { length, lines } of paths) expect(lines).toBeLessThanOrEqual(Math.ceil(length / 12));
+    });
+
+    test('at 1280 px the call view clips no line: the inline violation and long body lines wrap', async () => {
+      await sendLong('wide');
+      const page = await openInspector({ session: 'wide', width: 1280 });
+      await rowCount(page, 1);
+      await rows(page).first().getByRole('button').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('.violation-note').first().waitFor();
+      // Every element of the call view shows all it holds: nothing runs past its right edge, hidden or scrolled.
+      const clipped = await dialog.locator('*').evaluateAll((elements) =>
+        elements
+          .map((element) => element as Box)
+          .filter((box) => box.scrollWidth > box.clientWidth + 1)
+          .map((box) => `${box.className || '?'} in ${box.parentElement?.className || '?'}: ${box.scrollWidth}px`),
+      );
+      expect(clipped).toEqual([]);
+      await expect(dialog.locator('.violation-note').allTextContents()).resolves.toContainEqual(
+        expect.stringContaining('must NOT have more than 100 characters'),
+      );
+    });
   });
 
   test.each([

@@ -37,6 +37,9 @@ components:
 const LIMIT_PARAM = `      parameters:
         - { name: limit, in: query, required: true, schema: { type: integer, maximum: 10 } }`;
 
+const LIMIT_REASON = 'query /limit: must be <= 10';
+const BODY_REASON = 'body /name: must NOT have more than 5 characters';
+
 const NAME_BODY = `      requestBody:
         required: true
         content:
@@ -55,7 +58,8 @@ describe('a request that breaks the contract answers the status the operation do
     // A class or default answers 422 for any request that breaks the contract, as Prism does.
     { name: 'a bad parameter', method: 'get', code: '4XX', query: '?limit=99', body: undefined, status: 422 },
     { name: 'a bad parameter', method: 'get', code: 'default', query: '?limit=99', body: undefined, status: 422 },
-  ])('$name where only $code is documented answers $status', async ({ method, code, query, body, status }) => {
+  ])('$name where only $code is documented answers $status, its message the reason', async (row) => {
+    const { method, code, query, body, status } = row;
     const file = await contractFile(`  /things:
     ${method}:
       operationId: thing
@@ -73,7 +77,8 @@ ${method === 'get' ? LIMIT_PARAM : NAME_BODY}
     const call = request(mock.app)[method as 'get' | 'post'](`/things${query}`);
     const res = await (body === undefined ? call : call.send(body)).expect(status);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ message: 'refused' });
+    // The example's message gives way to the reason (refusal-text.test.ts has the rest).
+    expect(res.body).toEqual({ message: body ? BODY_REASON : LIMIT_REASON });
     expect(mock.calls()[0]!.refusal).toEqual({ status, documented: true });
   });
 
@@ -178,7 +183,7 @@ ${LIMIT_PARAM}
             application/json:
               schema:
                 type: object
-                properties: { title: { type: string }, detail: { type: string, maxLength: 10 } }
+                properties: { title: { type: string }, detail: { type: string, pattern: '^[A-Z][a-z ]+$' } }
               example: { title: Bad, detail: Too big }
 `);
     const mock = await newMock({ contract: file });
@@ -248,22 +253,22 @@ ${NAME_BODY}
           description: bad
           content:
             application/json:
-              schema: { type: object, properties: { message: { type: string } } }
+              schema: { type: object, properties: { code: { type: string }, message: { type: string } } }
               examples:
-                tooShort: { value: { message: too short } }
-                tooLong: { value: { message: too long } }
+                tooShort: { value: { code: too short, message: Too short } }
+                tooLong: { value: { code: too long, message: Too long } }
 `);
     const mock = await newMock({ contract: file });
     await request(mock.app)
       .post('/things?__code=422&__example=tooLong')
       .send({ name: 'far too long' })
-      .expect(422, { message: 'too long' });
+      .expect(422, { code: 'too long', message: BODY_REASON });
     // A Prefer for another status does not pick the refusal's example.
     await request(mock.app)
       .post('/things')
       .set('Prefer', 'code=201, example=tooLong')
       .send({ name: 'far too long' })
-      .expect(422, { message: 'too short' });
+      .expect(422, { code: 'too short', message: BODY_REASON });
     const missing = await request(mock.app)
       .post('/things?__code=422&__example=nope')
       .send({ name: 'far too long' })

@@ -92,6 +92,54 @@ describe('makeCreated', () => {
     expect(create({}, { requestSchema }).record).toMatchObject({ tier: 3, name: 'Pool' });
   });
 
+  test('an optional field the request declares and the client did not send stays out, not null nor drawn', () => {
+    const requestSchema = { type: 'object', properties: { name: {}, tier: {}, status: {}, tags: {}, valid_until: {} } };
+    const { record, generate } = create({ name: 'Gym' }, { requestSchema, draw: () => ({ id: 'pas_1' }) });
+    expect(record).toEqual({ id: 'pas_1', member_id: 'm1', name: 'Gym', created_at: '2026-11-22T10:00:00Z' });
+    // Nor is it drawn: the open part leaves it out.
+    const open = generate.mock.calls[0]![0] as JsonObject;
+    expect(Object.keys(open.properties as object)).toEqual(['id']);
+  });
+
+  test('a field the record requires, or that is readOnly, is made even where the request declares it', () => {
+    const readOnlyTier = { type: 'integer', nullable: true, readOnly: true };
+    const schema = { ...PASS, required: ['id', 'status'], properties: { ...PASS.properties!, tier: readOnlyTier } };
+    const requestSchema = {
+      type: 'object',
+      properties: { status: {}, tier: {}, created_at: { readOnly: true }, valid_until: {} },
+    };
+    const { generator: g } = generator(() => ({ id: 'pas_1' }));
+    const record = makeCreated(g, collection(schema), createPlan(requestSchema), {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: {},
+      now: NOW,
+    });
+    expect(record).toEqual({
+      id: 'pas_1',
+      member_id: 'm1',
+      status: 'active',
+      tier: null,
+      created_at: '2026-11-22T10:00:00Z',
+    });
+  });
+
+  test('a record drawn whole leaves out the unsent optional fields too, unless the record then breaks its schema', () => {
+    const requestSchema = { type: 'object', properties: { name: {}, note: {} } };
+    const draw = () => ({ id: 'drawn', name: 'drawn', note: 'invented' });
+    const make = (schema: JsonObject) =>
+      makeCreated(generator(draw).generator, collection(schema), createPlan(requestSchema), {
+        key: 'k',
+        pathParams: {},
+        sent: { name: 'Gym' },
+        now: NOW,
+      });
+    const open = { type: 'object', properties: { id: {}, name: {} }, anyOf: [{ type: 'object' }] };
+    expect(make(open)).toEqual({ id: 'drawn', name: 'Gym' });
+    const needsNote = { ...open, anyOf: [{ type: 'object', required: ['note'] }] };
+    expect(make(needsNote)).toEqual({ id: 'drawn', name: 'Gym', note: 'invented' });
+  });
+
   test('owns copies of what was sent and of defaults', () => {
     const tags = ['a'];
     const requestSchema = { type: 'object', properties: { tags: { default: ['d'] } } };
