@@ -7,7 +7,12 @@ import type { MockContext } from '../instance/mock-context.js';
 import type { ProxyRules } from '../respond/proxy-rules.js';
 import type { Forward } from '../respond/decide.js';
 import { compileResponses } from '../schema/response-table.js';
-import { findAnswerViolations, type AnswerViolation, type BodyViolation } from '../prism/check-response.js';
+import {
+  findAnswerViolations,
+  SchemaChecks,
+  type AnswerViolation,
+  type BodyViolation,
+} from '../prism/check-response.js';
 import { fromRequest, headerText } from '../respond/check-answer.js';
 import { problem, type ProblemKind, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
@@ -40,6 +45,8 @@ const JSON_TYPE = /[/+]json\b/i;
  */
 export function createProxyStage(context: MockContext, rules: ProxyRules, finish: Finish): ProxyStage {
   const forwarder = createForwarder(rules);
+  // The upstream's answers are checked with schemas compiled once, a bounded number kept.
+  const checks = new SchemaChecks();
   const bodyLimit = context.options.journalBodyLimit;
   /** The mock's own problem for an upstream that gave no answer (fallbacks off): 502 or 504. */
   const failed = (ex: Exchange, result: Extract<ForwardResult, { ok: false }>): void => {
@@ -60,7 +67,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
         const { answer } = result;
         const { spec } = ex.match!.plan.operation;
         const received = readAnswer(answer);
-        let found = findAnswerViolations(spec, {
+        let found = findAnswerViolations(checks, spec, {
           status: answer.status,
           headers: answer.headers,
           body: received.body,

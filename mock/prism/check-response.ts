@@ -293,24 +293,75 @@ export interface AnswerViolation {
 /**
  * Checks an answer a real server gave (the proxy's upstream) against the operation, as Prism's proxy does: an
  * undocumented status is a warning (Prism passes it); a media type, a header or a body that breaks the
- * documented response is an error. `body` is `undefined` when it was too large to check.
- * @example findAnswerViolations(spec, { status: 200, headers: { 'content-type': 'application/json' }, body: {} })
+ * documented response is an error. `body` is `undefined` when it is empty or was not read (too large).
+ * Schemas are compiled once through `checks` (bounded): Prism's `validateOutput` compiles each answer's schema
+ * anew, and its ajv keeps every one, so a proxy checking every answer with it would grow without end.
+ * @example findAnswerViolations(checks, spec, { status: 200, headers: { 'content-type': 'application/json' },
+ * body: {} })
  * // [{ location: ['response', 'body'], severity: 'Error', code: 'required',
  * //    message: "must have required property 'title'" }]
  */
-export function findAnswerViolations(spec: IHttpOperation, response: ReceivedResponse): AnswerViolation[] {
-  if (!compileResponses(spec.responses).lookup(response.status)) {
-    const documented = spec.responses.map((r) => r.code).join(', ');
-    const message = `status ${response.status} is not documented (documented: ${documented})`;
+export function findAnswerViolations(
+  checks: SchemaChecks,
+  spec: IHttpOperation,
+  response: ReceivedResponse,
+): AnswerViolation[] {
+  let table = TABLES.get(spec.responses);
+  if (!table) TABLES.set(spec.responses, (table = compileResponses(spec.responses)));
+  const documented = table.lookup(response.status);
+  if (!documented) {
+    const codes = spec.responses.map((r) => r.code).join(', ');
+    const message = `status ${response.status} is not documented (documented: ${codes})`;
     return [{ location: ['response'], severity: 'Warning', code: 'status', message }];
   }
-  const element = { statusCode: response.status, headers: response.headers, body: response.body };
-  const result = validators.validateOutput({ resource: spec, element });
-  if (result._tag === 'Right') return [];
-  return result.left.map((d) => ({
-    location: ['response', ...(d.path ?? [])],
-    severity: d.severity === 0 ? 'Error' : 'Warning',
-    code: d.code ?? '',
-    message: d.message,
-  }));
+  const found: AnswerViolation[] = [];
+  const bundle = bundleOf(spec);
+  for (const header of documented.headers ?? []) {
+    const value = response.headers[header.name.toLowerCase()];
+    const location = ['response', 'header', header.name];
+    if (value === undefined) {
+      if (header.required) found.push({ location, severity: 'Error', code: 'required', message: 'is required' });
+      continue;
+    }
+    if (!header.schema) continue;
+    for (const d of checks.run(header.schema as object, bundle, headerValue(value, header.schema as object)))
+      found.push({
+        location,
+        severity: 'Error',
+        code: d.code ?? '',
+        message: d.message.replace(/^Response body /, ''),
+      });
+  }
+  const contents = documented.contents ?? [];
+  const type = response.headers['content-type'];
+  if (contents.length === 0 || response.body === undefined) return found;
+  const content = type ? contents.find((c) => bodyParts.wildcardMediaTypeMatch(type, c.mediaType)) : undefined;
+  if (!content) {
+    const listed = contents.map((c) => c.mediaType).join(', ');
+    const message = `${type ? `media type "${type}"` : 'no Content-Type'} is not documented for ${response.status} (documented: ${listed})`;
+    found.push({ location: ['response', 'header', 'content-type'], severity: 'Error', code: 'mediaType', message });
+    return found;
+  }
+  for (const v of findContentViolations(checks, spec, content, response.body)) found.push(bodyViolation(v));
+  return found;
+}
+
+/** A body's violation placed as Prism's `sl-violations` places it: a missing property at the object lacking it. */
+export function bodyViolation(v: BodyViolation): AnswerViolation {
+  const segments = v.pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (v.code === 'required') segments.pop();
+  return { location: ['response', 'body', ...segments], severity: 'Error', code: v.code, message: v.message };
+}
+
+/** A header's text as its schema reads it: a number, an integer or a boolean parsed when it is one. */
+function headerValue(value: string, schema: object): unknown {
+  const type = (schema as { type?: unknown }).type;
+  const types = Array.isArray(type) ? type : [type];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim()))
+    return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
 }

@@ -8,6 +8,7 @@ import {
   documentedContent,
   findContentViolations,
   SchemaChecks,
+  bodyViolation,
   type AnswerViolation,
   type BodyViolation,
 } from '../prism/check-response.js';
@@ -91,7 +92,7 @@ export function createAnswerCheck(settings: AnswerCheckSettings): AnswerCheck {
     if (broken.length > 0) report(hit.plan.operation.id, reply, broken);
     const answer = broken.length > 0 && settings.errors ? invalidResponse(request.path, reply, broken) : reply;
     // Prism's header: the response's violations, then the request's.
-    const header = headerText([...broken.map(fromResponse), ...requestViolations]);
+    const header = headerText([...broken.map(bodyViolation), ...requestViolations]);
     return {
       ...shaped,
       reply: { ...answer, headers: { ...answer.headers, 'sl-violations': header } },
@@ -160,15 +161,6 @@ function invalidResponse(path: string, broken: Reply, violations: BodyViolation[
 
 /** One entry of Prism's `sl-violations` header. */
 type PrismViolation = AnswerViolation;
-
-function fromResponse(v: BodyViolation): PrismViolation {
-  return {
-    location: ['response', 'body', ...segmentsOf(v.pointer, v.code)],
-    severity: 'Error',
-    code: v.code,
-    message: v.message,
-  };
-}
 
 /** A request's violation as the `sl-violations` header lists it. */
 export function fromRequest(v: Violation): PrismViolation {
