@@ -118,6 +118,9 @@ function upstreamUrl(text: string): URL {
       `The proxy URL must be an absolute http or https URL, such as http://localhost:8080, not "${text}".`,
     );
   }
+  // `localhost:8080` parses as a URL of scheme `localhost:`: the scheme was left out.
+  if (!text.includes('//'))
+    throw new TypeError(`The proxy URL must be an absolute http or https URL: did you mean http://${text}?`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`The proxy URL must be http or https, not ${url.protocol.slice(0, -1)} ("${text}").`);
   if (url.username || url.password)

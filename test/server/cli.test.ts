@@ -162,6 +162,12 @@ paths:
     [['--allowed-hosts', 'http://mock.lan'], /--allowed-hosts must be host names, comma-separated/],
     [['--journal-bytes', '1000'], /--journal-bytes must be a whole number from 1024 to 1099511627776, not "1000"/],
     [['--journal-body-limit', 'all'], /--journal-body-limit must be a whole number from 0 to 1073741824, not "all"/],
+    [['--proxy-timeout', '500'], /--proxy-timeout needs --proxy URL: there is no backend to send requests to\./],
+    [
+      ['--proxy', 'http://127.0.0.1:9', '--proxy-fallback', 'sometimes'],
+      /--proxy-fallback must be auto, off or statuses/,
+    ],
+    [['--proxy', 'http://127.0.0.1:9', '--proxy-header', 'no colon'], /--proxy-header must be "Name: value"/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
