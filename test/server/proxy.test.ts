@@ -1,6 +1,9 @@
 // The mock in front of a real backend (`proxy`): real upstream servers on free ports, the mock on a real socket.
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -456,6 +459,47 @@ describe('who answered, wherever a call is shown', () => {
       ['proxy', undefined],
       ['fallback', 'upstream answered 404'],
     ]);
+  });
+});
+
+describe('https upstreams', () => {
+  test('a certificate the system does not trust is refused: the mock answers instead, or a 502 with fallback off', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tls-'));
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const seen: string[] = [];
+    const server = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, (req, res) => {
+      seen.push(req.url!);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(LIST));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const auto = await mockBefore(url);
+    expect((await fetch(`${auto.url}/members/mbr_1/passes`, { headers: AUTH })).status).toBe(200);
+    expect(auto.calls()[0]!.fallback).toMatch(/^upstream unreachable: self[- ]signed certificate/);
+    const off = await mockBefore({ url, fallback: 'off' });
+    expect((await fetch(`${off.url}/members/mbr_1/passes`, { headers: AUTH })).status).toBe(502);
+    expect(seen).toEqual([]);
   });
 });
 
