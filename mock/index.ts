@@ -15,7 +15,7 @@ export { mockGlobalSetup, type CoverageOutput, type MockSetupOptions } from './t
 export { redactSecret } from './journal/redact.js';
 export { CallWaitTimeout } from './journal/wait-for-call.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
-export { type MockOptions, type ServerOptions } from './instance/options.js';
+export { type ContractEntry, type MockOptions, type ServerOptions } from './instance/options.js';
 export { DEFAULT_CONTRACT } from './node/default-contract.js';
 export type { Problem, Violation } from './http/problems.js';
 export type { Refusal } from './respond/shape-refusal.js';

@@ -174,6 +174,22 @@ export interface MockOptions {
  */
 export type StateSync = 'normal' | 'full';
 
+/** One API of a mock that serves several (`contracts`). */
+export interface ContractEntry {
+  /**
+   * The API's name (letters, digits, `-`, `_`): it names the API in the journal (`contract`), the banner,
+   * coverage and the inspector, and qualifies an operationId two APIs share (`payments:createCharge`).
+   */
+  name: string;
+  /** Path or URL of its document, or a contract already loaded with `loadContract`. */
+  contract: string | Contract;
+  /**
+   * The path prefix it is served under, such as `/payments`; `/` serves it at its own paths.
+   * @default '/'
+   */
+  mount?: string;
+}
+
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
 export interface ServerOptions extends MockOptions {
   /**
@@ -182,6 +198,12 @@ export interface ServerOptions extends MockOptions {
    * @default the bundled contracts/membership.openapi.yaml
    */
   contract?: string | Contract;
+  /**
+   * Several APIs in one mock, in place of `contract`: each served under its mount (or at its own paths), with
+   * its own plans, data and coverage, and one journal, one set of overrides and faults for all of them.
+   * @default one API, `contract`
+   */
+  contracts?: ContractEntry[];
   /**
    * Milliseconds a connection may take to send its request line and headers; past it (an idle socket, a slow
    * client) it is answered 408 and closed, so idle connections cannot use up the process's sockets.
