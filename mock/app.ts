@@ -12,6 +12,8 @@ import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
 import { compileProxyRules } from './respond/proxy-rules.js';
+import { apiNames, unknownApi } from './contract/combine-contracts.js';
+import { unknownOperation } from './journal/call-match.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
 import { recordMakerOf } from './instance/replace-state.js';
 import { resolveMockOptions, type MockOptions, type ResolvedMockOptions } from './instance/options.js';
@@ -116,7 +118,7 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * calls count, from the start (or `clearCoverage()`): resets between tests lose nothing.
    * @example expect(mock.coverage().summary.called).toBe(7)
    */
-  coverage(): Coverage;
+  coverage(api?: string): Coverage;
   /** Starts counting coverage (and the Pact's calls) again. */
   clearCoverage(): void;
   /**
@@ -134,10 +136,35 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * since a stream never ends by itself. Returns how many were open.
    */
   endStreams(): number;
+  /**
+   * One API of a mock that serves several (`contracts`), typed from its own `operations`: its calls, waits and
+   * overrides, its operationIds as its own contract names them (`createCharge`, whatever another API has). A
+   * name the mock does not serve throws, naming the nearest.
+   * @example mock.api<PaymentsOps>('payments').override({ operationId: 'createCharge', status: 402, times: 1 })
+   */
+  api<ApiOps = UntypedOperations>(name: string): ApiView<ApiOps>;
+}
+
+/** One API of a mock that serves several: the test API of its own operations (see {@link MockApp.api}). */
+export type ApiView<Ops = UntypedOperations> = Pick<MockApp<Ops>, 'calls' | 'waitForCall' | 'override'> &
+  Typed<Ops> & { readonly name: string };
+
+/** An API's view as it is built: any operationId, checked at run time. */
+type UntypedApiView = {
+  name: string;
+  calls(filter?: CallFilter, session?: string): CallRecord[];
+  waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
+  override(spec: OverrideSpec, session?: string): Override;
+};
+
+/** An operationId as its API's own contract names it, without the `api:` the mock put before a shared one. */
+function ownId(api: string, id: string): string {
+  return id.startsWith(`${api}:`) ? id.slice(api.length + 1) : id;
 }
 
 /** A mock as it is built: its test API takes any operationId, as the contract's are checked at run time. */
-type UntypedMockApp = Omit<MockApp, 'calls' | 'waitForCall' | 'override'> & {
+type UntypedMockApp = Omit<MockApp, 'calls' | 'waitForCall' | 'override' | 'api'> & {
+  api(name: string): UntypedApiView;
   calls(filter?: CallFilter, session?: string): CallRecord[];
   waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
   override(spec: OverrideSpec, session?: string): Override;
@@ -202,11 +229,40 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       if (!result.ok) throw result.error.state;
       return result.value;
     },
-    coverage: () => control.coverage(),
+    coverage: (api?: string) => valueOf('coverage()', control.coverage(api)),
     clearCoverage: () => control.clearCoverage(),
     pact: (parties) => valueOf('pact()', control.pact(parties)),
     restore: (snapshot) => control.restore(snapshot),
     reload: (next) => control.reload(next),
+    api(name: string) {
+      const apis = apiNames(context.served.contract);
+      if (!apis.includes(name)) throw new TypeError(`api(): ${unknownApi(name, apis)}`);
+      // The API's own operationId as the mock names it: `name:id` where another API has the same id.
+      const toMock = (id: string | undefined): string | undefined => {
+        if (id === undefined) return undefined;
+        const plan = context.served.plans.find(
+          (p) => p.operation.api === name && (p.operation.id === id || p.operation.id === `${name}:${id}`),
+        );
+        if (plan) return plan.operation.id;
+        const own = context.served.plans
+          .filter((p) => p.operation.api === name)
+          .map((p) => ownId(name, p.operation.id));
+        throw new TypeError(unknownOperation(id, own));
+      };
+      const fromMock = (call: CallRecord): CallRecord =>
+        call.operationId === null ? call : { ...call, operationId: ownId(name, call.operationId) };
+      const view: UntypedApiView = {
+        name,
+        calls: (filter = {}, session = '') =>
+          mock.calls({ ...filter, operationId: toMock(filter.operationId), contract: name }, session).map(fromMock),
+        waitForCall: async (match, options) =>
+          fromMock(
+            await mock.waitForCall({ ...match, operationId: toMock(match.operationId), contract: name }, options),
+          ),
+        override: (spec, session) => mock.override({ ...spec, operationId: toMock(spec.operationId)! }, session),
+      };
+      return view;
+    },
     endStreams: () => {
       // The server is closing: the upstream's kept-alive connections go too.
       proxy?.close();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import bytes from 'bytes';
 import { isIPv4 } from 'node:net';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { createLogger, type LogFormat } from './instance/logger.js';
 import { FLAGS, HELP } from './cli/cli-flags.js';
 import { parseFlags, UsageError, type ParsedFlags } from './cli/parse-flags.js';
@@ -15,6 +15,7 @@ import { processSink } from './node/process-sink.js';
 import { LATENCY_FORMAT, parseLatency, type Latency } from './respond/faults.js';
 import type { RunningMock } from './server.js';
 import type { Contract } from './contract/contract.js';
+import type { CombinedContract } from './contract/combine-contracts.js';
 import { serverPaths } from './contract/server-paths.js';
 import { watchParent } from './node/watch-parent.js';
 
@@ -30,7 +31,7 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
   return {
     help: values.help,
     version: values.version,
-    contract: values.contract === undefined ? DEFAULT_CONTRACT : fromCaller(values.contract),
+    ...contractsOf(values.contract ?? []),
     port: integer('--port (or PORT)', port, 0, 65535),
     host: values.host ?? '127.0.0.1',
     seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
@@ -88,6 +89,27 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
       dropRate: values['drop-rate'] === undefined ? undefined : share('--drop-rate', values['drop-rate']),
     },
   };
+}
+
+/**
+ * `--contract`, repeatable. One FILE is the one API as ever; `NAME=FILE` serves an API under `/NAME`, and FILE
+ * alone at its own paths, named after the file: a mount is the one thing two APIs whose paths collide need,
+ * and the name a person types is the prefix they will see in their URLs.
+ */
+function contractsOf(given: string[]): Pick<ServerOptions, 'contract' | 'contracts'> {
+  if (given.length === 0) return { contract: DEFAULT_CONTRACT };
+  const entries = given.map((text) => {
+    const named = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/.exec(text);
+    if (named && !/^https?:$/i.test(`${named[1]}:`)) {
+      return { name: named[1]!, contract: fromCaller(named[2]!), mount: `/${named[1]!}` };
+    }
+    const name = basename(text.replace(/[?#].*$/, ''))
+      .replace(/\.(openapi|swagger)?\.?(ya?ml|json)$/i, '')
+      .replace(/\.(openapi|swagger)$/i, '');
+    return { name: name.replace(/[^A-Za-z0-9_-]/g, '-') || 'api', contract: fromCaller(text), mount: '/' };
+  });
+  if (entries.length === 1 && entries[0]!.mount === '/') return { contract: entries[0]!.contract };
+  return { contracts: entries };
 }
 
 /** The `--proxy*` flags as the `proxy` option; they mean nothing without `--proxy`. */
@@ -350,6 +372,14 @@ function announce(options: ServerOptions, running: RunningMock): void {
       'the contract has no operation under "paths" (webhooks are calls the API makes, ' +
         'not ones it answers): every request answers 404.',
       { event: 'start' },
+    );
+  }
+  // Several APIs: a line each, with where its operations are served.
+  for (const api of (served as Partial<CombinedContract>).apis ?? []) {
+    const where = api.mount === '/' ? `at its own paths${underServers(api.contract)}` : `under ${api.mount}`;
+    logger.info(
+      `  ${api.name}: ${api.contract.operations.length} operations of "${api.contract.title}" ${api.contract.version} ${where}`,
+      { event: 'start', api: api.name, operations: api.contract.operations.length, mount: api.mount },
     );
   }
   const proxy = typeof options.proxy === 'string' ? { url: options.proxy } : options.proxy;

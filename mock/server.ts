@@ -16,6 +16,7 @@ import {
   FILE_STATE_BYTES,
   resolveMockOptions,
   type MockOptions,
+  type ContractEntry,
   type ServerOptions,
   type StateSync,
 } from './instance/options.js';
@@ -29,6 +30,7 @@ import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
 import type { StoreSnapshot } from './state/store.js';
+import { combineContracts, type Api, type CombinedContract } from './contract/combine-contracts.js';
 import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
 import { packageCreator } from './node/package-info.js';
 import type { CallRecord } from './journal/journal.js';
@@ -119,12 +121,15 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     record,
     ...given
   } = options;
+  const { contracts: apis, ...rest } = given;
+  if (apis && options.contract !== undefined)
+    throw new TypeError('Give contract (one API) or contracts (several), not both.');
+  const contract = apis ? await combinedOf(apis) : typeof source === 'string' ? await loadContract(source) : source;
   // A process's streams, batched, unless the caller named a sink.
-  const logTo = given.logTo ?? processSink();
-  const recorder = record ? recorderOf(record, host, createLogger(given.log ?? 'off', logTo)) : undefined;
-  const onCall = recorder ? withRecorder(recorder, given.onCall) : given.onCall;
-  const mockOptions = { ...given, logTo, onCall };
-  const contract = typeof source === 'string' ? await loadContract(source) : source;
+  const logTo = rest.logTo ?? processSink();
+  const recorder = record ? recorderOf(record, host, createLogger(rest.log ?? 'off', logTo)) : undefined;
+  const onCall = recorder ? withRecorder(recorder, rest.onCall) : rest.onCall;
+  const mockOptions = { ...rest, logTo, onCall };
   const collections = inferCollections(contract.operations);
   const fixtures = data
     ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
@@ -142,8 +147,14 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     recorder?.close();
     throw error;
   }
-  // A contract read from a URL has no file to watch.
-  const stopWatching = watch && !/^https?:\/\//i.test(contract.source) ? reloadOnEdit(mock, logger) : () => undefined;
+  const stopWatching = !watch
+    ? () => undefined
+    : 'apis' in contract
+      ? reloadApisOnEdit(mock, (contract as CombinedContract).apis, logger)
+      : // A contract read from a URL has no file to watch.
+        /^https?:\/\//i.test(contract.source)
+        ? () => undefined
+        : reloadOnEdit(mock, logger);
   warmUp();
   // A connection that sends no request (or sends it slowly) is answered 408 and closed, freeing its socket.
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, mock.handle);
@@ -217,6 +228,60 @@ function testApiOf<Ops>(mock: MockApp<Ops>): Omit<RunningMock<Ops>, 'url' | 'por
     state,
     setState,
   };
+}
+
+/** Several APIs' contracts, loaded side by side and made one (see combine-contracts.ts). */
+async function combinedOf(entries: ContractEntry[]): Promise<CombinedContract> {
+  if (entries.length === 0) throw new TypeError('contracts is empty: give at least one API.');
+  const loaded = await Promise.all(
+    entries.map(async ({ name, contract, mount = '/' }) => ({
+      name,
+      mount,
+      contract: typeof contract === 'string' ? await loadContract(contract) : contract,
+    })),
+  );
+  return combineContracts(loaded);
+}
+
+/**
+ * Several APIs: each edit of one API's file is served (the APIs made one again), keeping state and journal;
+ * an edit that cannot be loaded, or that collides with another API, leaves the last good contracts served.
+ */
+function reloadApisOnEdit<Ops>(mock: MockApp<Ops>, apis: Api[], logger: Logger): () => void {
+  const current = [...apis];
+  const stops = current.map((api, index) =>
+    /^https?:\/\//i.test(api.contract.source)
+      ? () => undefined
+      : watchContract(
+          api.contract.source,
+          (next) => {
+            const edited = current.map((one, i) => (i === index ? { ...one, contract: next } : one));
+            try {
+              mock.reload(combineContracts(edited));
+            } catch (error) {
+              logger.error(`the edit of ${api.name} was not served: ${(error as Error).message}`, {
+                event: 'reload',
+                contract: api.contract.source,
+              });
+              return;
+            }
+            current[index] = edited[index]!;
+            logger.info(`contract of ${api.name} reloaded: ${next.operations.length} operations`, {
+              event: 'reload',
+              contract: api.contract.source,
+            });
+          },
+          (error) =>
+            logger.error(
+              `the edit of ${api.name} was not loaded, still serving the last good version: ${error.message}`,
+              {
+                event: 'reload',
+                contract: api.contract.source,
+              },
+            ),
+        ),
+  );
+  return () => stops.forEach((stop) => stop());
 }
 
 /**

@@ -243,7 +243,11 @@ function callEndpoints(context: MockContext, control: MockControl, streams: Even
 function reportEndpoints(control: MockControl): Record<string, Endpoint> {
   return {
     'GET /operations': ({ session }) => json({ operations: control.operationsSeen(session.name) }),
-    'GET /coverage': () => json(control.coverage()),
+    'GET /coverage': (r) => {
+      const api = r.ex.query.api;
+      if (Array.isArray(api)) return answer(r, control.coverage(api.join(',')), 'query', json);
+      return answer(r, control.coverage(api), 'query', json);
+    },
     'DELETE /coverage': () => {
       control.clearCoverage();
       return noContent();

@@ -9,7 +9,9 @@ Serves a mock of an OpenAPI contract: routes, validation and bodies come from th
 Options:
   --contract FILE        the contract to serve, a file or a URL: OpenAPI 3.0 or 3.1, Swagger 2.0 (YAML or
                          JSON), or a Postman collection (v2), with the files and URLs its $refs name
-                         (default: the bundled contracts/membership.openapi.yaml)
+                         (default: the bundled contracts/membership.openapi.yaml). Repeat it for several
+                         APIs in one mock: NAME=FILE serves one under /NAME (payments=./payments.yaml),
+                         FILE alone at its own paths, named after the file
   --port N               TCP port (default: $PORT, else 4010; 0 picks a free port)
   --host ADDR            interface to listen on (default: 127.0.0.1)
   --seed S               seed for generated bodies and placeholders; the same seed gives the same data (default: 1)
@@ -83,7 +85,7 @@ Per request: Prefer: code=404 | example=NAME | dynamic=true|false | delay=MS, co
 
 /** Every flag the main command takes; each one is described in {@link HELP} (test/unit/cli-flags.test.ts). */
 export const FLAGS = {
-  contract: { type: 'string' },
+  contract: { type: 'string', multiple: true },
   port: { type: 'string' },
   host: { type: 'string' },
   seed: { type: 'string' },

@@ -23,6 +23,8 @@ export interface Operation {
    * contains itself is a `#/__bundled__/…` reference into the operation's `__bundled__`, as Prism gives it.
    */
   spec: IHttpOperation;
+  /** With several APIs in one mock (see combine-contracts.ts): the name of the API the operation is of. */
+  api?: string;
 }
 
 /** A loaded contract: what the mock serves. No mock changes it, so many mocks may serve one. */

@@ -18,6 +18,7 @@ import { PlaceholderSource } from '../state/placeholders.js';
 import { replaceState, replaceStateGradually, type ReplaceStateResult } from '../instance/replace-state.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
 import { callNumber, JournalClosedError, type CallFilter, type CallRecord, type Journal } from '../journal/journal.js';
+import { apiNames, mountOf, unknownApi } from '../contract/combine-contracts.js';
 import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import { CallTally, type Coverage } from '../reports/coverage.js';
@@ -75,7 +76,7 @@ export const MAX_WAITS = 1000;
 /** What the matches of every open wait may weigh together (see valueWeight); past it, a wait is refused (429). */
 export const WAIT_BUDGET = 16 * 1024 * 1024;
 /** The filter names calls are read by. */
-export const FILTERS = ['operationId', 'method', 'path'] as const;
+export const FILTERS = ['operationId', 'contract', 'method', 'path'] as const;
 
 /** What a wait takes besides its match. */
 export interface WaitRequest {
@@ -125,7 +126,8 @@ export interface MockControl {
   reset(session?: string): void;
   sessions(): SessionSummary[];
   /** How every call so far, of every session, covered the contract. */
-  coverage(): Coverage;
+  /** The coverage of every call; with `api` (several APIs), that API's alone (an unknown one is refused). */
+  coverage(api?: string): Outcome<Coverage>;
   clearCoverage(): void;
   pact(parties: unknown): Outcome<Pact>;
   /** Replays a HAR's answers as overrides of the session. */
@@ -174,9 +176,13 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       if (value !== undefined && typeof value !== 'string')
         return refuse('invalidRequest', `The filter "${name}" must be given once, as text.`, name);
     }
-    const { operationId } = filter as CallFilter;
+    const { operationId, contract } = filter as CallFilter;
     const unknown = operationId === undefined ? undefined : unknownOperation(operationId, context.served.operationIds);
-    return unknown ? refuse('invalidRequest', unknown, 'operationId') : ok(filter as CallFilter);
+    if (unknown) return refuse('invalidRequest', unknown, 'operationId');
+    const apis = apiNames(context.served.contract);
+    if (contract !== undefined && !apis.includes(contract))
+      return refuse('invalidRequest', unknownApi(contract, apis), 'contract');
+    return ok(filter as CallFilter);
   };
 
   const control: MockControl = {
@@ -302,7 +308,11 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         overrides: s.overrides.length,
         waiters: s.journal.waiters,
       })),
-    coverage: () => tally.coverage(),
+    coverage(api) {
+      const apis = apiNames(context.served.contract);
+      if (api !== undefined && !apis.includes(api)) return refuse('invalidRequest', unknownApi(api, apis), 'api');
+      return ok(tally.coverage(api));
+    },
     clearCoverage: () => tally.clear(),
     pact(parties) {
       const { consumer, provider } = (parties ?? {}) as Partial<PactParties>;
@@ -314,7 +324,18 @@ export function createControl(context: MockContext, { creator }: ControlSettings
             name,
           );
       const { calls, leftOut } = tally.shapes();
-      return ok(toPact(calls, context.served.plans, { consumer, provider } as PactParties, leftOut));
+      const { api } = parties as PactParties;
+      if (api === undefined)
+        return ok(toPact(calls, context.served.plans, { consumer, provider } as PactParties, leftOut));
+      const apis = apiNames(context.served.contract);
+      if (!apis.includes(api)) return refuse('invalidRequest', unknownApi(api, apis), 'api');
+      // The provider serves its paths without the mount this mock put them under.
+      const mount = mountOf(context.served.contract, api);
+      const own = calls
+        .filter((call) => call.contract === api)
+        .map((call) => (mount === '/' ? call : { ...call, path: call.path.slice(mount.length) || '/' }));
+      const plans = context.served.plans.filter((plan) => plan.operation.api === api);
+      return ok(toPact(own, plans, { consumer, provider } as PactParties, leftOut));
     },
     importHar(session, har, replay = 'sequence') {
       if (replay !== 'sequence' && replay !== 'last')

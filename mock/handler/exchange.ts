@@ -46,6 +46,8 @@ export interface Exchange {
   readonly sessionName: string;
   /** The operation, once match-route.ts has found it. */
   match?: RouteHit;
+  /** With several APIs: the API the request went to (its operation's, else the one its path is mounted under). */
+  api?: string;
   /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
   body?: unknown;
   /** The size of the body as received, in bytes, once parse-body.ts has read it. */

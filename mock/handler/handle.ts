@@ -20,6 +20,7 @@ import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { BodyReader } from './parse-body.js';
 import { carriesBody, sendsUndeclaredBody } from '../http/request-body.js';
 import { carryOut } from './carry-out.js';
+import { apiOfPath } from '../contract/combine-contracts.js';
 import { refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 import type { ProxyStage } from './proxy.js';
@@ -75,6 +76,7 @@ export function createHandler(
       if (isAdmin) return admin(ex);
 
       const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
+      ex.api = isMatch(routed) ? routed.plan.operation.api : apiOfPath(context.served.contract, ex.path);
       if (!isMatch(routed)) return proxy?.rules.passthrough ? proxy.passThrough(ex, routed) : finish(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known

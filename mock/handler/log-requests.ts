@@ -12,12 +12,15 @@ export function createRequestLogger(logger: Logger): RequestLogger | undefined {
   if (logger.format === 'off') return undefined;
   return (ex, status) => {
     const ms = elapsedMs(ex);
-    const { method, path, requestId, fault, answeredBy } = ex;
+    const { method, path, requestId, fault, answeredBy, api } = ex;
+    const id = ex.match?.plan.operation.id;
     logger.request({
       requestId,
       method,
       path,
-      operationId: ex.match?.plan.operation.id ?? null,
+      // With several APIs the line names the API: `payments:createCharge`.
+      operationId: id === undefined ? null : api === undefined || id.startsWith(`${api}:`) ? id : `${api}:${id}`,
+      ...(api === undefined ? {} : { contract: api }),
       status: status ?? null,
       ms,
       ...(fault ? { fault } : {}),

@@ -65,6 +65,7 @@ export function recordCall(
     // As the log line measures it (log-requests.ts), to the hundredth of a millisecond.
     ms: elapsedMs(ex),
     operationId: ex.match?.plan.operation.id ?? null,
+    ...(ex.api === undefined ? {} : { contract: ex.api }),
     method: ex.method,
     path: ex.path,
     pathParams: ex.match?.pathParams ?? {},

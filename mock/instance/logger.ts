@@ -20,6 +20,8 @@ export interface RequestLine {
   method: string;
   path: string;
   operationId: string | null;
+  /** With several APIs: the API of the call. */
+  contract?: string;
   /** `null` when no answer was sent (a dropped connection). */
   status: number | null;
   ms: number;

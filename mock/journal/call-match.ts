@@ -9,6 +9,8 @@ import type { CallRecord } from './journal.js';
  */
 export interface CallMatch {
   operationId?: string;
+  /** With several APIs: the API the call went to. */
+  contract?: string;
   method?: string;
   /** The exact request path, or a prefix ending in `*`. */
   path?: string;
@@ -22,7 +24,17 @@ export interface CallMatch {
 }
 
 /** The fields a match may have. */
-const MATCH_FIELDS = ['operationId', 'method', 'path', 'pathParams', 'query', 'headers', 'body', 'status'] as const;
+const MATCH_FIELDS = [
+  'operationId',
+  'contract',
+  'method',
+  'path',
+  'pathParams',
+  'query',
+  'headers',
+  'body',
+  'status',
+] as const;
 
 /**
  * What is wrong with a match that came as JSON (the admin API's `/calls/wait`), or `undefined` when it is
@@ -38,7 +50,7 @@ export function checkCallMatch(match: unknown): string | undefined {
     if (!(MATCH_FIELDS as readonly string[]).includes(name))
       return `match.${name} is not a field of a match; it has ${MATCH_FIELDS.join(', ')}.`;
   }
-  for (const name of ['operationId', 'method', 'path'] as const) {
+  for (const name of ['operationId', 'contract', 'method', 'path'] as const) {
     if (fields[name] !== undefined && typeof fields[name] !== 'string') return `match.${name} must be a string.`;
   }
   if (fields.status !== undefined && typeof fields.status !== 'number') return 'match.status must be a number.';
@@ -57,6 +69,10 @@ export function checkCallMatch(match: unknown): string | undefined {
  */
 export function unknownOperation(operationId: string, known: readonly string[]): string | undefined {
   if (known.includes(operationId)) return undefined;
+  // Several APIs share it: each one's is named `api:operationId`.
+  const qualified = known.filter((id) => id.endsWith(`:${operationId}`));
+  if (qualified.length > 0)
+    return `${JSON.stringify(operationId)} is an operationId of several APIs: name one, ${qualified.join(' or ')}.`;
   const nearest = known
     .map((id) => ({ id, distance: editDistance(operationId.toLowerCase(), id.toLowerCase()) }))
     .sort((a, b) => a.distance - b.distance)[0];
@@ -79,6 +95,8 @@ export function differences(call: CallRecord, match: CallMatch): string[] {
   const out: string[] = [];
   if (match.operationId !== undefined && call.operationId !== match.operationId)
     out.push(`operationId: expected ${show(match.operationId)}, received ${show(call.operationId)}`);
+  if (match.contract !== undefined && call.contract !== match.contract)
+    out.push(`contract: expected ${show(match.contract)}, received ${show(call.contract ?? null)}`);
   if (match.method !== undefined && call.method !== match.method.toUpperCase())
     out.push(`method: expected ${match.method.toUpperCase()}, received ${call.method}`);
   if (match.path !== undefined && !pathMatches(call.path, match.path))

@@ -27,6 +27,11 @@ export interface CallRecord {
   ms?: number;
   /** The contract's operationId, or `null` when no operation matched. */
   operationId: string | null;
+  /**
+   * Set only when the mock serves several APIs: the API the call went to (by its operation, or by the mount
+   * its path is under when no operation matched).
+   */
+  contract?: string;
   method: string;
   path: string;
   pathParams: Record<string, string>;
@@ -100,6 +105,8 @@ export type AnsweredBy = 'mock' | 'proxy' | 'fallback' | 'prefer' | 'override';
 /** Which calls to return; every field that is set must match. */
 export interface CallFilter {
   operationId?: string;
+  /** With several APIs: only calls to this one. */
+  contract?: string;
   /** Case-insensitive. */
   method?: string;
   /** The exact request path, or a prefix ending in `*`: `/members/m1/*`. */

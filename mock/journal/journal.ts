@@ -246,13 +246,15 @@ export function matchesFilter(
 
 function matcher({
   operationId,
+  contract,
   method,
   path,
-}: CallFilter): (kept: Pick<Kept, 'operationId' | 'method' | 'path'>) => boolean {
+}: CallFilter): (kept: Pick<Kept, 'operationId' | 'contract' | 'method' | 'path'>) => boolean {
   const upper = method?.toUpperCase();
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
   return (kept) =>
     (operationId === undefined || kept.operationId === operationId) &&
+    (contract === undefined || kept.contract === contract) &&
     (upper === undefined || kept.method === upper) &&
     (path === undefined || (prefix === undefined ? kept.path === path : kept.path.startsWith(prefix)));
 }

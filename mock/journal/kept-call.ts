@@ -24,6 +24,7 @@ export interface Kept extends Pick<
   | 'fault'
   | 'answeredBy'
   | 'fallback'
+  | 'contract'
 > {
   number: number;
   at: number;
@@ -62,6 +63,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     cost: 0,
     requestId: call.requestId,
     operationId: call.operationId,
+    contract: call.contract,
     method: call.method,
     path: call.path,
     pathParams: call.pathParams,
@@ -135,6 +137,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     ...(kept.ms === undefined ? {} : { ms: kept.ms }),
     requestId: kept.requestId,
     operationId: kept.operationId,
+    ...(kept.contract === undefined ? {} : { contract: kept.contract }),
     method: kept.method,
     path: kept.path,
     pathParams: parts.pathParams,

@@ -61,6 +61,17 @@ export interface Coverage {
 const LISTED_VIOLATIONS = 20;
 const MESSAGES_PER_CALL = 3;
 
+/** The title and version of one API of a combined contract. */
+function apiContract(
+  contract: ServedContract['contract'],
+  name: string,
+): { title: string; version: string } | undefined {
+  const api = (contract as { apis?: { name: string; contract: { title: string; version: string } }[] }).apis?.find(
+    (a) => a.name === name,
+  );
+  return api && { title: api.contract.title, version: api.contract.version };
+}
+
 /** What the record needs of what a mock serves. */
 export interface ServedContract {
   plans: readonly OperationPlan[];
@@ -78,6 +89,8 @@ export class CoverageCount {
   #calls = 0;
   #unrouted = 0;
   #withViolations = 0;
+  /** With several APIs: the same counts for each (by the call's `contract`). */
+  readonly #byApi = new Map<string, { calls: number; unrouted: number; withViolations: number }>();
 
   constructor(served: ServedContract) {
     this.#served = served;
@@ -91,21 +104,33 @@ export class CoverageCount {
     const tally = call.operationId === null ? undefined : this.#tallies.get(call.operationId);
     if (tally) count(tally, call);
     else this.#unrouted++;
+    if (call.contract === undefined) return;
+    let api = this.#byApi.get(call.contract);
+    if (!api) this.#byApi.set(call.contract, (api = { calls: 0, unrouted: 0, withViolations: 0 }));
+    api.calls++;
+    if (call.violations.length > 0) api.withViolations++;
+    if (!tally) api.unrouted++;
   }
 
-  /** The coverage counted, every operation in contract order. */
-  coverage(): Coverage {
-    const operations = [...this.#tallies.values()].map(finish);
+  /**
+   * The coverage counted, every operation in contract order; with `api` (several APIs), that API's alone, as
+   * if it were served by itself.
+   */
+  coverage(api?: string): Coverage {
+    const tallies = [...this.#tallies.values()].filter((t) => api === undefined || t.plan.operation.api === api);
+    const operations = tallies.map(finish);
+    const own = api === undefined ? undefined : (this.#byApi.get(api) ?? { calls: 0, unrouted: 0, withViolations: 0 });
+    const named = api === undefined ? undefined : apiContract(this.#served.contract, api);
     return {
-      contract: { title: this.#served.contract.title, version: this.#served.contract.version },
+      contract: named ?? { title: this.#served.contract.title, version: this.#served.contract.version },
       summary: {
         operations: operations.length,
         called: operations.filter((o) => o.calls > 0).length,
         statuses: operations.reduce((sum, o) => sum + o.statuses.documented.length, 0),
         statusesSeen: operations.reduce((sum, o) => sum + o.statuses.documented.length - o.statuses.unseen.length, 0),
-        calls: this.#calls,
-        callsWithViolations: this.#withViolations,
-        unrouted: this.#unrouted,
+        calls: own?.calls ?? this.#calls,
+        callsWithViolations: own?.withViolations ?? this.#withViolations,
+        unrouted: own?.unrouted ?? this.#unrouted,
       },
       operations,
     };
@@ -149,9 +174,9 @@ export class CallTally {
     this.#shapes.set(key, kept);
   }
 
-  /** The coverage so far. */
-  coverage(): Coverage {
-    return this.#count.coverage();
+  /** The coverage so far; with `api`, that API's alone. */
+  coverage(api?: string): Coverage {
+    return this.#count.coverage(api);
   }
 
   /** The first call of each request shape, oldest first, and why the others were left out of a pact. */

@@ -13,6 +13,8 @@ export interface PactParties {
   consumer: string;
   /** The API, e.g. `membership`. */
   provider: string;
+  /** With several APIs in one mock: the API whose calls make the pact, its paths as its provider serves them. */
+  api?: string;
 }
 
 type Matcher = { match: 'type'; min?: number } | { match: 'regex'; regex: string };

@@ -110,9 +110,11 @@ export function shapeRefusal(
   ) {
     rendered = renderResponse(generator, { ...rendering, dynamic: true }, where);
   }
-  const body = content?.schema
-    ? withReasons(checks, rendered.body, own, status, content, request.operation)
-    : rendered.body;
+  // An example the client named is what it asked to see, word for word (as Prism serves it).
+  const body =
+    content?.schema && exampleKey === undefined
+      ? withReasons(checks, rendered.body, own, status, content, request.operation)
+      : rendered.body;
   // A body our problem's fields went into is no longer the example it was copied from.
   const { example, ...made } = rendered;
   return {

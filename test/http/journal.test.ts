@@ -109,7 +109,7 @@ describe('the call journal', () => {
   test('an unknown filter answers 400 naming the filters that exist', async () => {
     const res = await request(mock.app).get('/__mock/calls?operation=listPasses').expect(400);
     expect(res.body.detail).toBe(
-      'Unknown filter "operation"; filter calls by operationId, method, path; this endpoint also takes limit, cursor.',
+      'Unknown filter "operation"; filter calls by operationId, contract, method, path; this endpoint also takes limit, cursor.',
     );
   });
 

@@ -114,7 +114,7 @@ describe('vitest matchers over recorded calls', () => {
     [{ path: ['/a'] }, 'match.path must be a string.'],
     [{ status: '201' }, 'match.status must be a number.'],
     [{ query: 'a=1' }, 'match.query must be an object.'],
-    [[], 'match must be an object: { operationId, method, path, pathParams, query, headers, body, status }.'],
+    [[], 'match must be an object: { operationId, contract, method, path, pathParams, query, headers, body, status }.'],
   ])('POST /__mock/calls/wait refuses the match %j with a 400 that says why', async (match, detail) => {
     const res = await request(mock.app).post('/__mock/calls/wait').send({ match, timeout: 10 }).expect(400);
     expect(res.body.detail).toBe(detail);

@@ -163,7 +163,7 @@ describe('checkCallMatch', () => {
   test.each([[null], [[]], ['getPass'], [1]])(
     'refuses %j, which is not an object, listing the fields a match has',
     (match) => {
-      expect(checkCallMatch(match)).toMatch(/must be an object: \{ operationId, method, path, pathParams/);
+      expect(checkCallMatch(match)).toMatch(/must be an object: \{ operationId, contract, method, path, pathParams/);
     },
   );
 
@@ -187,7 +187,7 @@ describe('checkCallMatch', () => {
 
   test('refuses a field a match does not have, listing those it has', () => {
     expect(checkCallMatch({ operationId: 'getPass', bodyy: {} })).toBe(
-      'match.bodyy is not a field of a match; it has operationId, method, path, pathParams, query, headers, body, status.',
+      'match.bodyy is not a field of a match; it has operationId, contract, method, path, pathParams, query, headers, body, status.',
     );
   });
 });

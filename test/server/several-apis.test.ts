@@ -1,0 +1,191 @@
+// Several APIs in one mock (`contracts`): each under its mount, one journal and one set of overrides for all.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } from '../../mock/index.js';
+import { AUTH } from '../support/harness.js';
+
+/** A small payments API; `items` gives it an operationId another API has too. */
+const PAYMENTS = `openapi: 3.0.3
+info: { title: Payments, version: 2.0.0 }
+paths:
+  /charges:
+    post:
+      operationId: createCharge
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, additionalProperties: false, required: [amount], properties: { amount: { type: integer, minimum: 1 } } }
+      responses:
+        '201':
+          description: made
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Charge' }
+        '402': { description: declined }
+        '422': { description: bad }
+    get:
+      operationId: listCharges
+      responses:
+        '200':
+          description: all
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Charge' } }
+  /charges/{charge_id}:
+    get:
+      operationId: getCharge
+      parameters: [{ name: charge_id, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200':
+          description: one
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Charge' }
+        '404': { description: none }
+  /items:
+    get:
+      operationId: listItems
+      responses:
+        '200': { description: items, content: { application/json: { schema: { type: array, items: { type: string } } } } }
+components:
+  schemas:
+    Charge:
+      type: object
+      required: [id, amount]
+      properties: { id: { type: string, minLength: 1 }, amount: { type: integer, minimum: 1 } }
+`;
+const CATALOG = `openapi: 3.0.3
+info: { title: Catalog, version: 1.0.0 }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses:
+        '200': { description: items, content: { application/json: { schema: { type: array, items: { type: integer } } } } }
+`;
+
+const started: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+async function files(): Promise<{ payments: string; catalog: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'apis-'));
+  const payments = join(dir, 'payments.yaml');
+  const catalog = join(dir, 'catalog.yaml');
+  await writeFile(payments, PAYMENTS);
+  await writeFile(catalog, CATALOG);
+  return { payments, catalog };
+}
+
+async function three(extra: ServerOptions = {}): Promise<RunningMock> {
+  const { payments, catalog } = await files();
+  const mock = await startMock({
+    contracts: [
+      { name: 'membership', contract: DEFAULT_CONTRACT },
+      { name: 'payments', contract: payments, mount: '/payments' },
+      { name: 'catalog', contract: catalog, mount: '/catalog' },
+    ],
+    ...extra,
+  });
+  started.push(mock);
+  return mock;
+}
+
+describe('several APIs in one mock', () => {
+  test('each is served under its mount, with its own state; one journal names the API of each call', async () => {
+    const mock = await three();
+    const created = await fetch(`${mock.url}/payments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 5 }),
+    });
+    expect(created.status).toBe(201);
+    const charge = (await created.json()) as { id: string };
+    const read = await fetch(`${mock.url}/payments/charges/${charge.id}`);
+    expect(await read.json()).toEqual({ id: charge.id, amount: 5 });
+    expect((await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+    // Two APIs share a path at different mounts, and an operationId: each answers from its own contract.
+    const strings = (await (await fetch(`${mock.url}/payments/items`)).json()) as unknown[];
+    const numbers = (await (await fetch(`${mock.url}/catalog/items`)).json()) as unknown[];
+    expect(strings.every((s) => typeof s === 'string')).toBe(true);
+    expect(numbers.every((n) => typeof n === 'number')).toBe(true);
+    expect((await fetch(`${mock.url}/items`)).status).toBe(404);
+
+    expect(mock.calls().map((c) => [c.contract, c.operationId])).toEqual([
+      ['payments', 'createCharge'],
+      ['payments', 'getCharge'],
+      ['membership', 'listPasses'],
+      ['payments', 'payments:listItems'],
+      ['catalog', 'catalog:listItems'],
+      // No operation matched: the API whose mount the path is under, here the one at the root.
+      ['membership', null],
+    ]);
+    expect(mock.calls({ contract: 'catalog' })).toHaveLength(1);
+    expect(() => mock.calls({ contract: 'payment' })).toThrow(
+      /"payment" is not an API of this mock\. Did you mean payments\?/,
+    );
+    // A bare operationId two APIs share names neither: the qualified one is plain.
+    expect(() => mock.calls({ operationId: 'listItems' })).toThrow(
+      /"listItems" is an operationId of several APIs: name one, payments:listItems or catalog:listItems\./,
+    );
+    expect(mock.calls({ operationId: 'catalog:listItems' })).toHaveLength(1);
+  });
+
+  test('routes that collide are refused at start, naming both operations and the path', async () => {
+    const { payments, catalog } = await files();
+    await expect(
+      startMock({
+        contracts: [
+          { name: 'payments', contract: payments },
+          { name: 'catalog', contract: catalog },
+        ],
+      }),
+    ).rejects.toThrow(/Two APIs answer GET \/items: payments's listItems \(\/items\) and catalog's listItems/);
+  });
+
+  test('one API typed from its own operations: its ids as its contract names them; overrides reach it alone', async () => {
+    const mock = await three();
+    const payments = mock.mock.api('payments');
+    payments.override({ operationId: 'listItems', status: 200, body: ['overridden'], times: 1 });
+    expect(await (await fetch(`${mock.url}/payments/items`)).json()).toEqual(['overridden']);
+    expect(
+      ((await (await fetch(`${mock.url}/catalog/items`)).json()) as unknown[]).every((n) => typeof n === 'number'),
+    ).toBe(true);
+    expect(payments.calls().map((c) => c.operationId)).toEqual(['listItems']);
+    const waited = payments.waitForCall({ operationId: 'createCharge', body: { amount: 7 } }, { timeout: 2000 });
+    await fetch(`${mock.url}/payments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":7}',
+    });
+    expect((await waited).operationId).toBe('createCharge');
+    expect(() => payments.override({ operationId: 'listPasses', status: 500 })).toThrow(
+      /"listPasses" is not an operationId/,
+    );
+    expect(() => mock.mock.api('paymets')).toThrow(/Did you mean payments\?/);
+  });
+
+  test('coverage and the Pact per API, the Pact with the paths its provider serves', async () => {
+    const mock = await three();
+    await fetch(`${mock.url}/payments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":3}',
+    });
+    await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    const payments = mock.coverage('payments');
+    expect(payments.contract).toEqual({ title: 'Payments', version: '2.0.0' });
+    expect(payments.summary).toMatchObject({ operations: 4, called: 1, calls: 1 });
+    expect(mock.coverage('membership').summary).toMatchObject({ operations: 7, called: 1, calls: 1 });
+    expect(mock.coverage().summary).toMatchObject({ operations: 12, called: 2, calls: 2 });
+    const pact = mock.mock.pact({ consumer: 'web', provider: 'payments', api: 'payments' });
+    expect(pact.interactions.map((i) => `${i.request.method} ${i.request.path}`)).toEqual(['POST /charges']);
+    const res = await fetch(`${mock.url}/__mock/coverage?api=catalogue`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/Did you mean catalog\?/);
+  });
+});
