@@ -331,8 +331,9 @@ async function start(options: ServerOptions): Promise<RunningMock> {
 /** The banner, and the warnings a person starting the mock should read; then the examples checked, after listening. */
 function announce(options: ServerOptions, running: RunningMock): void {
   const { contract: served } = running.mock;
+  const count = served.operations.length;
   logger.info(
-    `serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
+    `serving ${count} operation${count === 1 ? '' : 's'} of "${served.title}" ${served.version} ` +
       `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})`,
     {
       event: 'start',

@@ -8,6 +8,7 @@ import {
   checkCoverage,
   coverageJunit,
   coverageMarkdown,
+  coverageSummary,
   mockGlobalSetup,
   type Coverage,
   type OperationCoverage,
@@ -173,7 +174,7 @@ describe('coverage reports', () => {
         '      <system-out>statuses seen: dropped ×1, 200 ×1; never seen: 400, 401, 403, 404, 406, 429, 500</system-out>',
     );
     expect(text).toMatch(
-      /<failure message="1 calls broke the contract" type="contract">call-\d+: body \/kind: must be equal to one of the allowed values: pin, card, mobile<\/failure>/,
+      /<failure message="1 call broke the contract" type="contract">call-\d+: body \/kind: must be equal to one of the allowed values: pin, card, mobile<\/failure>/,
     );
     // The mock times no operation as a whole: the suites say no time rather than a made-up one.
     expect(text).not.toContain('time=');
@@ -192,12 +193,32 @@ describe('coverage reports', () => {
       expect.stringMatching(/^2 of 7 \(28%\) of operations were called, below 100%; never called: createPass, getPass/),
     ]);
     expect(checkCoverage(coverage, { violations: 0 })).toEqual([
-      expect.stringMatching(/^1 calls broke the contract, more than the 0 allowed: call-\d+ createCredential \(body /),
+      expect.stringMatching(/^1 call broke the contract, more than the 0 allowed: call-\d+ createCredential \(body /),
     ]);
     expect(checkCoverage(coverage, { statuses: 0.9 })).toEqual([
       expect.stringMatching(/documented statuses were seen, below 90%$/),
     ]);
     expect(checkCoverage(coverage, { operations: 0.2, statuses: 0, violations: 1 })).toEqual([]);
+  });
+
+  test('the summary counts in words that agree with their numbers: 1 operation, 1 documented status, 1 call', async () => {
+    const file = await inlineContract(`openapi: 3.0.3
+info: { title: one, version: '1' }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object } } } }
+`);
+    const mock = await newMock({ contract: file });
+    expect(coverageSummary(mock.coverage())).toBe(
+      '0 of 1 operation called, 0 of 1 documented status seen, 0 of 0 calls broke the contract',
+    );
+    await request(mock.app).get('/things?x=1').expect(200);
+    expect(coverageSummary(mock.coverage())).toBe(
+      '1 of 1 operation called, 1 of 1 documented status seen, 0 of 1 call broke the contract',
+    );
   });
 
   test('the Markdown report has the summary, the failures and a row per operation, uncalled first', async () => {

@@ -401,7 +401,7 @@ describe('one record at a time', () => {
     await request(mock.app).post(passes).send({}).expect(201);
     const res = await request(mock.app).post(passes).send({}).expect(507);
     expect(res.body.detail).toMatch(
-      /^POST \/__mock\/state\/members\/m1\/passes: the collection \/members\/m1\/passes is full: it holds 1 of 1 records/,
+      /^POST \/__mock\/state\/members\/m1\/passes: the collection \/members\/m1\/passes is full: it holds 1 of 1 record \(collectionLimit\)/,
     );
     await request(mock.app).put(`${passes}/${OTHER_ID}`).send({}).expect(507);
     expect((await request(mock.app).get(passes)).body.records).toHaveLength(1);

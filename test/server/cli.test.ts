@@ -75,7 +75,7 @@ describe('the CLI as a real process', () => {
     ).toBe(200);
   });
 
-  test('names the server paths the operations are also served under in the banner', async () => {
+  test('names the server paths the operations are also served under in the banner, and counts 1 operation', async () => {
     const contract = await inlineContract(`openapi: 3.0.3
 info: { title: Pets, version: '1' }
 servers: [{ url: 'https://api.example.com/v1' }]
@@ -84,7 +84,7 @@ paths:
     get: { operationId: listPets, responses: { '204': { description: none } } }
 `);
     const cli = await start(['--port', '0', '--contract', contract], { contract });
-    expect(cli.banner).toMatch(/at http:\/\/127\.0\.0\.1:\d+ and under \/v1 \(seed/);
+    expect(cli.banner).toMatch(/serving 1 operation of "Pets" 1 at http:\/\/127\.0\.0\.1:\d+ and under \/v1 \(seed/);
     expect((await fetch(`${cli.url}/v1/pets`)).status).toBe(204);
   });
 

@@ -52,7 +52,7 @@ describe('the typed front-end calls recipe (mock/docs/recipes.md): an openapi-fe
     expect(checkCoverage(coverage, { operations: 1, violations: 0 })).toEqual([
       '3 of 7 (42%) of operations were called, below 100%; never called: listPasses, createPass, getPass, deletePass',
       expect.stringMatching(
-        /^1 calls broke the contract, more than the 0 allowed: call-\d+ createCredential \(body \/kind/,
+        /^1 call broke the contract, more than the 0 allowed: call-\d+ createCredential \(body \/kind/,
       ),
     ]);
     const create = coverage.operations.find((o) => o.operationId === 'createCredential')!;
