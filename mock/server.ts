@@ -241,7 +241,7 @@ function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
       );
       // The state is kept as it is; say so when the edit makes some of it break the new contract.
       try {
-        checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
+        checkSnapshot(mock.state().collections, inferCollections(next.operations), 'the state');
       } catch (error) {
         logger.warn(
           `after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
