@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -247,6 +247,9 @@ paths:
 describe('mockGlobalSetup', () => {
   test('starts a mock for the run, and at its end writes the reports and the pact, and stops it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
+    // What an earlier run left: written over, never added to.
+    await mkdir(join(dir, 'md'));
+    await writeFile(join(dir, 'md/coverage.md'), '### API coverage of the last run\n');
     const setup = mockGlobalSetup({
       coverage: { markdown: join(dir, 'md/coverage.md'), junit: join(dir, 'coverage.xml'), json: join(dir, 'c.json') },
       pact: { consumer: 'web-app', provider: 'membership', dir: join(dir, 'pacts') },
@@ -257,7 +260,9 @@ describe('mockGlobalSetup', () => {
     expect(process.env.MOCK_URL).toBe(url);
     expect((await fetch(`${url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
     await teardown();
-    expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(/\*\*✓ 1 of 7 operations called/);
+    expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(
+      /^### API coverage: Membership Passes and Credentials API 1\.0\.0\n\n\*\*✓ 1 of 7 operations called/,
+    );
     expect(XMLValidator.validate(await readFile(join(dir, 'coverage.xml'), 'utf8'))).toBe(true);
     expect(JSON.parse(await readFile(join(dir, 'c.json'), 'utf8')).summary.called).toBe(1);
     const pact = JSON.parse(await readFile(join(dir, 'pacts/web-app-membership.json'), 'utf8'));
@@ -265,6 +270,51 @@ describe('mockGlobalSetup', () => {
       'listPasses: GET /members/{member_id}/passes → 200',
     ]);
     await expect(fetch(`${url}/__mock/health`)).rejects.toThrow('fetch failed');
+  });
+
+  test('two mocks of one run (two vitest projects) leave one pact of both, and both coverage tables', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
+    const options = {
+      coverage: { markdown: join(dir, 'coverage.md') },
+      pact: { consumer: 'web-app', provider: 'membership', dir },
+    };
+    const [first, second] = [mockGlobalSetup(options), mockGlobalSetup(options)];
+    const firstTeardown = await first();
+    await fetch(`${process.env.MOCK_URL}/members/m1/passes`, { headers: AUTH });
+    const secondTeardown = await second();
+    await fetch(`${process.env.MOCK_URL}/members/m1/credentials`, { headers: AUTH });
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await secondTeardown();
+      await firstTeardown();
+      expect(logs).toHaveBeenCalledWith(
+        `membership-mock: wrote the pact ${join(dir, 'web-app-membership.json')}: 2 interactions, with the run's other mocks'`,
+      );
+    } finally {
+      logs.mockRestore();
+    }
+    const pact = JSON.parse(await readFile(join(dir, 'web-app-membership.json'), 'utf8'));
+    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listCredentials: GET /members/{member_id}/credentials → 200',
+      'listPasses: GET /members/{member_id}/passes → 200',
+    ]);
+    const markdown = await readFile(join(dir, 'coverage.md'), 'utf8');
+    expect(markdown.match(/^### API coverage/gm)).toHaveLength(2);
+  });
+
+  test("appends the Markdown to GitHub's job summary, as GitHub asks of every step", async () => {
+    const summary = join(await mkdtemp(join(tmpdir(), 'summary-')), 'step_summary');
+    await writeFile(summary, '## The build\n');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    try {
+      const teardown = await mockGlobalSetup({ coverage: { markdown: summary } })();
+      const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
+      await teardown();
+      logs.mockRestore();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(await readFile(summary, 'utf8')).toMatch(/^## The build\n### API coverage: Membership/);
   });
 
   test('fails the run when the threshold is not met (exit code 1, what is missing on stderr), and stops the mock', async () => {
