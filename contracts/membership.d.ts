@@ -209,7 +209,7 @@ export interface components {
              * @default Membership pass
              * @example Gold membership
              */
-            name: string;
+            name?: string;
             /**
              * Format: date-time
              * @description Defaults to the time of creation.

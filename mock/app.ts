@@ -43,7 +43,7 @@ import type {
 } from './testing/operation-types.js';
 import { checkSnapshot, wasChecked } from './state/check-snapshot.js';
 import { completeSnapshot } from './state/complete-record.js';
-import type { StoreSnapshot } from './state/store.js';
+import type { MockState, StoreSnapshot } from './state/store.js';
 
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
 export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
@@ -95,8 +95,11 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
   clearOverrides(session?: string): void;
   /** Clears the journals, overrides and named sessions, and returns the state to its initial contents. */
   reset(): void;
-  /** A copy of a session's state, by collection path. */
-  state(session?: string): StoreSnapshot;
+  /**
+   * A copy of a session's state, as `GET /__mock/state` answers it: `{ collections }`, records by collection path.
+   * @example mock.state().collections['/members/m1/passes']
+   */
+  state(session?: string): MockState;
   /**
    * Replaces a session's state (the default one unless named), as `PUT /__mock/state` does: `snapshot` is what
    * `state()` gives, or what `GET /__mock/state` answers. Records may leave fields out: the rest is made as a
@@ -106,7 +109,7 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
    * @throws StateError naming the record and what is wrong, as for fixtures
    * @example mock.setState({ '/members/m1/passes': [{ status: 'suspended' }] })
    */
-  setState(snapshot: StoreSnapshot | { collections: StoreSnapshot }, session?: string): StoreSnapshot;
+  setState(snapshot: StoreSnapshot | MockState, session?: string): MockState;
   /**
    * Replaces the default session's state with a snapshot of complete records, checked against the contract
    * first, whatever the limits (as a state file is read at start).
@@ -223,11 +226,11 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
     },
     clearOverrides: (session = '') => control.clearOverrides(session),
     reset: () => control.reset(),
-    state: (session = '') => control.state(session),
+    state: (session = '') => ({ collections: control.state(session) }),
     setState(snapshot, session = '') {
       const result = control.setState(session, snapshot, 'setState()');
       if (!result.ok) throw result.error.state;
-      return result.value;
+      return { collections: result.value };
     },
     coverage: (api?: string) => valueOf('coverage()', control.coverage(api)),
     clearCoverage: () => control.clearCoverage(),

@@ -353,9 +353,14 @@ async function start(options: ServerOptions): Promise<RunningMock> {
 /** The banner, and the warnings a person starting the mock should read; then the examples checked, after listening. */
 function announce(options: ServerOptions, running: RunningMock): void {
   const { contract: served } = running.mock;
+  const count = served.operations.length;
+  const notes = [`seed ${options.seed}`];
+  // Named, so that a person sees which file keeps the records.
+  if (options.stateFile) notes.push(`state file ${options.stateFile}`);
+  notes.push(adminNote(options.admin, running.url));
   logger.info(
-    `serving ${served.operations.length} operations of "${served.title}" ${served.version} ` +
-      `at ${running.url}${underServers(served)} (seed ${options.seed}; ${adminNote(options.admin, running.url)})`,
+    `serving ${count} operation${count === 1 ? '' : 's'} of "${served.title}" ${served.version} ` +
+      `at ${running.url}${underServers(served)} (${notes.join('; ')})`,
     {
       event: 'start',
       pid: process.pid,
@@ -364,6 +369,7 @@ function announce(options: ServerOptions, running: RunningMock): void {
       title: served.title,
       version: served.version,
       seed: options.seed,
+      stateFile: options.stateFile ?? null,
       admin: options.admin === false ? null : `${running.url}/__mock`,
     },
   );

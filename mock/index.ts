@@ -26,7 +26,7 @@ export type { LogLevel, LogSink } from './instance/logger.js';
 export type { Override, OverrideSpec } from './respond/overrides.js';
 export type { HarImport, HarReplay } from './respond/har-import.js';
 export { StateError } from './state/check-snapshot.js';
-export type { Store, StoreSnapshot, StoredRecord } from './state/store.js';
+export type { MockState, Store, StoreSnapshot, StoredRecord } from './state/store.js';
 export { startMock, type CloseOptions, type CloseReport, type RunningMock } from './server.js';
 export { connectMock, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
 export type { CallSource, ExpectedCall } from './testing/matchers.js';

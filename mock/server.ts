@@ -29,6 +29,7 @@ import { readJsonFile } from './node/read-json-file.js';
 import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
+import { counted } from './lib/counted.js';
 import type { StoreSnapshot } from './state/store.js';
 import { combineContracts, type Api, type CombinedContract } from './contract/combine-contracts.js';
 import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
@@ -295,14 +296,17 @@ function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
     (next) => {
       mock.reload(next);
       const served = { operations: next.operations.length, title: next.title, version: next.version };
-      logger.info(`contract reloaded, serving ${served.operations} operations of "${served.title}" ${served.version}`, {
-        event: 'reload',
-        contract: source,
-        ...served,
-      });
+      logger.info(
+        `contract reloaded, serving ${counted(served.operations, 'operation')} of "${served.title}" ${served.version}`,
+        {
+          event: 'reload',
+          contract: source,
+          ...served,
+        },
+      );
       // The state is kept as it is; say so when the edit makes some of it break the new contract.
       try {
-        checkSnapshot(mock.state(), inferCollections(next.operations), 'the state');
+        checkSnapshot(mock.state().collections, inferCollections(next.operations), 'the state');
       } catch (error) {
         logger.warn(
           `after the reload, ${(error as Error).message} It is kept as it is; POST /__mock/reset starts again.`,
@@ -404,13 +408,9 @@ async function openState(
   });
   if (origin === 'imported')
     logger.info(
-      `imported ${plural(imported!.records, 'record')} from the JSON state file ${file} into SQLite ` +
+      `imported ${counted(imported!.records, 'record')} from the JSON state file ${file} into SQLite ` +
         `(the JSON file is kept as ${imported!.from}).`,
       { event: 'import', file, records: imported!.records, kept: imported!.from },
     );
   return store;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

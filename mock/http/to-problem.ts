@@ -1,5 +1,6 @@
 // Turns an error thrown while reading or answering a request into the problem that says it.
 import { problem, type Problem, type Violation } from './problems.js';
+import { counted } from '../lib/counted.js';
 
 /** The fields body-parser puts on its errors (and that any other error may lack). */
 export interface HttpError extends Error {
@@ -37,7 +38,7 @@ export function toProblem(error: HttpError, instance: string, bodyLimit: number)
       return refuse('payloadTooLarge', {
         location: 'body',
         pointer: '',
-        message: `The body has ${size} bytes; the limit is ${bodyLimit} bytes.`,
+        message: `The body has ${size} bytes; the limit is ${counted(bodyLimit, 'byte')}.`,
       });
     }
     case 'entity.too.many':

@@ -1,5 +1,6 @@
 // Partial matching of recorded calls, and the differences that explain a near miss.
 import { editDistance } from '../lib/nearest-name.js';
+import { counted } from '../lib/counted.js';
 import type { CallRecord } from './journal.js';
 
 /**
@@ -133,7 +134,7 @@ function compare(where: string, actual: unknown, expected: unknown, out: string[
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return void out.push(`${where}: expected an array, received ${show(actual)}`);
     if (actual.length !== expected.length)
-      out.push(`${where}: expected ${expected.length} items, received ${actual.length}`);
+      out.push(`${where}: expected ${counted(expected.length, 'item')}, received ${actual.length}`);
     expected.forEach((item, i) => i < actual.length && compare(`${where}[${i}]`, actual[i], item, out));
     return;
   }

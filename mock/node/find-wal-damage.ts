@@ -2,6 +2,7 @@
 // SQLite replays the log's frames up to the first one whose checksum or salt fails, and drops the rest without a
 // word: bytes changed in the middle of the log would silently take back every change committed after them.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { counted } from '../lib/counted.js';
 
 /** The first bytes of a log's header: checksums in little-endian words, or (…683) in big-endian ones. */
 const MAGIC = 0x377f0682;
@@ -55,7 +56,7 @@ export function findWalDamage(file: string): string | undefined {
     }
     if (breakAt === undefined || commitsAfter === 0) return undefined;
     const where = breakAt === 0 ? 'its header' : `frame ${breakAt} of ${frames}`;
-    return `its write-ahead log ${wal} breaks at ${where}, before ${commitsAfter} commits`;
+    return `its write-ahead log ${wal} breaks at ${where}, before ${counted(commitsAfter, 'commit')}`;
   } finally {
     closeSync(fd);
   }

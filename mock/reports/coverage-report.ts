@@ -1,5 +1,6 @@
 // Coverage for a CI page: Markdown (a job summary), JUnit XML (a test tab), and a threshold that fails the run.
 import { markdownCell } from '../lib/escape.js';
+import { counted } from '../lib/counted.js';
 import { junitXml, type JunitCase } from './junit.js';
 import type { Coverage, OperationCoverage } from './coverage.js';
 
@@ -36,7 +37,7 @@ export function checkCoverage(coverage: Coverage, threshold: CoverageThreshold):
     );
   if (threshold.violations !== undefined && summary.callsWithViolations > threshold.violations)
     failures.push(
-      `${summary.callsWithViolations} calls broke the contract, more than the ${threshold.violations} allowed: ` +
+      `${counted(summary.callsWithViolations, 'call')} broke the contract, more than the ${threshold.violations} allowed: ` +
         coverage.operations
           .flatMap((o) => o.violations.map((v) => `${v.callId} ${o.operationId} (${v.messages[0]})`))
           .slice(0, 5)
@@ -53,9 +54,9 @@ function percent(part: number, whole: number): string {
 export function coverageSummary(coverage: Coverage): string {
   const { summary } = coverage;
   return (
-    `${summary.called} of ${summary.operations} operations called, ` +
-    `${summary.statusesSeen} of ${summary.statuses} documented statuses seen, ` +
-    `${summary.callsWithViolations} of ${summary.calls} calls broke the contract`
+    `${summary.called} of ${counted(summary.operations, 'operation')} called, ` +
+    `${summary.statusesSeen} of ${counted(summary.statuses, 'documented status', 'documented statuses')} seen, ` +
+    `${summary.callsWithViolations} of ${counted(summary.calls, 'call')} broke the contract`
   );
 }
 
@@ -106,7 +107,7 @@ export function coverageJunit(coverage: Coverage, failures: string[] = []): stri
           ...(o.violationCount > 0
             ? {
                 failure: {
-                  message: `${o.violationCount} calls broke the contract`,
+                  message: `${counted(o.violationCount, 'call')} broke the contract`,
                   type: 'contract',
                   text: o.violations.map((v) => `${v.callId}: ${v.messages.join('; ')}`).join('\n'),
                 },

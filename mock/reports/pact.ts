@@ -20,7 +20,8 @@ export interface PactParties {
 type Matcher = { match: 'type'; min?: number } | { match: 'regex'; regex: string };
 type Rules = Record<string, { matchers: Matcher[] }>;
 
-interface PactInteraction {
+/** One request and the answer the consumer relied on. */
+export interface PactInteraction {
   description: string;
   request: {
     method: string;

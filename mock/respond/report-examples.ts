@@ -1,6 +1,7 @@
 // At start, the examples of a contract that break their own schema: one line each, a bounded number, checked
 // in slices after the mock listens, so a contract with thousands of examples never delays its first answer.
 import type { Operation } from '../contract/contract.js';
+import { counted } from '../lib/counted.js';
 import { findContentViolations, SchemaChecks, type BodyViolation } from '../prism/check-response.js';
 
 /** A response example that breaks the schema documented beside it. */
@@ -86,7 +87,8 @@ export async function reportBrokenExamples(
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
-  if (found > lines) warn(`${found - lines} more examples break their schema.`);
+  if (found > lines)
+    warn(`${counted(found - lines, 'more example')} ${found - lines === 1 ? 'breaks its' : 'break their'} schema.`);
 }
 
 function describeBroken({ operationId, code, mediaType, name, violations }: BrokenExample): string {

@@ -5,6 +5,7 @@ import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import bytes from 'bytes';
 import { listPage } from './list-page.js';
+import { counted } from '../lib/counted.js';
 import { makeCreated } from './make-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
@@ -105,7 +106,7 @@ export function storageFull(
   const detail =
     outcome === 'collection-full'
       ? `${operationId}: the collection ${collectionKey} is full: it holds ${store.count(collectionKey)} of ` +
-        `${store.limits.collection} records (collectionLimit). ${tail} --collection-limit.`
+        `${counted(store.limits.collection, 'record')} (collectionLimit). ${tail} --collection-limit.`
       : `${operationId}: the state budget is used up: what clients wrote takes ${bytes.format(budget.used)} of ` +
         `${bytes.format(budget.bytes)} (stateBytes; placeholders are free). ${tail} --state-bytes.`;
   // The request fits the contract: the journal keeps no violation.

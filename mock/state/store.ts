@@ -21,6 +21,14 @@ export type { StoredRecord };
 /** Everything a store holds, as plain JSON: collection path → records in insertion order. */
 export type StoreSnapshot = Record<string, StoredRecord[]>;
 
+/**
+ * A session's state in the one shape every transport gives it: `GET /__mock/state`, `state()` in process and
+ * through `connectMock`, and what `setState()` returns.
+ */
+export interface MockState {
+  collections: StoreSnapshot;
+}
+
 /** How much a store may hold: records in one collection (placeholders included), and the bytes clients wrote. */
 export interface StoreLimits {
   collection: number;

@@ -1,10 +1,12 @@
 // One mock for a whole vitest run, and its coverage report when the run ends: a `globalSetup` file's default
 // export. It needs nothing of vitest's (so it works whichever copy a project has): vitest calls it, and calls
 // what it returns when every test file is done.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ServerOptions } from '../instance/options.js';
-import type { PactParties } from '../reports/pact.js';
+import { counted } from '../lib/counted.js';
+import { writeReport, type JoinReport } from '../node/write-report.js';
+import { mergePacts } from '../reports/merge-pacts.js';
+import type { Pact, PactParties } from '../reports/pact.js';
 import { startMock } from '../server.js';
 import {
   checkCoverage,
@@ -14,13 +16,19 @@ import {
   type CoverageThreshold,
 } from '../reports/coverage-report.js';
 
-/** Where the coverage goes when the run ends, and what it must reach. */
+/**
+ * Where the coverage goes when the run ends, and what it must reach. Each file is written over, once a run: a
+ * local run never adds to the last one's.
+ */
 export interface CoverageOutput {
-  /** A Markdown file (`process.env.GITHUB_STEP_SUMMARY` on GitHub Actions), appended to. */
+  /**
+   * A Markdown file; `process.env.GITHUB_STEP_SUMMARY` on GitHub Actions, which is appended to, as GitHub asks.
+   * Another mock of the same run (a second vitest project's global setup) adds its table below.
+   */
   markdown?: string;
-  /** A JUnit XML file, written over. */
+  /** A JUnit XML file, written over (by the last mock of the run, when it has several). */
   junit?: string;
-  /** The coverage as JSON (what `GET /__mock/coverage` answers), written over. */
+  /** The coverage as JSON (what `GET /__mock/coverage` answers), written over as the JUnit file is. */
   json?: string;
   /** Fails the run when not met (exit code 1, naming what is missing on stderr). @default none */
   threshold?: CoverageThreshold;
@@ -29,7 +37,10 @@ export interface CoverageOutput {
 /** startMock's options, the coverage report's, and the Pact file's. */
 export interface MockSetupOptions extends ServerOptions {
   coverage?: CoverageOutput;
-  /** Writes the run's calls as a Pact v3 file, `DIR/CONSUMER-PROVIDER.json`, when the run ends. @default none */
+  /**
+   * Writes the run's calls as a Pact v3 file, `DIR/CONSUMER-PROVIDER.json`, when the run ends: over the last
+   * run's, merged with what another mock of the same run wrote there (a second vitest project). @default none
+   */
   pact?: PactParties & { dir?: string };
 }
 
@@ -52,20 +63,24 @@ export function mockGlobalSetup(options: MockSetupOptions = {}) {
       try {
         const coverage = mock.coverage();
         const failures = output.threshold ? checkCoverage(coverage, output.threshold) : [];
-        const write = async (file: string, text: string, append = false) => {
-          const path = resolve(file);
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, `${text}\n`, append ? { flag: 'a' } : {});
-        };
-        if (output.markdown) await write(output.markdown, coverageMarkdown(coverage, failures), true);
-        if (output.junit) await write(output.junit, coverageJunit(coverage, failures));
-        if (output.json) await write(output.json, JSON.stringify({ ...coverage, failures }, null, 2));
+        // A second mock of the run (another vitest project) puts its table below the first's.
+        const below: JoinReport = (earlier, text) => `${earlier}\n\n${text}`;
+        if (output.markdown) await writeReport(output.markdown, coverageMarkdown(coverage, failures), below);
+        if (output.junit) await writeReport(output.junit, coverageJunit(coverage, failures));
+        if (output.json) await writeReport(output.json, JSON.stringify({ ...coverage, failures }, null, 2));
         console.log(`membership-mock: API coverage: ${coverageSummary(coverage)}`);
         if (pact) {
           const { dir = 'pacts', ...parties } = pact;
           const file = join(dir, `${parties.consumer}-${parties.provider}.json`);
-          await write(file, JSON.stringify(mock.pact(parties), null, 2));
-          console.log(`membership-mock: wrote the pact ${file}`);
+          let written = mock.pact(parties);
+          const how = await writeReport(file, JSON.stringify(written, null, 2), (earlier) => {
+            written = mergePacts(JSON.parse(earlier) as Pact, written);
+            return JSON.stringify(written, null, 2);
+          });
+          const joined = how === 'joined' ? ", with the run's other mocks'" : '';
+          console.log(
+            `membership-mock: wrote the pact ${file}: ${counted(written.interactions.length, 'interaction')}${joined}`,
+          );
         }
         if (failures.length) {
           // Vitest logs an error thrown by a global teardown but still exits 0: the exit code is set instead.

@@ -4,7 +4,7 @@ import type { CallFilter, CallRecord } from '../journal/journal.js';
 import { CallWaitTimeout, DEFAULT_WAIT, type WaitOptions } from '../journal/wait-for-call.js';
 import type { CallMatch } from '../journal/call-match.js';
 import type { Override, OverrideSpec } from '../respond/overrides.js';
-import type { StoreSnapshot } from '../state/store.js';
+import type { MockState, StoreSnapshot } from '../state/store.js';
 import type { Coverage } from '../reports/coverage.js';
 import type { HarImport, HarReplay } from '../respond/har-import.js';
 import type { Pact, PactParties } from '../reports/pact.js';
@@ -42,7 +42,8 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   clearOverrides(): Promise<void>;
   /** Replays a HAR file's answers as overrides of this client's session (`POST /__mock/har`). */
   importHar(har: unknown, options?: { replay?: HarReplay }): Promise<HarImport>;
-  state(): Promise<StoreSnapshot>;
+  /** This client's session's state, as `GET /__mock/state` answers it (`{ collections }`), as `state()` in process. */
+  state(): Promise<MockState>;
   /** How the calls so far, of every session, covered the contract (`GET /__mock/coverage`). */
   coverage(): Promise<Coverage>;
   /** A Pact v3 of the calls so far, of every session (`GET /__mock/pact`). */
@@ -52,7 +53,7 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
    * resolves with the state now in force, rejects with the message of the record at fault.
    * @example await remote.setState({ '/members/m1/passes': [{ status: 'suspended' }] })
    */
-  setState(snapshot: StoreSnapshot | { collections: StoreSnapshot }): Promise<StoreSnapshot>;
+  setState(snapshot: StoreSnapshot | MockState): Promise<MockState>;
   /** Resets this client's session, or the whole mock when the client has none. */
   reset(): Promise<void>;
 }
@@ -147,9 +148,8 @@ export function connectMock<Ops = UntypedOperations>(
     coverage: async () => (await (await call('GET', '/coverage')).json()) as Coverage,
     pact: async ({ consumer, provider }) =>
       (await (await call('GET', `/pact?${new URLSearchParams({ consumer, provider })}`)).json()) as Pact,
-    state: async () => ((await (await call('GET', '/state')).json()) as { collections: StoreSnapshot }).collections,
-    setState: async (snapshot) =>
-      ((await (await call('PUT', '/state', snapshot)).json()) as { collections: StoreSnapshot }).collections,
+    state: async () => (await (await call('GET', '/state')).json()) as MockState,
+    setState: async (snapshot) => (await (await call('PUT', '/state', snapshot)).json()) as MockState,
     reset: async () => void (await call('POST', '/reset')),
   };
   // The operation types exist only for the compiler: the client is the same whatever they are.

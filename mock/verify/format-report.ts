@@ -1,4 +1,5 @@
 // Turns a verification report into lines a person reads: one per request, its violations under it, a summary.
+import { counted } from '../lib/counted.js';
 import type { VerifyReport } from './verify-report.js';
 
 /**
@@ -20,15 +21,10 @@ export function formatReport(report: VerifyReport): string {
   }
   for (const { operationId, reason } of report.skipped) lines.push(`- ${operationId} skipped: ${reason}`);
   const operations = new Set(report.steps.map((s) => s.operationId)).size;
-  const skipped = report.skipped.length ? `, ${count(report.skipped.length, 'skipped', 'skipped')}` : '';
+  const skipped = report.skipped.length ? `, ${counted(report.skipped.length, 'skipped', 'skipped')}` : '';
   lines.push(
-    `${count(operations, 'operation')}, ${count(report.requests, 'request')}, ` +
-      `${count(report.violations, 'violation')}${skipped}`,
+    `${counted(operations, 'operation')}, ${counted(report.requests, 'request')}, ` +
+      `${counted(report.violations, 'violation')}${skipped}`,
   );
   return lines.join('\n');
-}
-
-/** `1 request`, `3 requests`. */
-export function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
 }

@@ -3,7 +3,8 @@
 // summary and the same hints.
 import { markdownCell } from '../lib/escape.js';
 import { junitXml, type JunitCase } from '../reports/junit.js';
-import { count, formatReport } from './format-report.js';
+import { counted } from '../lib/counted.js';
+import { formatReport } from './format-report.js';
 import type { VerifyReport, VerifyStep } from './verify-report.js';
 
 /** The formats `verify --format` takes. */
@@ -74,10 +75,10 @@ export function formatAs(format: ReportFormat, report: VerifyReport): string {
 /** The summary in words: `✓ 7 operations, 8 requests, no violation` or `✗ … 3 violations`. */
 function summaryLine(summary: ReportSummary): string {
   const skipped = summary.skipped ? `, ${summary.skipped} skipped` : '';
-  const broken = summary.violations === 0 ? 'no violation' : count(summary.violations, 'violation');
+  const broken = summary.violations === 0 ? 'no violation' : counted(summary.violations, 'violation');
   return (
-    `${summary.passed ? '✓' : '✗'} ${count(summary.operations, 'operation')}, ` +
-    `${count(summary.requests, 'request')}, ${broken}${skipped}`
+    `${summary.passed ? '✓' : '✗'} ${counted(summary.operations, 'operation')}, ` +
+    `${counted(summary.requests, 'request')}, ${broken}${skipped}`
   );
 }
 
@@ -100,7 +101,7 @@ function toJunit(report: VerifyReport): string {
       ...(step.violations.length
         ? {
             failure: {
-              message: `${count(step.violations.length, 'violation')}: ${step.violations[0]}`,
+              message: `${counted(step.violations.length, 'violation')}: ${step.violations[0]}`,
               type: 'contract',
               text: step.violations.join('\n'),
             },
@@ -136,7 +137,7 @@ function toMarkdown(report: VerifyReport): string {
   const passed = report.steps.filter((s) => s.violations.length === 0);
   if (passed.length)
     lines.push(
-      `<details><summary>${count(passed.length, 'request')} that kept the contract</summary>`,
+      `<details><summary>${counted(passed.length, 'request')} that kept the contract</summary>`,
       '',
       ...header,
       ...passed.map(row),

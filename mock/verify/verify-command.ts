@@ -1,7 +1,7 @@
 // `membership-mock verify --base-url URL`: the provider check as a command, for CI.
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_CONTRACT } from '../node/default-contract.js';
+import { writeReport } from '../node/write-report.js';
 import { parseFlags, type FlagTable } from '../cli/parse-flags.js';
 import { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
@@ -20,7 +20,8 @@ Options:
   --seed S             seed for generated bodies and values (default: 1)
   --timeout MS         per request (default: 10000)
   --format F           text (default), json, junit or markdown
-  --output FILE        write the report there in --format, and print the text report too
+  --output FILE        write the report there in --format (over what is there; appended to
+                       $GITHUB_STEP_SUMMARY), and print the text report too
   -h, --help           show this help
 
 Exit codes: 0 every answer kept the contract; 1 a violation (an answer that breaks the contract, or none);
@@ -95,8 +96,9 @@ export async function runVerify(
     });
     if (values.output === undefined) out(`${formatAs(format, report)}\n`);
     else {
-      // The file for the CI server, the text for the person reading the job's log.
-      await writeFile(resolve(process.env.INIT_CWD ?? process.cwd(), values.output), `${formatAs(format, report)}\n`);
+      // The file for the CI server (over the last run's; appended to GitHub's job summary), the text for the
+      // person reading the job's log.
+      await writeReport(resolve(process.env.INIT_CWD ?? process.cwd(), values.output), formatAs(format, report));
       out(`${formatAs('text', report)}\n`);
     }
     return report.violations > 0 ? 1 : 0;

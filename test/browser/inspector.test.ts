@@ -232,7 +232,7 @@ describe('the call inspector in chromium', () => {
     await page.locator('#override-status').fill('404');
     await page.locator('#override-times').fill('1');
     await page.getByRole('button', { name: 'Set override' }).click();
-    await hasText(page.locator('#override-message'), /set: getPass answers 404 for the next 1 call/);
+    await hasText(page.locator('#override-message'), /set: getPass answers 404 for the next 1 call\./);
     await page.locator('#overrides li').waitFor();
     const overridden = await send('override', 'GET', '/members/m1/passes/pas_1');
     expect(overridden.status).toBe(404);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -8,6 +8,7 @@ import {
   checkCoverage,
   coverageJunit,
   coverageMarkdown,
+  coverageSummary,
   mockGlobalSetup,
   type Coverage,
   type OperationCoverage,
@@ -173,7 +174,7 @@ describe('coverage reports', () => {
         '      <system-out>statuses seen: dropped ×1, 200 ×1; never seen: 400, 401, 403, 404, 406, 429, 500</system-out>',
     );
     expect(text).toMatch(
-      /<failure message="1 calls broke the contract" type="contract">call-\d+: body \/kind: must be equal to one of the allowed values: pin, card, mobile<\/failure>/,
+      /<failure message="1 call broke the contract" type="contract">call-\d+: body \/kind: must be equal to one of the allowed values: pin, card, mobile<\/failure>/,
     );
     // The mock times no operation as a whole: the suites say no time rather than a made-up one.
     expect(text).not.toContain('time=');
@@ -192,12 +193,32 @@ describe('coverage reports', () => {
       expect.stringMatching(/^2 of 7 \(28%\) of operations were called, below 100%; never called: createPass, getPass/),
     ]);
     expect(checkCoverage(coverage, { violations: 0 })).toEqual([
-      expect.stringMatching(/^1 calls broke the contract, more than the 0 allowed: call-\d+ createCredential \(body /),
+      expect.stringMatching(/^1 call broke the contract, more than the 0 allowed: call-\d+ createCredential \(body /),
     ]);
     expect(checkCoverage(coverage, { statuses: 0.9 })).toEqual([
       expect.stringMatching(/documented statuses were seen, below 90%$/),
     ]);
     expect(checkCoverage(coverage, { operations: 0.2, statuses: 0, violations: 1 })).toEqual([]);
+  });
+
+  test('the summary counts in words that agree with their numbers: 1 operation, 1 documented status, 1 call', async () => {
+    const file = await inlineContract(`openapi: 3.0.3
+info: { title: one, version: '1' }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object } } } }
+`);
+    const mock = await newMock({ contract: file });
+    expect(coverageSummary(mock.coverage())).toBe(
+      '0 of 1 operation called, 0 of 1 documented status seen, 0 of 0 calls broke the contract',
+    );
+    await request(mock.app).get('/things?x=1').expect(200);
+    expect(coverageSummary(mock.coverage())).toBe(
+      '1 of 1 operation called, 1 of 1 documented status seen, 0 of 1 call broke the contract',
+    );
   });
 
   test('the Markdown report has the summary, the failures and a row per operation, uncalled first', async () => {
@@ -226,6 +247,9 @@ describe('coverage reports', () => {
 describe('mockGlobalSetup', () => {
   test('starts a mock for the run, and at its end writes the reports and the pact, and stops it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
+    // What an earlier run left: written over, never added to.
+    await mkdir(join(dir, 'md'));
+    await writeFile(join(dir, 'md/coverage.md'), '### API coverage of the last run\n');
     const setup = mockGlobalSetup({
       coverage: { markdown: join(dir, 'md/coverage.md'), junit: join(dir, 'coverage.xml'), json: join(dir, 'c.json') },
       pact: { consumer: 'web-app', provider: 'membership', dir: join(dir, 'pacts') },
@@ -236,7 +260,9 @@ describe('mockGlobalSetup', () => {
     expect(process.env.MOCK_URL).toBe(url);
     expect((await fetch(`${url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
     await teardown();
-    expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(/\*\*✓ 1 of 7 operations called/);
+    expect(await readFile(join(dir, 'md/coverage.md'), 'utf8')).toMatch(
+      /^### API coverage: Membership Passes and Credentials API 1\.0\.0\n\n\*\*✓ 1 of 7 operations called/,
+    );
     expect(XMLValidator.validate(await readFile(join(dir, 'coverage.xml'), 'utf8'))).toBe(true);
     expect(JSON.parse(await readFile(join(dir, 'c.json'), 'utf8')).summary.called).toBe(1);
     const pact = JSON.parse(await readFile(join(dir, 'pacts/web-app-membership.json'), 'utf8'));
@@ -244,6 +270,51 @@ describe('mockGlobalSetup', () => {
       'listPasses: GET /members/{member_id}/passes → 200',
     ]);
     await expect(fetch(`${url}/__mock/health`)).rejects.toThrow('fetch failed');
+  });
+
+  test('two mocks of one run (two vitest projects) leave one pact of both, and both coverage tables', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coverage-'));
+    const options = {
+      coverage: { markdown: join(dir, 'coverage.md') },
+      pact: { consumer: 'web-app', provider: 'membership', dir },
+    };
+    const [first, second] = [mockGlobalSetup(options), mockGlobalSetup(options)];
+    const firstTeardown = await first();
+    await fetch(`${process.env.MOCK_URL}/members/m1/passes`, { headers: AUTH });
+    const secondTeardown = await second();
+    await fetch(`${process.env.MOCK_URL}/members/m1/credentials`, { headers: AUTH });
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await secondTeardown();
+      await firstTeardown();
+      expect(logs).toHaveBeenCalledWith(
+        `membership-mock: wrote the pact ${join(dir, 'web-app-membership.json')}: 2 interactions, with the run's other mocks'`,
+      );
+    } finally {
+      logs.mockRestore();
+    }
+    const pact = JSON.parse(await readFile(join(dir, 'web-app-membership.json'), 'utf8'));
+    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listCredentials: GET /members/{member_id}/credentials → 200',
+      'listPasses: GET /members/{member_id}/passes → 200',
+    ]);
+    const markdown = await readFile(join(dir, 'coverage.md'), 'utf8');
+    expect(markdown.match(/^### API coverage/gm)).toHaveLength(2);
+  });
+
+  test("appends the Markdown to GitHub's job summary, as GitHub asks of every step", async () => {
+    const summary = join(await mkdtemp(join(tmpdir(), 'summary-')), 'step_summary');
+    await writeFile(summary, '## The build\n');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    try {
+      const teardown = await mockGlobalSetup({ coverage: { markdown: summary } })();
+      const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
+      await teardown();
+      logs.mockRestore();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(await readFile(summary, 'utf8')).toMatch(/^## The build\n### API coverage: Membership/);
   });
 
   test('fails the run when the threshold is not met (exit code 1, what is missing on stderr), and stops the mock', async () => {

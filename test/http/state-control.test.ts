@@ -184,10 +184,11 @@ describe('sessions are seeded apart', () => {
     expect(await state('s1')).toEqual({ collections: {} });
   });
 
-  test('setState(snapshot, session) does what PUT does, and throws the fixtures’ message', async () => {
-    expect(mock.setState({ collections: STATE }, 's1')).toEqual(STATE);
+  test('setState(snapshot, session) does what PUT does, answers as it does, and throws the fixtures’ message', async () => {
+    expect(mock.setState({ collections: STATE }, 's1')).toEqual({ collections: STATE });
     expect(await state('s1')).toEqual({ collections: STATE });
-    expect(mock.state()).toEqual({});
+    expect(mock.state('s1')).toEqual({ collections: STATE });
+    expect(mock.state()).toEqual({ collections: {} });
     const bad = { '/members/m1/passes': [{ ...PASS, status: 'lost' }] };
     const message = (await fixtureMessage(bad)).replace('PUT /__mock/state', 'setState()');
     expect(() => mock.setState(bad, 's1')).toThrow(message);
@@ -214,7 +215,7 @@ describe('a change to the default session is saved', () => {
     expect(onStateChange).not.toHaveBeenCalled();
     await send(mock.app).expect((res) => expect(res.status).toBeLessThan(300));
     expect(onStateChange).toHaveBeenCalled();
-    expect(onStateChange.mock.lastCall![0]()).toEqual(mock.state());
+    expect(onStateChange.mock.lastCall![0]()).toEqual(mock.state().collections);
   });
 
   test('a delete calls onStateChange, a refused change does not', async () => {
@@ -401,7 +402,7 @@ describe('one record at a time', () => {
     await request(mock.app).post(passes).send({}).expect(201);
     const res = await request(mock.app).post(passes).send({}).expect(507);
     expect(res.body.detail).toMatch(
-      /^POST \/__mock\/state\/members\/m1\/passes: the collection \/members\/m1\/passes is full: it holds 1 of 1 records/,
+      /^POST \/__mock\/state\/members\/m1\/passes: the collection \/members\/m1\/passes is full: it holds 1 of 1 record \(collectionLimit\)/,
     );
     await request(mock.app).put(`${passes}/${OTHER_ID}`).send({}).expect(507);
     expect((await request(mock.app).get(passes)).body.records).toHaveLength(1);
@@ -413,7 +414,7 @@ describe('one record at a time', () => {
     await request(mock.app).post(passes).send({}).expect(201);
     const res = await request(mock.app).post('/__mock/state/members/m2/passes').send({}).expect(507);
     expect(res.body.detail).toMatch(/the state budget is used up: what clients wrote takes \d+B of 1KB \(stateBytes/);
-    expect(Object.keys(mock.state())).toEqual(['/members/m1/passes']);
+    expect(Object.keys(mock.state().collections)).toEqual(['/members/m1/passes']);
   });
 
   test('a named session’s records stay in that session', async () => {
@@ -462,7 +463,7 @@ describe('a whole state replace is bounded and never holds the mock up', () => {
       'PUT /__mock/state: the state has more records than the 10000 one replace may hold; send it in parts ' +
         '(a collection or a record at a time, below /__mock/state), or start from --data. Nothing was changed.',
     );
-    expect(mock.state()).toEqual({});
+    expect(mock.state()).toEqual({ collections: {} });
   });
 
   test('10,000 records are taken a slice at a time: another request is answered before the replace ends', async () => {
@@ -479,7 +480,7 @@ describe('a whole state replace is bounded and never holds the mock up', () => {
       .then((res) => order.push(`health ${res.status}`));
     await replace;
     expect(order).toEqual(['health 200', 'replace 200']);
-    expect(Object.values(mock.state()).flat()).toHaveLength(10_000);
+    expect(Object.values(mock.state().collections).flat()).toHaveLength(10_000);
   });
 
   test('GET /__mock/state is streamed a collection at a time', async () => {

@@ -75,7 +75,7 @@ describe('the CLI as a real process', () => {
     ).toBe(200);
   });
 
-  test('names the server paths the operations are also served under in the banner', async () => {
+  test('names the server paths the operations are also served under in the banner, and counts 1 operation', async () => {
     const contract = await inlineContract(`openapi: 3.0.3
 info: { title: Pets, version: '1' }
 servers: [{ url: 'https://api.example.com/v1' }]
@@ -84,7 +84,7 @@ paths:
     get: { operationId: listPets, responses: { '204': { description: none } } }
 `);
     const cli = await start(['--port', '0', '--contract', contract], { contract });
-    expect(cli.banner).toMatch(/at http:\/\/127\.0\.0\.1:\d+ and under \/v1 \(seed/);
+    expect(cli.banner).toMatch(/serving 1 operation of "Pets" 1 at http:\/\/127\.0\.0\.1:\d+ and under \/v1 \(seed/);
     expect((await fetch(`${cli.url}/v1/pets`)).status).toBe(204);
   });
 
@@ -214,23 +214,20 @@ paths:
     expect(stdout).toContain('hint: every answer was 401: the server wants credentials. Pass --token TOKEN');
   });
 
-  test('verify --output writes the report in its format to the file, and the text to stdout', async () => {
+  test('verify --output writes the report in its format over the file, appended to the job summary', async () => {
     const cli = await start(['--port', '0', '--log', 'off']);
     const file = join(await mkdtemp(join(tmpdir(), 'verify-')), 'summary.md');
-    const { code, stdout } = await runCli([
-      'verify',
-      '--base-url',
-      cli.url,
-      '--token',
-      't',
-      '--format',
-      'markdown',
-      '--output',
-      file,
-    ]);
+    const args = ['verify', '--base-url', cli.url, '--token', 't', '--format', 'markdown', '--output', file];
+    const summaries = async () => (await readFile(file, 'utf8')).match(/^\*\*✓ 7 operations/gm)?.length;
+    const { code, stdout } = await runCli(args, { GITHUB_STEP_SUMMARY: '' });
     expect(code).toBe(0);
     expect(stdout).toContain('7 operations, 8 requests, 0 violations');
     expect((await readFile(file, 'utf8')).split('\n')[2]).toBe('**✓ 7 operations, 8 requests, no violation**');
+    await runCli(args, { GITHUB_STEP_SUMMARY: '' });
+    expect(await summaries()).toBe(1);
+    // A step of GitHub Actions writing its job summary: appended to, as GitHub asks.
+    await runCli(args, { GITHUB_STEP_SUMMARY: file });
+    expect(await summaries()).toBe(2);
   });
 
   test('verify refuses a format it does not write', async () => {

@@ -73,3 +73,15 @@ test('an override set over HTTP is one the in-process API lists and clears', asy
     'The override was refused: status 418 is not documented',
   );
 });
+
+test('the state has one shape, { collections }, in process, over HTTP and through connectMock', async () => {
+  const remote = connectMock(mock.url, { session: 'shape' });
+  const put = await remote.setState({ '/members/m1/passes': [{ status: 'suspended' }] });
+  expect(Object.keys(put)).toEqual(['collections']);
+  const res = await fetch(`${mock.url}/__mock/state`, { headers: { 'X-Mock-Session': 'shape' } });
+  expect(await res.json()).toEqual(put);
+  expect(await remote.state()).toEqual(put);
+  expect(mock.state('shape')).toEqual(put);
+  // What one gives, another takes back as it is.
+  expect(mock.setState(await remote.state(), 'shape-copy')).toEqual(put);
+});

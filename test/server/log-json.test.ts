@@ -66,6 +66,7 @@ describe('--log json on a running process', () => {
       event: 'start',
       url: cli.url,
       operations: 7,
+      stateFile: null,
       msg: expect.stringContaining(`serving 7 operations of "Membership Passes and Credentials API"`),
     });
 

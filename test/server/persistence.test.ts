@@ -85,9 +85,10 @@ async function overwrite(file: string, offset: number, bytes: Buffer): Promise<v
 }
 
 describe('--state-file', () => {
-  test('state survives SIGTERM and a new start', async () => {
+  test('state survives SIGTERM and a new start, and the banner names the file', async () => {
     const file = await tempFile('state.db');
     const first = await start(['--state-file', file]);
+    expect(first.banner).toContain(`(seed 1; state file ${file}; admin at ${first.url}/__mock)`);
     const created = (await (await post(`${first.url}/members/m1/passes`, { name: 'Kept' })).json()) as { id: string };
     const listed = await (await fetch(`${first.url}/members/m1/passes`, { headers: AUTH })).json();
     expect((await first.stop('SIGTERM')).code).toBe(0);

@@ -423,7 +423,7 @@ describe("recording: the backend's answers kept for a run without it", () => {
     const up = await startUpstream(partialBackend, '/api');
     const mock = await mockBefore({ url: up.url, recordState: true });
     await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
-    expect(mock.state()['/members/mbr_1/passes']).toContainEqual(PASS);
+    expect(mock.state().collections['/members/mbr_1/passes']).toContainEqual(PASS);
     await up.close();
     const read = await fetch(`${mock.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
     expect(await read.json()).toEqual(PASS);
@@ -434,7 +434,7 @@ describe("recording: the backend's answers kept for a run without it", () => {
     const up = await upstream(partialBackend, '/api');
     const mock = await mockBefore(up.url);
     await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
-    expect(mock.state()['/members/mbr_1/passes'] ?? []).not.toContainEqual(PASS);
+    expect(mock.state().collections['/members/mbr_1/passes'] ?? []).not.toContainEqual(PASS);
   });
 });
 

@@ -50,10 +50,10 @@ describe('a mock in another process, through connectMock', () => {
     expect(await mock.count({ operationId: 'listPasses' })).toBe(1);
     expect((await mock.calls())[0]!.response.status).toBe(200);
     // A read keeps nothing; a create makes the collection state.
-    expect(await mock.state()).toEqual({});
+    expect(await mock.state()).toEqual({ collections: {} });
     const created = { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' };
     expect((await fetch(`${cli.url}/members/m9/passes`, created)).status).toBe(201);
-    expect(Object.keys(await mock.state())).toEqual(['/members/m9/passes']);
+    expect(Object.keys((await mock.state()).collections)).toEqual(['/members/m9/passes']);
 
     const override = await mock.override({ operationId: 'listPasses', status: 429, times: 1 });
     expect(override.remaining).toBe(1);
@@ -74,12 +74,12 @@ describe('setState through connectMock', () => {
   test('seeds the client’s session alone, partial records completed', async () => {
     const mock = connectMock(cli.url, { session: 'remote-state' });
     const state = await mock.setState({ collections: { '/members/m1/passes': [{ status: 'suspended' }] } });
-    const [pass] = state['/members/m1/passes']!;
+    const [pass] = state.collections['/members/m1/passes']!;
     expect(pass).toMatchObject({ id: expect.stringMatching(/^pas_[0-9A-HJKMNP-TV-Z]{26}$/), status: 'suspended' });
     const res = await fetch(`${cli.url}/members/m1/passes`, { headers: { ...AUTH, 'X-Mock-Session': 'remote-state' } });
     expect(((await res.json()) as { data: unknown[] }).data).toEqual([pass]);
     expect(await mock.state()).toEqual(state);
-    expect(await connectMock(cli.url, { session: 'remote-other' }).state()).toEqual({});
+    expect(await connectMock(cli.url, { session: 'remote-other' }).state()).toEqual({ collections: {} });
   });
 
   test('rejects with the fixtures’ message naming the record, and changes nothing', async () => {
@@ -87,7 +87,7 @@ describe('setState through connectMock', () => {
     await expect(mock.setState({ '/members/m1/passes': [{}, { status: 'lost' }] })).rejects.toThrow(
       /answered 422: PUT \/__mock\/state: "\/members\/m1\/passes"\[1\] \(id "pas_\w{26}"\) does not fit the contract: \/status: must be equal to one of the allowed values/,
     );
-    expect(await mock.state()).toEqual({});
+    expect(await mock.state()).toEqual({ collections: {} });
   });
 });
 

@@ -81,14 +81,14 @@ describe('close() ends what is in flight promptly', () => {
     create.end(JSON.stringify({ kind: 'card' }));
     // The create is stored when the mock has the request; its answer waits for the delay.
     await received;
-    const stored = mock.state()['/members/m1/credentials'];
+    const stored = mock.state().collections['/members/m1/credentials'];
     const started = performance.now();
     expect(await mock.close()).toEqual({ cutOff: 1 });
     expect(performance.now() - started).toBeLessThan(1500);
     const [error] = await failed;
     expect(error.code).toBe('ECONNRESET');
     const reopened = await newServer({ stateFile: file });
-    expect(reopened.state()['/members/m1/credentials']).toEqual(stored);
+    expect(reopened.state().collections['/members/m1/credentials']).toEqual(stored);
     await reopened.close();
   });
 

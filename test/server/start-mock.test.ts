@@ -97,11 +97,11 @@ describe('startMock on a real socket', () => {
   test('setState() replaces a session’s state, completing partial records, and the socket serves it', async () => {
     const mock = await start({ seed: 3 });
     const state = mock.setState({ '/members/m1/passes': [{ status: 'suspended' }] }, 's1');
-    const [pass] = state['/members/m1/passes']!;
+    const [pass] = state.collections['/members/m1/passes']!;
     const headers = { ...AUTH, 'X-Mock-Session': 's1' };
     const res = await fetch(`${mock.url}/members/m1/passes/${pass!.id}`, { headers });
     expect(await res.json()).toEqual(pass);
-    expect(mock.state()).toEqual({});
+    expect(mock.state()).toEqual({ collections: {} });
     expect(() => mock.setState({ '/members/m1/passes': [{ status: 'lost' }] })).toThrow(
       /^setState\(\): "\/members\/m1\/passes"\[0\] \(id "pas_\w{26}"\) does not fit the contract: \/status: /,
     );
@@ -111,7 +111,7 @@ describe('startMock on a real socket', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'data-')), 'data.json');
     await writeFile(file, JSON.stringify({ '/members/m1/credentials': [{ kind: 'card' }] }));
     const [a, b] = await Promise.all([start({ seed: 4, data: file }), start({ seed: 4, data: file })]);
-    expect(a.state()['/members/m1/credentials']).toEqual([
+    expect(a.state().collections['/members/m1/credentials']).toEqual([
       expect.objectContaining({ id: expect.stringMatching(/^crd_[0-9A-HJKMNP-TV-Z]{26}$/), kind: 'card', label: null }),
     ]);
     expect(b.state()).toEqual(a.state());
@@ -121,7 +121,7 @@ describe('startMock on a real socket', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'state-')), 'state.db');
     const state = { '/members/m1/credentials': [{ kind: 'pin' }] };
     const first = await start({ seed: 4, stateFile: file, state });
-    const [made] = first.state()['/members/m1/credentials']!;
+    const [made] = first.state().collections['/members/m1/credentials']!;
     expect(made).toMatchObject({ id: expect.stringMatching(/^crd_/), member_id: 'm1', kind: 'pin' });
     await first.close();
     running.splice(running.indexOf(first), 1);
@@ -130,7 +130,7 @@ describe('startMock on a real socket', () => {
       start({ stateFile: join(file, '..', 'other.db'), state: { '/members/m1/credentials': [{ kind: 'x' }] } }),
     ).rejects.toThrow(/the initial state: "\/members\/m1\/credentials"\[0\] .* does not fit the contract/);
     const second = await start({ seed: 5, stateFile: file, state: { '/members/m1/credentials': [] } });
-    expect(second.state()['/members/m1/credentials']).toEqual([made]);
+    expect(second.state().collections['/members/m1/credentials']).toEqual([made]);
   });
 
   test('stateFile: the file is let go by close(), so a next mock may take it', async () => {

@@ -1,6 +1,6 @@
 // The test API typed from the contract (openapi-typescript's `operations`). The `@ts-expect-error` lines are
 // the tests of the types: `npm run typecheck` fails when one of them stops being an error.
-import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, inject, test } from 'vitest';
 import '../../mock/testing/vitest.js';
 import type { components, operations } from '../../contracts/membership.js';
 import { connectMock, startMock, type RunningMock } from '../../mock/index.js';
@@ -81,5 +81,15 @@ describe('startMock<operations>() types the test API from the contract', () => {
     expectTypeOf(pending).toEqualTypeOf<Promise<void>>();
     await pending;
     expectTypeOf(expect(mock).toHaveReceived('createCredential')).toEqualTypeOf<void>();
+  });
+});
+
+describe('membership-mock/vitest types what mockGlobalSetup provides', () => {
+  test("inject('mockUrl') is a string, and a name it does not provide does not compile", () => {
+    // Not called: this run has no global setup to provide it; the types are the test.
+    const mockUrl = () => inject('mockUrl');
+    expectTypeOf(mockUrl).returns.toEqualTypeOf<string>();
+    // @ts-expect-error: mockGlobalSetup provides no mockURL.
+    void (() => inject('mockURL'));
   });
 });

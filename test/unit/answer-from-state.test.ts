@@ -376,6 +376,14 @@ describe('answerFromState: limits', () => {
     expect(state.store.count(PASSES)).toBe(2);
   });
 
+  test('a full collection of one record says "1 of 1 record"', () => {
+    const state = limited({ collection: 1 }, 1);
+    listPasses(state);
+    expect((createPass(state).reply.body as { detail: string }).detail).toContain(
+      'it holds 1 of 1 record (collectionLimit)',
+    );
+  });
+
   test('a create past the state budget answers 507 naming the budget, and stores nothing', () => {
     const state = limited({ bytes: 2048 }, 2, 24);
     const { reply, changed } = createPass(state);

@@ -42,7 +42,7 @@ describe('matchesCall and differences', () => {
   });
 
   test('compares arrays item by item and by length', () => {
-    expect(differences(call, { body: { tags: ['a'] } })).toEqual(['body.tags: expected 1 items, received 2']);
+    expect(differences(call, { body: { tags: ['a'] } })).toEqual(['body.tags: expected 1 item, received 2']);
     expect(matchesCall(call, { body: { tags: ['a', 'b'] } })).toBe(true);
   });
 

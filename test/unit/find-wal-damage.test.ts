@@ -107,6 +107,15 @@ describe('findWalDamage', () => {
     );
   });
 
+  test('a frame changed before the last commit says "before 1 commit"', () => {
+    const file = loggedFile();
+    const wal = `${file}-wal`;
+    const frames = Math.floor((statSync(wal).size - 32) / frameAt(wal, 0).size);
+    // Each insert is one frame, its own commit: the last frame is the one commit after the second to last.
+    overwrite(wal, frameAt(wal, frames - 2).at + 24 + 1000, Buffer.alloc(16, 0xff));
+    expect(findWalDamage(file)).toMatch(new RegExp(`breaks at frame ${frames - 1} of ${frames}, before 1 commit$`));
+  });
+
   test('a changed header of a log with commits is damage: SQLite would read none of it', () => {
     const file = loggedFile();
     // The checkpoint sequence number, which the header's checksum covers.

@@ -32,6 +32,12 @@ test('reports one line per broken example, then how many more past the limit', a
   ]);
 });
 
+test('says "1 more example breaks its schema" of one past the limit', async () => {
+  const lines: string[] = [];
+  await reportBrokenExamples([operation('a', [1, 2])], (l) => lines.push(l), { lines: 1 });
+  expect(lines.at(-1)).toBe('1 more example breaks its schema.');
+});
+
 test('hands each broken example over as fields too, for a JSON log', async () => {
   const fields: unknown[] = [];
   await reportBrokenExamples([operation('a', [1])], (_, f) => fields.push(f));

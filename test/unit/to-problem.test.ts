@@ -51,6 +51,11 @@ describe('toProblem', () => {
     expect(refusal(fields)).toEqual({ status, type, detail, violations: [{ location, pointer, message: detail }] });
   });
 
+  test('a limit of one byte is "1 byte"', () => {
+    const [problem] = toProblem(error({ type: 'entity.too.large', length: 2 }), '/members/m1/passes', 1);
+    expect(problem.detail).toBe('The body has 2 bytes; the limit is 1 byte.');
+  });
+
   test.each([{}, { status: 399 }, { status: 500 }, { type: 'unknown' }])(
     'any other error %j is the mock’s own: a 500 that keeps its message out of the answer',
     (fields) => {

@@ -1,4 +1,4 @@
-// How a call is summed up in a row: its status (or that it was dropped), its status class, its duration.
+// How a call is summed up in a row (its status or that it was dropped, its class, its duration); counts in words.
 
 /** `dropped`, `2xx`, `4xx`... the classes the status filter offers. */
 export function statusClass(call) {
@@ -15,6 +15,11 @@ export function describeStatus(call) {
   if (call.fault === 'failure') return `${call.response.status} (injected)`;
   const by = BY[call.answeredBy];
   return by ? `${call.response.status} (${by})` : String(call.response.status);
+}
+
+/** A number with its noun in agreement: `1 call`, `3 calls` (as the mock's own messages count, lib/counted.ts). */
+export function counted(n, singular, plural = `${singular}s`) {
+  return `${n} ${n === 1 ? singular : plural}`;
 }
 
 /** Milliseconds from the request's arrival to its answer (`ms`, its delay included). */

@@ -1,6 +1,6 @@
 // The live list of calls: newest first, filtered by operation, status class and text; a row opens its call.
 import { h, fill } from './dom.js';
-import { clockTime, describeStatus, durationOf, statusClass } from './call-format.js';
+import { clockTime, counted, describeStatus, durationOf, statusClass } from './call-format.js';
 
 /** Calls the page keeps; older ones leave the list (the journal and the HAR export still have them). */
 const KEPT = 2000;
@@ -67,7 +67,7 @@ export function createCallsView({ rows, count, empty, filters, session, open }) 
         violations
           ? h(
               'span',
-              { class: 'badge violation-count', title: `${violations} contract violation(s)` },
+              { class: 'badge violation-count', title: counted(violations, 'contract violation') },
               `⚠ ${violations}`,
             )
           : null,

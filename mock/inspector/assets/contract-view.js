@@ -1,5 +1,6 @@
 // The contract's operations: the statuses each documents, which it answered in this session, and what never was.
 import { h, fill } from './dom.js';
+import { counted } from './call-format.js';
 
 /**
  * Renders `GET /__mock/operations` into `list`; choosing an operation calls `pick(operationId)`.
@@ -10,7 +11,7 @@ export function renderContract(list, { operations }, pick) {
   const called = operations.filter((o) => o.calls > 0).length;
   fill(
     list,
-    h('p', { class: 'hint' }, `${called} of ${operations.length} operations called in this session.`),
+    h('p', { class: 'hint' }, `${called} of ${counted(operations.length, 'operation')} called in this session.`),
     h(
       'ul',
       { class: 'operations' },
@@ -34,11 +35,7 @@ export function renderContract(list, { operations }, pick) {
               operation.operationId,
             ),
             ' ',
-            h(
-              'span',
-              { class: 'hint' },
-              operation.calls > 0 ? `${operation.calls} call${operation.calls === 1 ? '' : 's'}` : 'not called',
-            ),
+            h('span', { class: 'hint' }, operation.calls > 0 ? counted(operation.calls, 'call') : 'not called'),
             operation.violations ? h('span', { class: 'badge violation-count' }, `⚠ ${operation.violations}`) : null,
           ),
           h(

@@ -1,6 +1,7 @@
 // The controls that change the mock: reset, overrides (refused ones explained inline), faults.
 import { admin, settings } from './api.js';
 import { h, fill, byId } from './dom.js';
+import { counted } from './call-format.js';
 
 /**
  * Shows a refusal of the admin API in `box`: its detail, and each violation with where it points.
@@ -86,7 +87,7 @@ export function setUpOverrides() {
       h(
         'p',
         { class: 'ok' },
-        `${o.id} set: ${o.operationId} answers ${o.status ?? 'as the contract says'}${o.times ? ` for the next ${o.times} call(s)` : ' until reset'}.`,
+        `${o.id} set: ${o.operationId} answers ${o.status ?? 'as the contract says'}${o.times ? ` for the next ${counted(o.times, 'call')}` : ' until reset'}.`,
       ),
     );
     refresh();

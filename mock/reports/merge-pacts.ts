@@ -1,0 +1,41 @@
+// Pacts of one run joined into one file: a run with two mocks (two vitest projects, each with its own global setup)
+// writes the same pact twice, and the second must not drop the first's interactions (node/write-report.ts).
+import { isObject } from '../lib/json-value.js';
+import type { Pact, PactInteraction } from './pact.js';
+
+/**
+ * One pact of two a run wrote for the same parties (two mocks, each with its own calls): the earlier's
+ * interactions, then the later's of a request shape it lacks, a description repeated told apart as toPact does.
+ * @example mergePacts(JSON.parse(readFileSync(file, 'utf8')), mock.pact(parties))
+ */
+export function mergePacts(earlier: Pact, later: Pact): Pact {
+  const shapes = new Set(earlier.interactions.map(interactionShape));
+  const descriptions = new Set(earlier.interactions.map((i) => i.description));
+  const interactions = [...earlier.interactions];
+  for (const interaction of later.interactions) {
+    if (shapes.has(interactionShape(interaction))) continue;
+    shapes.add(interactionShape(interaction));
+    let description = interaction.description;
+    for (let n = 2; descriptions.has(description); n++) description = `${interaction.description} #${n}`;
+    descriptions.add(description);
+    interactions.push({ ...interaction, description });
+  }
+  const leftOut = [...earlier.metadata['membership-mock'].left_out, ...later.metadata['membership-mock'].left_out];
+  return {
+    ...later,
+    interactions,
+    metadata: {
+      ...later.metadata,
+      'membership-mock': { interactions: interactions.length, left_out: leftOut.slice(0, 100) },
+    },
+  };
+}
+
+/** An interaction's request shape, as pact.ts's pactShape tells calls apart (the operation leads its description). */
+function interactionShape({ description, request, response }: PactInteraction): string {
+  const body = isObject(request.body) ? Object.keys(request.body).sort().join(',') : typeof request.body;
+  const query = Object.keys(request.query ?? {})
+    .sort()
+    .join(',');
+  return [description.split(':')[0], request.method, response.status, query, body].join('|');
+}

@@ -1,0 +1,45 @@
+// Two pacts a run wrote for the same parties, joined: no interaction lost, none twice, no description twice.
+import { expect, test } from 'vitest';
+import { mergePacts } from '../../mock/reports/merge-pacts.js';
+import type { Pact, PactInteraction } from '../../mock/reports/pact.js';
+
+const interaction = (description: string, body?: Record<string, unknown>): PactInteraction => {
+  const [operation, method] = description.split(/: | /);
+  return {
+    description,
+    request: { method: method!, path: `/${operation}`, ...(body ? { body } : {}) },
+    response: { status: 201 },
+  };
+};
+
+const pact = (interactions: PactInteraction[], leftOut: string[] = []): Pact => ({
+  consumer: { name: 'web-app' },
+  provider: { name: 'membership' },
+  interactions,
+  metadata: {
+    pactSpecification: { version: '3.0.0' },
+    'membership-mock': { interactions: interactions.length, left_out: leftOut },
+  },
+});
+
+test('keeps the earlier interactions and adds the later ones of a shape it lacks', () => {
+  const earlier = pact([interaction('createPass: POST /p → 201', { name: 'Gold' })], ['call-1 GET /x: no operation']);
+  const later = pact(
+    [
+      interaction('createPass: POST /p → 201', { name: 'Silver' }), // the same shape: body fields, status
+      interaction('createPass: POST /p → 201', { name: 'Gold', valid_until: null }), // another shape, same words
+      interaction('listPasses: GET /p → 201'),
+    ],
+    ['call-2 GET /y: no operation'],
+  );
+  const merged = mergePacts(earlier, later);
+  expect(merged.interactions.map((i) => [i.description, i.request.body])).toEqual([
+    ['createPass: POST /p → 201', { name: 'Gold' }],
+    ['createPass: POST /p → 201 #2', { name: 'Gold', valid_until: null }],
+    ['listPasses: GET /p → 201', undefined],
+  ]);
+  expect(merged.metadata['membership-mock']).toEqual({
+    interactions: 3,
+    left_out: ['call-1 GET /x: no operation', 'call-2 GET /y: no operation'],
+  });
+});
