@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningMock } from '../../mock/index.js';
 import { AUTH, newServer } from '../support/harness.js';
+import { DEFAULT_CONTRACT, startMock } from '../../mock/index.js';
 
 // The page's globals, for the functions that run in it (the project compiles without the DOM library).
 declare const document: {
@@ -126,6 +127,33 @@ async function hasText(locator: Locator, text: string | RegExp): Promise<void> {
 }
 
 describe('the call inspector in chromium', () => {
+  test("with several APIs, each call names its API and the text filter finds one API's calls", async () => {
+    const apis = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        { name: 'gadgets', contract: 'test/fixtures/gadgets.openapi.yaml', mount: '/gadgets' },
+      ],
+    });
+    try {
+      await fetch(`${apis.url}/members/m1/passes`, { headers: AUTH });
+      await fetch(`${apis.url}/gadgets/gadgets`);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      contexts.push(context);
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      await page.goto(`${apis.url}/__mock/`);
+      await rowCount(page, 2);
+      await expect(page.locator('#call-rows .operation').allTextContents()).resolves.toEqual([
+        'gadgets · listGadgets',
+        'membership · listPasses',
+      ]);
+      await page.locator('#filter-text').fill('gadgets');
+      await rowCount(page, 1);
+    } finally {
+      await apis.close();
+    }
+  });
+
   test('loads under its strict Content-Security-Policy with nothing refused and no script error', async () => {
     const problems: string[] = [];
     const context = await browser.newContext();

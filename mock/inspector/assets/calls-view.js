@@ -59,7 +59,13 @@ export function createCallsView({ rows, count, empty, filters, session, open }) 
           call.path,
         ),
       ),
-      h('td', { class: 'operation' }, call.operationId ?? h('em', {}, 'none')),
+      h(
+        'td',
+        { class: 'operation' },
+        // With several APIs, the API the call went to: the text filter finds its calls by its name.
+        call.contract ? h('span', { class: 'api' }, `${call.contract} · `) : null,
+        call.operationId ?? h('em', {}, 'none'),
+      ),
       h(
         'td',
         { class: 'status' },
@@ -114,11 +120,11 @@ export function createCallsView({ rows, count, empty, filters, session, open }) 
   };
 }
 
-/** What the text filter looks in: method, path, query, operation, status, id and the request body. */
+/** What the text filter looks in: method, path, query, API, operation, status, id and the request body. */
 function searchText(call) {
   const query = new URLSearchParams(
     Object.entries(call.query ?? {}).flatMap(([k, v]) => [v].flat().map((one) => [k, one])),
   );
   const body = call.body === undefined ? '' : JSON.stringify(call.body);
-  return `${call.method} ${call.path}?${query} ${call.operationId ?? ''} ${describeStatus(call)} ${call.id} ${body}`.toLowerCase();
+  return `${call.method} ${call.path}?${query} ${call.contract ?? ''} ${call.operationId ?? ''} ${describeStatus(call)} ${call.id} ${body}`.toLowerCase();
 }
