@@ -1,4 +1,4 @@
-// A mistyped flag names the one the user most likely meant: `--contracts` → `--contract`.
+// A mistyped flag or key names the one the user most likely meant: `--contracts` → `--contract`, `prot` → `port`.
 
 /**
  * The known flag nearest to `typed` by edit distance, when it is near enough to be a typo (at most a third of
@@ -6,14 +6,23 @@
  * @example nearestFlag('--contracts', ['contract', 'port']) // '--contract'
  */
 export function nearestFlag(typed: string, known: readonly string[]): string | undefined {
-  const name = typed.replace(/^-+/, '').split('=')[0]!.toLowerCase();
-  let best: { flag: string; distance: number } | undefined;
-  for (const flag of known) {
-    const distance = editDistance(name, flag);
-    if (!best || distance < best.distance) best = { flag, distance };
+  const near = nearestName(typed.replace(/^-+/, '').split('=')[0]!, known);
+  return near === undefined ? undefined : `--${near}`;
+}
+
+/**
+ * The known name nearest to `typed`, case aside, when it is near enough to be a typo (as {@link nearestFlag}).
+ * @example nearestName('prot', ['port', 'host']) // 'port'
+ */
+export function nearestName(typed: string, known: readonly string[]): string | undefined {
+  const name = typed.toLowerCase();
+  let best: { known: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { known: candidate, distance };
   }
   if (!best || best.distance > Math.min(3, Math.ceil(name.length / 3))) return undefined;
-  return `--${best.flag}`;
+  return best.known;
 }
 
 /** Levenshtein distance, one row at a time. */

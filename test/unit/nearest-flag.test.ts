@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nearestFlag } from '../../mock/lib/nearest-name.js';
+import { nearestFlag, nearestName } from '../../mock/lib/nearest-name.js';
 
 const FLAGS = ['contract', 'port', 'static', 'stateless', 'state-file', 'state-limit', 'no-cors', 'latency'];
 
@@ -17,5 +17,23 @@ describe('the flag a typo most likely meant', () => {
 
   test.each(['--bogus', '--x', '--verbose'])('%s is too far from every flag to suggest one', (typed) => {
     expect(nearestFlag(typed, FLAGS)).toBeUndefined();
+  });
+});
+
+describe('the key a typo most likely meant', () => {
+  const KEYS = ['port', 'host', 'bodyLimit', 'stateFile', 'faults'];
+
+  test.each([
+    ['prot', 'port'],
+    ['bodylimit', 'bodyLimit'],
+    ['body-limit', 'bodyLimit'],
+    ['StateFile', 'stateFile'],
+    ['fault', 'faults'],
+  ])('%s suggests %s, spelt as the key is', (typed, meant) => {
+    expect(nearestName(typed, KEYS)).toBe(meant);
+  });
+
+  test.each(['verbose', 'x', 'latency'])('%s is too far from every key to suggest one', (typed) => {
+    expect(nearestName(typed, KEYS)).toBeUndefined();
   });
 });
