@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The command line: parse flags, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
+// The command line: flags over the config file, start the mock, print one banner line, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
 import bytes from 'bytes';
 import { isIPv4 } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { createLogger, type LogFormat } from './instance/logger.js';
 import { FLAGS, HELP } from './cli/cli-flags.js';
-import { parseFlags, UsageError, type ParsedFlags } from './cli/parse-flags.js';
+import { parseFlags, UsageError } from './cli/parse-flags.js';
+import { applyConfig, RENAMED_KEYS, type FlagName, type FlagValues } from './cli/apply-config.js';
+import { loadConfig } from './cli/config-file.js';
 import type { ProxyOptions } from './respond/proxy-rules.js';
 import { hostName } from './handler/guards/host-guard.js';
 import type { ServerOptions } from './instance/options.js';
@@ -19,53 +21,63 @@ import type { CombinedContract } from './contract/combine-contracts.js';
 import { serverPaths } from './contract/server-paths.js';
 import { watchParent } from './node/watch-parent.js';
 
-function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?: boolean } {
+/** What the command line asks for: the mock's options, the config file read, or only the help or the version. */
+type CliOptions = ServerOptions & { help?: boolean; version?: boolean; config?: string };
+
+function readOptions(argv: string[]): CliOptions {
   if (argv.some((arg) => arg === '--state-limit' || arg.startsWith('--state-limit=')))
     throw new UsageError(
       '--state-limit is gone: state is bounded by bytes now, and placeholders are free. Give --state-bytes ' +
         '(such as 64MB, the default), and --collection-limit for the records of one collection.',
     );
-  const { values } = parseFlags(argv, FLAGS);
+  const { values: given } = parseFlags(argv, FLAGS);
+  if (given.help || given.version) return { help: given.help, version: given.version };
+  const file = loadConfig(given.config && fromCaller(given.config), callerDir(), RENAMED_KEYS);
+  const { values, contracts, nameOf } = file
+    ? applyConfig(given, file)
+    : { values: given, contracts: undefined, nameOf: (flag: FlagName) => `--${flag}` };
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
   return {
-    help: values.help,
-    version: values.version,
-    ...contractsOf(values.contract ?? []),
-    port: integer('--port (or PORT)', port, 0, 65535),
+    config: file?.name,
+    // --contract given (or the file's contract) is one API or several, as contractsOf reads it; else the file's.
+    ...(values.contract === undefined && contracts ? { contracts } : contractsOf(values.contract ?? [])),
+    port: integer(nameOf('port') === '--port' ? '--port (or PORT)' : nameOf('port'), port, 0, 65535),
     host: values.host ?? '127.0.0.1',
     seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
     dynamic: !values.static,
     bodyLimit:
-      values['body-limit'] === undefined ? undefined : integer('--body-limit', values['body-limit'], 1, 1024 ** 3),
+      values['body-limit'] === undefined
+        ? undefined
+        : integer(nameOf('body-limit'), values['body-limit'], 1, 1024 ** 3),
     journalLimit:
       values['journal-limit'] === undefined
         ? undefined
-        : integer('--journal-limit', values['journal-limit'], 1, 10_000_000),
+        : integer(nameOf('journal-limit'), values['journal-limit'], 1, 10_000_000),
     journalBytes:
       values['journal-bytes'] === undefined
         ? undefined
-        : integer('--journal-bytes', values['journal-bytes'], 1024, 1024 ** 4),
+        : integer(nameOf('journal-bytes'), values['journal-bytes'], 1024, 1024 ** 4),
     journalBodyLimit:
       values['journal-body-limit'] === undefined
         ? undefined
-        : integer('--journal-body-limit', values['journal-body-limit'], 0, 1024 ** 3),
+        : integer(nameOf('journal-body-limit'), values['journal-body-limit'], 0, 1024 ** 3),
     sessionLimit:
       values['session-limit'] === undefined
         ? undefined
-        : integer('--session-limit', values['session-limit'], 1, 100_000),
+        : integer(nameOf('session-limit'), values['session-limit'], 1, 100_000),
     journalSecrets: values['journal-secrets'] ?? false,
     collectionLimit:
       values['collection-limit'] === undefined
         ? undefined
-        : integer('--collection-limit', values['collection-limit'], 1, 10_000_000),
-    stateBytes: values['state-bytes'] === undefined ? undefined : size('--state-bytes', values['state-bytes']),
+        : integer(nameOf('collection-limit'), values['collection-limit'], 1, 10_000_000),
+    stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
     placeholders:
-      values.placeholders === undefined ? undefined : integer('--placeholders', values.placeholders, 0, 1000),
+      values.placeholders === undefined ? undefined : integer(nameOf('placeholders'), values.placeholders, 0, 1000),
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
     stateSync: stateSync(values['state-sync'] ?? 'normal'),
@@ -77,16 +89,20 @@ function readOptions(argv: string[]): ServerOptions & { help?: boolean; version?
             .split(',')
             .map((o) => o.trim())
             .filter(Boolean),
-    allowedHosts: values['allowed-hosts'] === undefined ? undefined : allowedHosts(values['allowed-hosts']),
+    allowedHosts:
+      values['allowed-hosts'] === undefined
+        ? undefined
+        : allowedHosts(nameOf('allowed-hosts'), values['allowed-hosts']),
     watch: !values['no-watch'],
     log: logFormat(values.log ?? 'pretty'),
     admin: values['no-admin'] ? false : { token: adminToken(values['admin-token']) },
-    proxy: proxyOf(values),
+    proxy: proxyOf(values, nameOf),
     record: values.record && fromCaller(values.record),
     faults: {
-      latency: values.latency === undefined ? undefined : latencyOf(values.latency),
-      failureRate: values['failure-rate'] === undefined ? undefined : share('--failure-rate', values['failure-rate']),
-      dropRate: values['drop-rate'] === undefined ? undefined : share('--drop-rate', values['drop-rate']),
+      latency: values.latency === undefined ? undefined : latencyOf(nameOf('latency'), values.latency),
+      failureRate:
+        values['failure-rate'] === undefined ? undefined : share(nameOf('failure-rate'), values['failure-rate']),
+      dropRate: values['drop-rate'] === undefined ? undefined : share(nameOf('drop-rate'), values['drop-rate']),
     },
   };
 }
@@ -113,7 +129,7 @@ function contractsOf(given: string[]): Pick<ServerOptions, 'contract' | 'contrac
 }
 
 /** The `--proxy*` flags as the `proxy` option; they mean nothing without `--proxy`. */
-function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | undefined {
+function proxyOf(values: FlagValues, nameOf: (flag: FlagName) => string): ProxyOptions | undefined {
   const url = values.proxy;
   const others = [
     'proxy-fallback',
@@ -144,15 +160,15 @@ function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | un
         : (list(fallback) ?? []).map((status) => {
             if (!/^[1-5]\d\d$/.test(status))
               throw new UsageError(
-                `--proxy-fallback must be auto, off or statuses such as 404,501, not "${fallback}".`,
+                `${nameOf('proxy-fallback')} must be auto, off or statuses such as 404,501, not "${fallback}".`,
               );
             return Number(status);
           }),
     timeout:
       values['proxy-timeout'] === undefined
         ? undefined
-        : integer('--proxy-timeout', values['proxy-timeout'], 1, 600_000),
-    headers: proxyHeaders(values['proxy-header'] ?? []),
+        : integer(nameOf('proxy-timeout'), values['proxy-timeout'], 1, 600_000),
+    headers: proxyHeaders(nameOf('proxy-header'), values['proxy-header'] ?? []),
     mockOnly: list(values['mock-only']),
     proxyOnly: list(values['proxy-only']),
     passthrough: !values['no-proxy-passthrough'],
@@ -161,13 +177,13 @@ function proxyOf(values: ParsedFlags<typeof FLAGS>['values']): ProxyOptions | un
 }
 
 /** `--proxy-header 'Authorization: Bearer t'`, repeatable, as a record of headers. */
-function proxyHeaders(given: string[]): Record<string, string> {
+function proxyHeaders(flag: string, given: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const text of given) {
     const at = text.indexOf(':');
     const name = at > 0 ? text.slice(0, at).trim() : '';
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`--proxy-header must be "Name: value", such as "Authorization: Bearer t", not "${text}".`);
+      throw new UsageError(`${flag} must be "Name: value", such as "Authorization: Bearer t", not "${text}".`);
     headers[name] = text.slice(at + 1).trim();
   }
   return headers;
@@ -184,7 +200,7 @@ function adminToken(flag: string | undefined): string | undefined {
   return flag ?? env;
 }
 
-function allowedHosts(list: string): string[] | true {
+function allowedHosts(flag: string, list: string): string[] | true {
   const entries = list
     .split(',')
     .map((entry) => entry.trim())
@@ -193,7 +209,7 @@ function allowedHosts(list: string): string[] | true {
   const wrong = entries.find((entry) => hostName(entry.startsWith('.') ? entry.slice(1) : entry) === undefined);
   if (wrong !== undefined || entries.length === 0)
     throw new UsageError(
-      `--allowed-hosts must be host names, comma-separated (.example.com for its subdomains too), or all; ` +
+      `${flag} must be host names, comma-separated (.example.com for its subdomains too), or all; ` +
         `not "${wrong ?? list}".`,
     );
   return entries;
@@ -217,9 +233,9 @@ function isLoopback(host: string): boolean {
   return name === 'localhost' || name === '::1' || (isIPv4(name) && name.startsWith('127.'));
 }
 
-function latencyOf(text: string): Latency {
+function latencyOf(flag: string, text: string): Latency {
   const latency = parseLatency(text);
-  if (latency === undefined) throw new UsageError(`--latency must be ${LATENCY_FORMAT}, not "${text}".`);
+  if (latency === undefined) throw new UsageError(`${flag} must be ${LATENCY_FORMAT}, not "${text}".`);
   return latency;
 }
 
@@ -252,7 +268,12 @@ function logFormat(value: string): 'pretty' | 'json' | 'off' {
 
 /** `npm start -- --data x.json` runs in the package folder; paths are taken from where npm was called. */
 function fromCaller(path: string): string {
-  return /^https?:/i.test(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path);
+  return /^https?:/i.test(path) ? path : resolve(callerDir(), path);
+}
+
+/** The folder the command was run in (npm's, for `npm start`): where the config file is looked for. */
+function callerDir(): string {
+  return process.env.INIT_CWD ?? process.cwd();
 }
 
 /** A size in bytes, as a number or with a unit (`64MB`, `1.5GB`: units of 1024), from 1 KB to 1 TB. */
@@ -351,13 +372,15 @@ async function start(options: ServerOptions): Promise<RunningMock> {
 }
 
 /** The banner, and the warnings a person starting the mock should read; then the examples checked, after listening. */
-function announce(options: ServerOptions, running: RunningMock): void {
+function announce(options: CliOptions, running: RunningMock): void {
   const { contract: served } = running.mock;
   const count = served.operations.length;
   const notes = [`seed ${options.seed}`];
   // Named, so that a person sees which file keeps the records.
   if (options.stateFile) notes.push(`state file ${options.stateFile}`);
   notes.push(adminNote(options.admin, running.url));
+  // Settings that come from no flag typed would otherwise surprise.
+  if (options.config !== undefined) notes.push(`settings from ${options.config}`);
   logger.info(
     `serving ${count} operation${count === 1 ? '' : 's'} of "${served.title}" ${served.version} ` +
       `at ${running.url}${underServers(served)} (${notes.join('; ')})`,
@@ -371,6 +394,7 @@ function announce(options: ServerOptions, running: RunningMock): void {
       seed: options.seed,
       stateFile: options.stateFile ?? null,
       admin: options.admin === false ? null : `${running.url}/__mock`,
+      ...(options.config === undefined ? {} : { config: options.config }),
     },
   );
   if (served.operations.length === 0) {

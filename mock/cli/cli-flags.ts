@@ -7,6 +7,9 @@ export const HELP = `Usage: membership-mock [options]
 Serves a mock of an OpenAPI contract: routes, validation and bodies come from the contract.
 
 Options:
+  --config FILE          read the settings from FILE, a JSON file whose keys hold what the flags hold; a flag
+                         given beats it (default: membership-mock.config.json where you run it, if there is
+                         one; see mock/docs/config.md)
   --contract FILE        the contract to serve, a file or a URL: OpenAPI 3.0 or 3.1, Swagger 2.0 (YAML or
                          JSON), or a Postman collection (v2), with the files and URLs its $refs name
                          (default: the bundled contracts/membership.openapi.yaml). Repeat it for several
@@ -85,6 +88,7 @@ Per request: Prefer: code=404 | example=NAME | dynamic=true|false | delay=MS, co
 
 /** Every flag the main command takes; each one is described in {@link HELP} (test/unit/cli-flags.test.ts). */
 export const FLAGS = {
+  config: { type: 'string' },
   contract: { type: 'string', multiple: true },
   port: { type: 'string' },
   host: { type: 'string' },

@@ -111,6 +111,8 @@ paths:
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const flag of [
+      '--config',
+      'membership-mock.config.json',
       '--contract',
       '--port',
       '--host',

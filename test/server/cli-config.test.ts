@@ -1,0 +1,132 @@
+// The config file with the CLI as a real process: found where the command was run, read from --config, beaten by
+// the flags given, and refused, with exit code 2 and the key's name, when it is wrong.
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { DEFAULT_CONTRACT } from '../../mock/index.js';
+import { CliProcess, runCli } from '../support/cli-process.js';
+import { AUTH } from '../support/harness.js';
+
+const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
+const started: CliProcess[] = [];
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-config-'));
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Writes a config file (membership-mock.config.json in the test's folder unless named). */
+async function writeConfig(config: unknown, name = 'membership-mock.config.json'): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return path;
+}
+
+/** The CLI run from the test's folder, as `npx membership-mock` there would be. */
+async function start(args: string[], options: { env?: NodeJS.ProcessEnv; contract?: string } = {}) {
+  const cli = await CliProcess.start(args, {
+    env: { PORT: '', INIT_CWD: dir, MOCK_ADMIN_TOKEN: undefined, ...options.env },
+    contract: options.contract ?? DEFAULT_CONTRACT,
+  });
+  started.push(cli);
+  return cli;
+}
+
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { PORT: '', INIT_CWD: dir, ...env });
+
+describe('the config file', () => {
+  test('is read from the folder the command was run in, and the banner says so', async () => {
+    await writeConfig({ port: 0, seed: 77, log: 'off', checkSecurity: false });
+    const cli = await start([]);
+    expect(cli.banner).toMatch(/\(seed 77; admin at \S+; settings from membership-mock\.config\.json\)$/);
+    expect((await fetch(`${cli.url}/members/m1/passes`)).status).toBe(200);
+  });
+
+  test('--config reads another file, whose paths are relative to its own folder', async () => {
+    await mkdir(join(dir, 'mock'));
+    await copyFile(BOOKSHOP, join(dir, 'mock', 'bookshop.yaml'));
+    await writeConfig({ port: 0, contract: './bookshop.yaml' }, 'mock/ci.json');
+    const cli = await start(['--config', 'mock/ci.json'], { contract: BOOKSHOP });
+    expect(cli.banner).toContain('serving 3 operations of "Bookshop" 2.3.0');
+    expect(cli.banner).toContain('settings from mock/ci.json)');
+  });
+
+  test('a flag given beats the key of the file', async () => {
+    await writeConfig({ port: 0, seed: 77 });
+    const cli = await start(['--seed', '5']);
+    expect(cli.banner).toContain('(seed 5;');
+  });
+
+  test('reads the admin token from the environment variable the file names', async () => {
+    await writeConfig({ port: 0, admin: { token: { env: 'TEAM_MOCK_TOKEN' } } });
+    const cli = await start([], { env: { TEAM_MOCK_TOKEN: 's3cret' } });
+    expect(cli.banner).toContain('/__mock, token required;');
+    expect((await fetch(`${cli.url}/__mock/calls`)).status).toBe(401);
+    expect((await fetch(`${cli.url}/__mock/calls`, { headers: { Authorization: 'Bearer s3cret' } })).status).toBe(200);
+    expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+  });
+
+  test.each<[string, unknown, string]>([
+    ['an unknown key', { prot: 4010 }, 'Unknown key "prot" in membership-mock.config.json. Did you mean port?'],
+    [
+      'a wrong type',
+      { proxy: { url: 'http://x', timeout: '10s' } },
+      '"proxy.timeout" in membership-mock.config.json must be a whole number, not "10s".',
+    ],
+    [
+      'a value its flag refuses',
+      { faults: { latency: '9-1' } },
+      '"faults.latency" in membership-mock.config.json must be milliseconds (0-60000) or a range',
+    ],
+    [
+      'a number out of its flag’s range',
+      { bodyLimit: 0 },
+      '"bodyLimit" in membership-mock.config.json must be a whole number from 1 to 1073741824, not "0".',
+    ],
+    [
+      'a file that is not JSON',
+      '{\n  "port": 4010,\n}\n',
+      'membership-mock.config.json is not JSON: line 3, column 1: Expected double-quoted property name.',
+    ],
+    [
+      'a secret whose variable is not set',
+      { admin: { token: { env: 'NO_SUCH_TOKEN_VAR' } } },
+      '"admin.token" in membership-mock.config.json is the environment variable NO_SUCH_TOKEN_VAR, which is not set.',
+    ],
+  ])('refuses %s with exit code 2, saying where', async (_, config, message) => {
+    await writeConfig(config);
+    const { code, stderr } = await run([]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`membership-mock: ${message}`);
+  });
+
+  test('refuses a --config file that is not there with exit code 2', async () => {
+    const { code, stderr } = await run(['--config', 'ci.json']);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`Cannot read the config file ${join(dir, 'ci.json')}: no such file`);
+  });
+
+  test('a flag given beats a key of the file the flag’s checks would refuse', async () => {
+    await writeConfig({ port: 0, bodyLimit: 0 });
+    const cli = await start(['--body-limit', '10']);
+    const res = await fetch(`${cli.url}/members/m1/credentials`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'pin' }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  test('--help and --version answer without reading it', async () => {
+    await writeConfig('not json');
+    expect((await run(['--help'])).code).toBe(0);
+    expect((await run(['--version'])).code).toBe(0);
+  });
+});
