@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
+import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
 
 const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
@@ -64,9 +65,22 @@ describe('the config file', () => {
     expect(cli.banner).toContain('(seed 5;');
   });
 
-  test('reads the admin token from the environment variable the file names', async () => {
+  test('stands where the flags would: its port beats PORT', async () => {
+    const [filePort, envPort] = [await freePort(), await freePort()];
+    await writeConfig({ port: filePort });
+    const cli = await start([], { env: { PORT: String(envPort) } });
+    expect(cli.url).toBe(`http://127.0.0.1:${filePort}`);
+  });
+
+  test('names the file read in the start event of the JSON log', async () => {
+    await writeConfig({ port: 0, log: 'json' });
+    const cli = await start([]);
+    expect(JSON.parse(cli.banner)).toMatchObject({ event: 'start', config: 'membership-mock.config.json' });
+  });
+
+  test('reads the admin token from the environment variable the file names, over MOCK_ADMIN_TOKEN', async () => {
     await writeConfig({ port: 0, admin: { token: { env: 'TEAM_MOCK_TOKEN' } } });
-    const cli = await start([], { env: { TEAM_MOCK_TOKEN: 's3cret' } });
+    const cli = await start([], { env: { TEAM_MOCK_TOKEN: 's3cret', MOCK_ADMIN_TOKEN: 'other' } });
     expect(cli.banner).toContain('/__mock, token required;');
     expect((await fetch(`${cli.url}/__mock/calls`)).status).toBe(401);
     expect((await fetch(`${cli.url}/__mock/calls`, { headers: { Authorization: 'Bearer s3cret' } })).status).toBe(200);
