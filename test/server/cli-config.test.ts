@@ -59,6 +59,27 @@ describe('the config file', () => {
     expect(cli.banner).toContain('settings from mock/ci.json)');
   });
 
+  test('serves the APIs of "contracts", each under its mount, with paths from the file’s folder', async () => {
+    await mkdir(join(dir, 'mock'));
+    await copyFile(BOOKSHOP, join(dir, 'mock', 'bookshop.yaml'));
+    await writeConfig(
+      {
+        port: 0,
+        contracts: [
+          { name: 'membership', contract: DEFAULT_CONTRACT },
+          { name: 'shop', contract: './bookshop.yaml', mount: '/shop' },
+        ],
+      },
+      'mock/membership-mock.config.json',
+    );
+    const cli = await start(['--config', 'mock/membership-mock.config.json']);
+    await cli.stop(); // the lines after the banner all read
+    expect(cli.stdout).toContain('membership-mock:   shop: 3 operations of "Bookshop" 2.3.0 under /shop\n');
+    expect(cli.stdout).toContain(
+      'membership-mock:   membership: 7 operations of "Membership Passes and Credentials API" 1.0.0 at its own paths\n',
+    );
+  });
+
   test('a flag given beats the key of the file', async () => {
     await writeConfig({ port: 0, seed: 77 });
     const cli = await start(['--seed', '5']);
