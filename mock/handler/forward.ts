@@ -80,6 +80,7 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         agent,
         headers: forwardedHeaders(ex, rules, body),
       });
+      upstream.setNoDelay(true);
       const timer = setTimeout(() => {
         upstream.destroy();
         settle({ ok: false, failure: { kind: 'timeout', message: `no answer within ${rules.timeout} ms` } });

@@ -179,6 +179,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
           status: answer.status,
           headers: journalHeaders,
           body: head ? undefined : received.journal,
+          ...(head || received.text === undefined ? {} : { text: received.text }),
           ...(partOf === undefined ? {} : { partOf }),
         },
         verdict.violationCount,
@@ -229,6 +230,8 @@ interface ReadAnswer {
   checked: boolean;
   /** What the journal keeps of the body. */
   journal: unknown;
+  /** A JSON body's text as it came: the journal keeps it instead of serialising the parsed body again. */
+  text?: string;
   /** The journal keeps only part of it (binary or too large): `partOf` says the whole size. */
   cut: boolean;
 }
@@ -247,7 +250,7 @@ function readAnswer(answer: UpstreamAnswer): ReadAnswer {
   if (JSON_TYPE.test(type)) {
     try {
       const value = JSON.parse(text) as unknown;
-      return { body: value, checked: true, journal: value, cut: false };
+      return { body: value, checked: true, journal: value, text, cut: false };
     } catch {
       return { body: text, checked: true, journal: text, cut: false };
     }
