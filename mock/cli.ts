@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import bytes from 'bytes';
 import { isIPv4 } from 'node:net';
 import { basename, resolve } from 'node:path';
+import { HEADER_NAME } from './http/reply.js';
 import { createLogger, type LogFormat } from './instance/logger.js';
 import { FLAGS, HELP } from './cli/cli-flags.js';
 import { parseFlags, UsageError } from './cli/parse-flags.js';
@@ -182,7 +183,7 @@ function proxyHeaders(flag: string, given: string[]): Record<string, string> {
   for (const text of given) {
     const at = text.indexOf(':');
     const name = at > 0 ? text.slice(0, at).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    if (!HEADER_NAME.test(name))
       throw new UsageError(`${flag} must be "Name: value", such as "Authorization: Bearer t", not "${text}".`);
     headers[name] = text.slice(at + 1).trim();
   }

@@ -134,11 +134,7 @@ const OWN = new Set(['host', 'x-mock-session', 'content-length']);
  */
 function forwardedHeaders(ex: Exchange, rules: ProxyRules, body: ForwardBody): OutgoingHttpHeaders {
   const { req } = ex;
-  const connection = new Set(
-    String(req.headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
+  const connection = connectionNames(req);
   const out: OutgoingHttpHeaders = {};
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
@@ -164,13 +160,18 @@ function forwardedHeaders(ex: Exchange, rules: ProxyRules, body: ForwardBody): O
   return out;
 }
 
-/** The answer's headers, hop-by-hop ones (and those its `Connection` names) left out. */
-function headersOf(answer: IncomingMessage): Pick<UpstreamAnswer, 'rawHeaders' | 'headers'> {
-  const connection = new Set(
-    String(answer.headers.connection ?? '')
+/** The headers a message's `Connection` names: hop-by-hop too, never passed on (RFC 9110 §7.6.1). */
+function connectionNames(message: IncomingMessage): Set<string> {
+  return new Set(
+    String(message.headers.connection ?? '')
       .split(',')
       .map((name) => name.trim().toLowerCase()),
   );
+}
+
+/** The answer's headers, hop-by-hop ones (and those its `Connection` names) left out. */
+function headersOf(answer: IncomingMessage): Pick<UpstreamAnswer, 'rawHeaders' | 'headers'> {
+  const connection = connectionNames(answer);
   const rawHeaders: string[] = [];
   const headers: Record<string, string> = {};
   const raw = answer.rawHeaders;

@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { IHttpOperation } from '@stoplight/types';
 import type { MockContext } from '../instance/mock-context.js';
-import type { ProxyRules } from '../respond/proxy-rules.js';
+import { bodyNotForwarded, type ProxyRules } from '../respond/proxy-rules.js';
 import type { Forward } from '../respond/decide.js';
 import { compileResponses } from '../schema/response-table.js';
 import {
@@ -98,7 +98,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
       ex.answeredBy = 'proxy';
       const { method, req } = ex;
       if ((method === 'GET' || method === 'HEAD') && carriesBody(req)) {
-        const detail = `A ${method} request with a body is not forwarded: RFC 9110 gives it no meaning, and servers and proxies on the way drop or refuse it.`;
+        const detail = bodyNotForwarded(method);
         return finish(ex, problemReply(problem('bodyNotForwarded', detail, { instance: ex.path })));
       }
       // The journal keeps the start of what was streamed through, as it keeps any body.

@@ -59,6 +59,11 @@ export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A character HTTP forbids in a header value (RFC 9110 field-value), as Node checks it before sending. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
+/** Whether Node can send a header: a token name and a value without line breaks or non-Latin-1 characters. */
+export function isSendableHeader(name: string, value: unknown): boolean {
+  return HEADER_NAME.test(name) && typeof value === 'string' && !INVALID_VALUE.test(value);
+}
+
 /** Headers Node can send: a value from the contract with a line break or a non-Latin-1 character is dropped. */
 export function sendableHeaders(headers: Record<string, string>): Record<string, string> {
   // Most answers have no headers of their own: nothing to check, nothing to copy.
@@ -66,7 +71,7 @@ export function sendableHeaders(headers: Record<string, string>): Record<string,
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     // Not sendable: leaving it out keeps the answer and the journal truthful.
-    if (HEADER_NAME.test(name) && !INVALID_VALUE.test(value)) out[name] = value;
+    if (isSendableHeader(name, value)) out[name] = value;
   }
   return out;
 }

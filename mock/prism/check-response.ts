@@ -348,12 +348,25 @@ export function findAnswerViolations(
 
 /** A body's violation placed as Prism's `sl-violations` places it: a missing property at the object lacking it. */
 export function bodyViolation(v: BodyViolation): AnswerViolation {
-  const segments = v.pointer
+  return {
+    location: ['response', 'body', ...placed(v.pointer, v.code)],
+    severity: 'Error',
+    code: v.code,
+    message: v.message,
+  };
+}
+
+/**
+ * A JSON pointer's segments as Prism's `sl-violations` header places a violation: a missing property (`required`)
+ * at the object that lacks it.
+ */
+export function placed(pointer: string, code: string | number): string[] {
+  const segments = pointer
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (v.code === 'required') segments.pop();
-  return { location: ['response', 'body', ...segments], severity: 'Error', code: v.code, message: v.message };
+  if (code === 'required') segments.pop();
+  return segments;
 }
 
 /** A header's text as its schema reads it: a number, an integer or a boolean parsed when it is one. */

@@ -9,6 +9,7 @@ import {
   findContentViolations,
   SchemaChecks,
   bodyViolation,
+  placed,
   type AnswerViolation,
   type BodyViolation,
 } from '../prism/check-response.js';
@@ -166,7 +167,7 @@ type PrismViolation = AnswerViolation;
 export function fromRequest(v: Violation): PrismViolation {
   const code = v.code ?? '';
   // Missing credentials are the request's as a whole, as Prism places them.
-  const location = code === 401 ? ['request'] : ['request', v.location, ...segmentsOf(v.pointer, code)];
+  const location = code === 401 ? ['request'] : ['request', v.location, ...placed(v.pointer, code)];
   return { location, severity: 'Error', code, message: v.message };
 }
 
@@ -216,16 +217,6 @@ function deprecatedOf(spec: IHttpOperation): readonly { where: Where; name: stri
     DEPRECATED.set(spec, found);
   }
   return found;
-}
-
-function segmentsOf(pointer: string, code: string | number): string[] {
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  // Prism places a missing property at the object that lacks it.
-  if (code === 'required') segments.pop();
-  return segments;
 }
 
 /** The most characters the header takes: a Node client refuses answers whose headers pass 16 KiB. */

@@ -13,7 +13,7 @@ import { countOf, REQUESTS } from './counters.js';
 import { checkContentType } from '../http/check-content-type.js';
 import { nestsTooDeep, TOO_DEEP, TOO_DEEP_BODY } from '../http/body-depth.js';
 import { bundleOf } from '../schema/operation-bundle.js';
-import type { ProxyRules } from './proxy-rules.js';
+import { bodyNotForwarded, type ProxyRules } from './proxy-rules.js';
 
 /** A request as the core sees it: routed, its body read. */
 export interface DecideRequest {
@@ -138,7 +138,7 @@ export function decide(
   const query = withoutControls(request.query);
   const proxied = settings.proxy?.proxies(plan.operation.id) === true;
   if (proxied && request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
-    const message = `A ${request.method} request with a body is not forwarded: RFC 9110 gives it no meaning, and servers and proxies on the way drop or refuse it.`;
+    const message = bodyNotForwarded(request.method);
     return refuse(request, 'bodyNotForwarded', [{ location: 'body', pointer: '', message }], { detail: message });
   }
   const broken = refuseBroken(plan, request, query, settings.checkSecurity);

@@ -1,6 +1,7 @@
 // Which requests go to a real backend (the upstream) and when the mock answers in its place: the proxy's rules
 // as data, read by decide() and by the handler that forwards. Nothing here sends a request.
 import { unknownOperation } from '../journal/call-match.js';
+import { isSendableHeader } from '../http/reply.js';
 
 /** A mock in front of a real backend: what the team gives (`proxy` of startMock/createApp, `--proxy*` flags). */
 export interface ProxyOptions {
@@ -150,11 +151,7 @@ function checkedStatus(status: unknown): number {
 function checkedHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (
-      !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ||
-      typeof value !== 'string' ||
-      /[^\t\x20-\x7e\x80-\xff]/.test(value)
-    )
+    if (!isSendableHeader(name, value))
       throw new TypeError(
         `The proxy header "${name}" is not a valid HTTP header (a token name and a printable value).`,
       );
@@ -163,6 +160,14 @@ function checkedHeaders(headers: Record<string, string>): Record<string, string>
     out[name.toLowerCase()] = value;
   }
   return out;
+}
+
+/** Why a GET or HEAD with a body is not forwarded (the core's refusal and the passthrough's say it alike). */
+export function bodyNotForwarded(method: string): string {
+  return (
+    `A ${method} request with a body is not forwarded: RFC 9110 gives it no meaning, and servers and proxies ` +
+    'on the way drop or refuse it.'
+  );
 }
 
 /** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1): never forwarded. */
