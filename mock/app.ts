@@ -11,8 +11,8 @@ import { warnGuardedPatterns } from './contract/guarded-patterns.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
-import { compileProxyRules } from './respond/proxy-rules.js';
-import { apiNames, unknownApi } from './contract/combine-contracts.js';
+import { compileProxyRules, type ProxyRules } from './respond/proxy-rules.js';
+import { apiNames, mountOf, unknownApi } from './contract/combine-contracts.js';
 import { unknownOperation } from './journal/call-match.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
 import { recordMakerOf } from './instance/replace-state.js';
@@ -187,19 +187,23 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   const control = createControl(context, { creator: packageCreator });
 
   const streams = createEventStreams();
-  const rules = resolved.proxy
-    ? compileProxyRules(
-        resolved.proxy,
-        contract.operations.map((op) => op.id),
-        { errors: resolved.errors },
-      )
-    : undefined;
-  let proxy: ProxyStage | undefined;
+  const proxyRules = compileProxies(contract, resolved);
+  const stages: ProxyStage[] = [];
   const handle = createHandler(
     context,
     resolved.admin === false ? undefined : createAdminApi(context, control, resolved.admin.token, streams),
     createBodyReader(resolved.bodyLimit),
-    rules && ((finish) => (proxy = createProxyStage(context, rules, finish))),
+    proxyRules &&
+      ((finish) => {
+        const byApi = new Map<string | undefined, ProxyStage>();
+        for (const [api, rules] of proxyRules) {
+          const stage = createProxyStage(context, rules, finish);
+          stages.push(stage);
+          byApi.set(api, stage);
+        }
+        const all = byApi.get(undefined);
+        return (api) => (api === undefined ? all : (byApi.get(api) ?? all));
+      }),
   );
   const app = bareExpress();
   app.use((req, res) => handle(req, res));
@@ -267,13 +271,49 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       return view;
     },
     endStreams: () => {
-      // The server is closing: the upstream's kept-alive connections go too.
-      proxy?.close();
+      // The server is closing: the upstreams' kept-alive connections go too.
+      for (const stage of stages) stage.close();
       return streams.endAll();
     },
   };
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;
+}
+
+/**
+ * The proxy's rules: the mock's `proxy` for every API (key `undefined`), and each API's own backend
+ * (`proxies`), whose `mockOnly`/`proxyOnly` name that API's own operationIds; none when nothing goes upstream.
+ */
+function compileProxies(
+  contract: Contract,
+  resolved: ResolvedMockOptions,
+): Map<string | undefined, ProxyRules> | undefined {
+  const { proxy, proxies, errors } = resolved;
+  const apis = apiNames(contract);
+  const named = Object.keys(proxies);
+  for (const api of named) if (!apis.includes(api)) throw new TypeError(`proxies: ${unknownApi(api, apis)}`);
+  if (!proxy && named.length === 0) return undefined;
+  const rules = new Map<string | undefined, ProxyRules>();
+  if (proxy)
+    rules.set(
+      undefined,
+      compileProxyRules(
+        proxy,
+        contract.operations.map((op) => op.id),
+        { errors },
+      ),
+    );
+  for (const api of named) {
+    const own = contract.operations.filter((op) => op.api === api).map((op) => ownId(api, op.id));
+    let compiled: ProxyRules;
+    try {
+      compiled = compileProxyRules(proxies[api]!, own, { errors, mount: mountOf(contract, api) });
+    } catch (error) {
+      throw new TypeError(`The backend of ${api}: ${(error as Error).message}`);
+    }
+    rules.set(api, { ...compiled, proxies: (id) => compiled.proxies(ownId(api, id)) });
+  }
+  return rules;
 }
 
 /** The options, defaulted, with what a caller may get wrong refused at once (as the admin API refuses it). */

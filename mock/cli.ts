@@ -408,9 +408,18 @@ function announce(options: CliOptions, running: RunningMock): void {
   // Several APIs: a line each, with where its operations are served.
   for (const api of (served as Partial<CombinedContract>).apis ?? []) {
     const where = api.mount === '/' ? `at its own paths${underServers(api.contract)}` : `under ${api.mount}`;
+    const own = options.contracts?.find((entry) => entry.name === api.name)?.proxy;
+    const backend = typeof own === 'string' ? own : own?.url;
     logger.info(
-      `  ${api.name}: ${api.contract.operations.length} operations of "${api.contract.title}" ${api.contract.version} ${where}`,
-      { event: 'start', api: api.name, operations: api.contract.operations.length, mount: api.mount },
+      `  ${api.name}: ${api.contract.operations.length} operations of "${api.contract.title}" ${api.contract.version} ${where}` +
+        (backend ? `, its backend ${backend}` : ''),
+      {
+        event: 'start',
+        api: api.name,
+        operations: api.contract.operations.length,
+        mount: api.mount,
+        ...(backend ? { proxy: backend } : {}),
+      },
     );
   }
   const proxy = typeof options.proxy === 'string' ? { url: options.proxy } : options.proxy;

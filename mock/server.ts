@@ -130,7 +130,12 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   const logTo = rest.logTo ?? processSink();
   const recorder = record ? recorderOf(record, host, createLogger(rest.log ?? 'off', logTo)) : undefined;
   const onCall = recorder ? withRecorder(recorder, rest.onCall) : rest.onCall;
-  const mockOptions = { ...rest, logTo, onCall };
+  // Each API's own backend, given with its contract (ContractEntry.proxy), beside those given by name.
+  const proxies = {
+    ...Object.fromEntries((apis ?? []).flatMap((a) => (a.proxy ? [[a.name, a.proxy]] : []))),
+    ...rest.proxies,
+  };
+  const mockOptions = { ...rest, logTo, onCall, proxies };
   const collections = inferCollections(contract.operations);
   const fixtures = data
     ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)

@@ -3,7 +3,8 @@
 import { resolve } from 'node:path';
 import type { ContractEntry } from '../instance/options.js';
 import type { FLAGS } from './cli-flags.js';
-import type { ConfigFile, EnvSecret, MockConfig } from './config-file.js';
+import type { ConfigFile, EnvSecret, MockConfig, ProxyConfig } from './config-file.js';
+import type { ProxyOptions } from '../respond/proxy-rules.js';
 import { UsageError, type ParsedFlags } from './parse-flags.js';
 
 export type FlagName = keyof typeof FLAGS;
@@ -118,22 +119,52 @@ export function applyConfig(
   Object.assign(values, given);
   return {
     values,
-    contracts: given.contract === undefined ? contractEntries(config.contracts, dir) : undefined,
+    contracts: given.contract === undefined ? contractEntries(config.contracts, dir, env, name) : undefined,
     nameOf: (flag) => (keyOf[flag] === undefined ? `--${flag}` : `"${keyOf[flag]}" in ${name}`),
   };
 }
 
 /**
- * The file's `contracts` as the `contracts` option: each contract's path made absolute from the file's folder.
+ * The file's `contracts` as the `contracts` option: each contract's path made absolute from the file's folder,
+ * each API's own backend with its secret headers read from the environment.
  * @example contractEntries([{ name: 'pay', contract: './pay.yaml', mount: '/pay' }], '/app')
  * // [{ name: 'pay', contract: '/app/pay.yaml', mount: '/pay' }]
  */
-export function contractEntries(contracts: MockConfig['contracts'], dir: string): ContractEntry[] | undefined {
-  return contracts?.map(({ name, contract, mount }) => ({
+export function contractEntries(
+  contracts: MockConfig['contracts'],
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  file = 'the config file',
+): ContractEntry[] | undefined {
+  return contracts?.map(({ name, contract, mount, proxy }, index) => ({
     name,
     contract: fromFile(contract, dir),
     ...(mount === undefined ? {} : { mount }),
+    ...(proxy === undefined ? {} : { proxy: proxyOfEntry(proxy, `contracts[${index}].proxy`, env, file) }),
   }));
+}
+
+/** An API's backend as the file gives it, its secret headers read from the environment variables they name. */
+function proxyOfEntry(
+  proxy: string | ProxyConfig,
+  key: string,
+  env: NodeJS.ProcessEnv,
+  file: string,
+): string | ProxyOptions {
+  if (typeof proxy === 'string') return proxy;
+  const headers: Record<string, string> = {};
+  for (const [header, value] of Object.entries(proxy.headers ?? {})) {
+    if (typeof value === 'string') headers[header] = value;
+    else {
+      const read = env[value.env];
+      if (!read)
+        throw new UsageError(
+          `"${key}.headers.${header}" in ${file} is the environment variable ${value.env}, which is ${read === '' ? 'empty' : 'not set'}.`,
+        );
+      headers[header] = read;
+    }
+  }
+  return { ...proxy, headers };
 }
 
 /** Each key of the file as the flag it stands for, in the flag's text; `secret` reads a value kept out of the file. */

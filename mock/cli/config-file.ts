@@ -35,7 +35,7 @@ export interface ProxyConfig {
 export interface MockConfig {
   $schema?: string;
   contract?: string;
-  contracts?: { name: string; contract: string; mount?: string }[];
+  contracts?: { name: string; contract: string; mount?: string; proxy?: string | ProxyConfig }[];
   port?: number;
   host?: string;
   seed?: number | string;

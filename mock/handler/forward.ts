@@ -70,7 +70,7 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         clearTimeout(timer);
         done(result);
       };
-      const target = `${base}${ex.path}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const target = `${base}${upstreamPath(ex.path, rules.mount)}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
       const upstream = send({
         protocol: rules.url.protocol,
         hostname: rules.url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -185,4 +185,10 @@ function headersOf(answer: IncomingMessage): Pick<UpstreamAnswer, 'rawHeaders' |
       headers[lower] === undefined ? value : `${headers[lower]}${lower === 'set-cookie' ? '\n' : ', '}${value}`;
   }
   return { rawHeaders, headers };
+}
+
+/** The path a request goes to upstream: without the API's mount, when the API has a backend of its own. */
+function upstreamPath(path: string, mount: string): string {
+  if (mount === '' || !(path === mount || path.startsWith(`${mount}/`))) return path;
+  return path.slice(mount.length) || '/';
 }

@@ -25,6 +25,9 @@ import { refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 import type { ProxyStage } from './proxy.js';
 
+/** The proxy stage that stands for an API (`undefined`: a mock of one contract), if its requests go upstream. */
+export type ProxyLookup = (api: string | undefined) => ProxyStage | undefined;
+
 /** Where admin requests (`/__mock/*`) go once they have an id, a log line, a known host, a session and CORS. */
 export type AdminHandler = (ex: Exchange) => void;
 
@@ -38,7 +41,7 @@ export function createHandler(
   context: MockContext,
   admin: AdminHandler | undefined,
   readBody: BodyReader,
-  makeProxy?: (finish: Finish) => ProxyStage,
+  makeProxy?: (finish: Finish) => ProxyLookup,
 ): RequestListener {
   const logRequest = createRequestLogger(context.logger);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
@@ -51,7 +54,7 @@ export function createHandler(
   /** The last stages of every contract request: check the answer against the contract, record, write. */
   const finish = (ex: Exchange, reply: Reply): void =>
     sendReply(ex, checkAnswer({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, reply));
-  const proxy = makeProxy?.(finish);
+  const proxyOf = makeProxy?.(finish);
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -77,6 +80,7 @@ export function createHandler(
 
       const routed = matchRoute(context.served, ex.method, ex.path, context.options.cors !== false);
       ex.api = isMatch(routed) ? routed.plan.operation.api : apiOfPath(context.served.contract, ex.path);
+      const proxy = proxyOf?.(ex.api);
       if (!isMatch(routed)) return proxy?.rules.passthrough ? proxy.passThrough(ex, routed) : finish(ex, routed);
       ex.match = routed;
       // A session is made only for a request with the operation's credentials (see Exchange.session), known

@@ -162,6 +162,14 @@ export interface MockOptions {
    */
   proxy?: string | ProxyOptions;
   /**
+   * With several APIs (a contract made by `combineContracts`, or `contracts` of startMock): each named API's own
+   * backend. Its operations go there, under the URL's path and without the API's mount (`/payments/charges` to
+   * `https://payments.test/api/charges`), with its own fallback, timeout, headers and `mockOnly`/`proxyOnly`
+   * (the API's own operationIds). An API not named here goes to `proxy` when it is given, else the mock answers it.
+   * @default none
+   */
+  proxies?: Record<string, string | ProxyOptions>;
+  /**
    * Where log lines go; `level` is `info` for requests and news, `warn` or `error` for the rest.
    * @default the console (`startMock` and the CLI: `info` to process.stdout in batches, the rest to process.stderr)
    */
@@ -188,6 +196,12 @@ export interface ContractEntry {
    * @default '/'
    */
   mount?: string;
+  /**
+   * The API's own backend: its operations go there (without the mount), checked both ways, as `proxy` does for
+   * the whole mock. A string is `{ url }`. See {@link MockOptions.proxies}.
+   * @default the mock's `proxy`, if any
+   */
+  proxy?: string | ProxyOptions;
 }
 
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
@@ -260,9 +274,10 @@ export interface ServerOptions extends MockOptions {
 /** The default session's budget when it is kept in a state file: on disk, it need not be held in memory (1 GiB). */
 export const FILE_STATE_BYTES = 1024 ** 3;
 
-export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy' | 'onCall'>> & {
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy' | 'proxies' | 'onCall'>> & {
   store?: Store;
   proxy?: ProxyOptions;
+  proxies: Record<string, ProxyOptions>;
   onCall?: (call: CallRecord) => void;
 };
 
@@ -299,6 +314,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log = 'off',
     logTo = consoleSink,
     proxy,
+    proxies = {},
     onCall,
   } = options;
   return {
@@ -327,6 +343,9 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     log,
     logTo,
     proxy: typeof proxy === 'string' ? { url: proxy } : proxy,
+    proxies: Object.fromEntries(
+      Object.entries(proxies).map(([api, one]) => [api, typeof one === 'string' ? { url: one } : one]),
+    ),
     onCall,
   };
 }

@@ -48,6 +48,11 @@ export interface ProxyRules {
   readonly passthrough: boolean;
   /** Keep the upstream's records as the mock's state (see ProxyOptions.recordState). */
   readonly recordState: boolean;
+  /**
+   * The path prefix left out of forwarded paths: an API's own backend serves its paths without the mount the
+   * mock serves them under; `''` forwards the path as received.
+   */
+  readonly mount: string;
   /** Whether a request routed to `operationId` goes upstream (before overrides, Prefer and faults). */
   proxies(operationId: string): boolean;
   /**
@@ -74,7 +79,7 @@ export const PROXY_TIMEOUT = 10_000;
 export function compileProxyRules(
   options: ProxyOptions,
   operationIds: readonly string[],
-  { errors = false }: { errors?: boolean } = {},
+  { errors = false, mount = '' }: { errors?: boolean; mount?: string } = {},
 ): ProxyRules {
   const url = upstreamUrl(options.url);
   const timeout = options.timeout ?? PROXY_TIMEOUT;
@@ -98,6 +103,7 @@ export function compileProxyRules(
     headers: checkedHeaders(options.headers ?? {}),
     passthrough: options.passthrough ?? true,
     recordState: options.recordState ?? false,
+    mount: mount === '/' ? '' : mount,
     proxies: (id) => (proxyOnly ? proxyOnly.has(id) : !mockOnly.has(id)),
     fallsBackOn(status, described) {
       if (statuses) return statuses.has(status);

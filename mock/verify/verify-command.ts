@@ -2,7 +2,10 @@
 import { resolve } from 'node:path';
 import { DEFAULT_CONTRACT } from '../node/default-contract.js';
 import { writeReport } from '../node/write-report.js';
-import { parseFlags, type FlagTable } from '../cli/parse-flags.js';
+import { parseFlags, UsageError, type FlagTable } from '../cli/parse-flags.js';
+import { CONFIG_FILE, loadConfig } from '../cli/config-file.js';
+import { contractEntries, RENAMED_KEYS } from '../cli/apply-config.js';
+import { unknownApi } from '../contract/combine-contracts.js';
 import { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export const VERIFY_HELP = `Usage: membership-mock verify --base-url URL [options]
@@ -12,8 +15,12 @@ from the request schemas), checks every answer against the contract, prints a re
 violation.
 
 Options:
-  --base-url URL       the server to verify (required)
-  --contract FILE      OpenAPI file (default: the bundled contracts/membership.openapi.yaml)
+  --base-url URL       the server to verify (default: the backend the config file gives the API, if any)
+  --contract FILE      OpenAPI file (default: the config file's contract, else the bundled
+                       contracts/membership.openapi.yaml)
+  --api NAME           one API of the config file's "contracts": its contract, and its backend's URL and
+                       headers unless --base-url and --header are given
+  --config FILE        the config file (default: membership-mock.config.json where the command is run)
   --token T            send Authorization: Bearer T (or set MOCK_VERIFY_TOKEN)
   --header "K: V"      another header to send; repeat as needed
   --param NAME=VALUE   a fixed path parameter value, e.g. member_id=mbr_1; repeat as needed
@@ -31,6 +38,8 @@ Exit codes: 0 every answer kept the contract; 1 a violation (an answer that brea
 export const VERIFY_FLAGS = {
   'base-url': { type: 'string' },
   contract: { type: 'string' },
+  api: { type: 'string' },
+  config: { type: 'string' },
   token: { type: 'string' },
   header: { type: 'string', multiple: true },
   param: { type: 'string', multiple: true },
@@ -56,8 +65,21 @@ export async function runVerify(
     return usage((error as Error).message);
   }
   if (values.help) return (out(`${VERIFY_HELP}\n`), 0);
-  if (!values['base-url']) return usage('--base-url is required.');
-  const headers: Record<string, string> = {};
+  let target: Target;
+  try {
+    target = targetOf(values);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error.message);
+    throw error;
+  }
+  const baseUrl = values['base-url'] ?? target.baseUrl;
+  if (!baseUrl)
+    return usage(
+      target.api
+        ? `--base-url is required: ${target.api} has no backend in ${target.file}.`
+        : '--base-url is required.',
+    );
+  const headers: Record<string, string> = values.header === undefined ? { ...target.headers } : {};
   const token = values.token ?? process.env.MOCK_VERIFY_TOKEN;
   if (token) headers.Authorization = `Bearer ${token}`;
   for (const header of values.header ?? []) {
@@ -77,17 +99,12 @@ export async function runVerify(
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
     return usage('--timeout must be a positive number of milliseconds.');
-  const contract =
-    values.contract === undefined
-      ? DEFAULT_CONTRACT
-      : /^https?:/i.test(values.contract)
-        ? values.contract
-        : resolve(process.env.INIT_CWD ?? process.cwd(), values.contract);
+  const { contract } = target;
 
   const { verifyProvider, formatAs } = await import('./verify-provider.js');
   try {
     const report = await verifyProvider({
-      baseUrl: values['base-url'],
+      baseUrl,
       contract,
       headers,
       params,
@@ -106,4 +123,62 @@ export async function runVerify(
     err(`membership-mock verify: ${(error as Error).message}\n`);
     return 2;
   }
+}
+
+/** What to verify: a contract, and what the config file says of its server. */
+interface Target {
+  contract: string;
+  /** The API of the config file's `contracts` it is. */
+  api?: string;
+  /** The URL of its backend in the config file. */
+  baseUrl?: string;
+  /** The headers the config file sends its backend (secrets read from the environment). */
+  headers?: Record<string, string>;
+  /** The config file, as messages name it. */
+  file?: string;
+}
+
+/**
+ * The contract `--contract` names; else the API `--api` names in the config file, with its backend; else the
+ * file's one contract and proxy; else the bundled contract.
+ * @throws UsageError for `--api` without a file of several APIs, a misspelt API, or both `--api` and `--contract`
+ */
+function targetOf(values: { contract?: string; api?: string; config?: string }): Target {
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  if (values.contract !== undefined) {
+    if (values.api !== undefined) throw new UsageError('give --contract or --api, not both.');
+    return { contract: /^https?:/i.test(values.contract) ? values.contract : resolve(cwd, values.contract) };
+  }
+  const file = loadConfig(values.config && resolve(cwd, values.config), cwd, RENAMED_KEYS);
+  const config = file?.config;
+  if (values.api === undefined) {
+    if (config?.contracts)
+      throw new UsageError(
+        `${file!.name} serves several APIs: name the one to verify with --api (${config.contracts.map((c) => c.name).join(', ')}).`,
+      );
+    if (!config?.contract) return { contract: DEFAULT_CONTRACT };
+    const proxy = typeof config.proxy === 'string' ? { url: config.proxy } : config.proxy;
+    return { contract: resolve(file!.dir, config.contract), baseUrl: proxy?.url, file: file!.name };
+  }
+  if (!config?.contracts)
+    throw new UsageError(
+      `--api names one API of a config file's "contracts", and ${file ? `${file.name} has none` : `there is no ${CONFIG_FILE} here (--config names another)`}.`,
+    );
+  const entries = contractEntries(config.contracts, file!.dir, process.env, file!.name)!;
+  const entry = entries.find((one) => one.name === values.api);
+  if (!entry)
+    throw new UsageError(
+      unknownApi(
+        values.api,
+        entries.map((one) => one.name),
+      ),
+    );
+  const proxy = typeof entry.proxy === 'string' ? { url: entry.proxy } : entry.proxy;
+  return {
+    contract: entry.contract as string,
+    api: entry.name,
+    baseUrl: proxy?.url,
+    headers: proxy?.headers,
+    file: file!.name,
+  };
 }

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DEFAULT_CONTRACT } from '../../mock/index.js';
+import { DEFAULT_CONTRACT, startMock } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
 import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
+import { startUpstream } from '../support/upstream.js';
 
 const BOOKSHOP = fileURLToPath(new URL('../fixtures/bookshop.openapi.yaml', import.meta.url));
 const started: CliProcess[] = [];
@@ -78,6 +79,74 @@ describe('the config file', () => {
     expect(cli.stdout).toContain(
       'membership-mock:   membership: 7 operations of "Membership Passes and Credentials API" 1.0.0 at its own paths\n',
     );
+  });
+
+  test("gives an API its own backend, its header's secret read from the environment", async () => {
+    const up = await startUpstream((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    try {
+      await copyFile(BOOKSHOP, join(dir, 'bookshop.yaml'));
+      const shop = { name: 'shop', contract: './bookshop.yaml', mount: '/shop' };
+      const proxy = { url: up.url, headers: { 'X-Api-Key': { env: 'SHOP_KEY' } } };
+      await writeConfig({
+        port: 0,
+        contracts: [
+          { name: 'membership', contract: DEFAULT_CONTRACT },
+          { ...shop, proxy },
+        ],
+      });
+      const cli = await start([], { env: { SHOP_KEY: 'k-123' } });
+      const res = await fetch(`${cli.url}/shop/shops/abc/books?genre=poetry`, { headers: { 'X-Tenant': 't1' } });
+      expect(res.status).toBe(200);
+      expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+      expect(up.received.map((r) => [r.url, r.headers['x-api-key']])).toEqual([
+        ['/shops/abc/books?genre=poetry', 'k-123'],
+      ]);
+      await cli.stop();
+      expect(cli.stdout).toContain(`shop: 3 operations of "Bookshop" 2.3.0 under /shop, its backend ${up.url}\n`);
+      const { code, stderr } = await run([]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        '"contracts[1].proxy.headers.X-Api-Key" in membership-mock.config.json is the environment variable SHOP_KEY, which is not set.',
+      );
+    } finally {
+      await up.close();
+    }
+  });
+
+  test('verify --api checks one API of the file against its backend, with its headers', async () => {
+    // The membership API's "backend": a mock that wants a token, as the real one would.
+    const backend = await startMock({ log: 'off' });
+    try {
+      await copyFile(BOOKSHOP, join(dir, 'bookshop.yaml'));
+      const proxy = { url: backend.url, headers: { Authorization: { env: 'MEMBERSHIP_TOKEN' } } };
+      await writeConfig({
+        contracts: [
+          { name: 'membership', contract: DEFAULT_CONTRACT, proxy },
+          { name: 'shop', contract: './bookshop.yaml', mount: '/shop' },
+        ],
+      });
+      const clean = await run(['verify', '--api', 'membership'], { MEMBERSHIP_TOKEN: 'Bearer t' });
+      expect(clean.stderr).toBe('');
+      expect(clean.stdout).toContain('7 operations, 8 requests, 0 violations');
+      expect(clean.code).toBe(0);
+      // Every request carried the header the file names, its value from the environment (journaled as a hash).
+      const sent = backend.calls().map((call) => call.headers.authorization);
+      expect(sent).toEqual(Array(8).fill(`Bearer [redacted sha256:e3b98a4d]`));
+
+      const which = await run(['verify']);
+      expect([which.code, which.stderr]).toEqual([
+        2,
+        expect.stringContaining(
+          'membership-mock.config.json serves several APIs: name the one to verify with --api (membership, shop).',
+        ),
+      ]);
+      const misspelt = await run(['verify', '--api', 'membrship'], { MEMBERSHIP_TOKEN: 'Bearer t' });
+      expect(misspelt.stderr).toContain('"membrship" is not an API of this mock. Did you mean membership?');
+      const noBackend = await run(['verify', '--api', 'shop'], { MEMBERSHIP_TOKEN: 'Bearer t' });
+      expect(noBackend.stderr).toContain('--base-url is required: shop has no backend in membership-mock.config.json.');
+    } finally {
+      await backend.close();
+    }
   });
 
   test('a flag given beats the key of the file', async () => {

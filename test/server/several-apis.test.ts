@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } from '../../mock/index.js';
 import { AUTH } from '../support/harness.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 /** A small payments API; `items` gives it an operationId another API has too. */
 const PAYMENTS = `openapi: 3.0.3
@@ -68,8 +69,10 @@ paths:
 `;
 
 const started: RunningMock[] = [];
+const upstreams: Upstream[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
+  await Promise.all(upstreams.splice(0).map((up) => up.close()));
 });
 
 async function files(): Promise<{ payments: string; catalog: string }> {
@@ -187,5 +190,93 @@ describe('several APIs in one mock', () => {
     const res = await fetch(`${mock.url}/__mock/coverage?api=catalogue`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/Did you mean catalog\?/);
+  });
+});
+
+describe('each API with its own backend (contracts[].proxy)', () => {
+  /** A payments backend under /api that answers every create with a charge, and 404 JSON elsewhere. */
+  async function paymentsBackend(): Promise<Upstream> {
+    const up = await startUpstream((req, res) => {
+      if (req.method === 'POST' && req.url === '/api/charges')
+        return res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"ch_real","amount":9}');
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such route"}');
+    }, '/api');
+    upstreams.push(up);
+    return up;
+  }
+
+  test("an API's operations go to its backend without the mount; the other APIs are mocked", async () => {
+    const up = await paymentsBackend();
+    const { payments, catalog } = await files();
+    const proxied = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        {
+          name: 'payments',
+          contract: payments,
+          mount: '/payments',
+          // The API's own operationId, though the mock qualifies it (catalog has a listItems too).
+          proxy: { url: up.url, mockOnly: ['listItems'], headers: { 'X-Api-Key': 'k1' } },
+        },
+        { name: 'catalog', contract: catalog, mount: '/catalog' },
+      ],
+    });
+    started.push(proxied);
+    const created = await fetch(`${proxied.url}/payments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":9}',
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual({ id: 'ch_real', amount: 9 });
+    expect((await fetch(`${proxied.url}/payments/items`)).status).toBe(200);
+    expect((await fetch(`${proxied.url}/catalog/items`)).status).toBe(200);
+    expect((await fetch(`${proxied.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
+    // Only the proxied operation reached the backend, at its own path under the backend's, with its header.
+    expect(up.received.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/charges']);
+    expect(up.received[0]!.headers['x-api-key']).toBe('k1');
+    expect(proxied.calls().map((c) => [c.contract, c.operationId, c.answeredBy])).toEqual([
+      ['payments', 'createCharge', 'proxy'],
+      ['payments', 'payments:listItems', 'mock'],
+      ['catalog', 'catalog:listItems', 'mock'],
+      ['membership', 'listPasses', 'mock'],
+    ]);
+  });
+
+  test('a path no operation matches goes to the backend of the API whose mount it is under', async () => {
+    const up = await paymentsBackend();
+    const { payments } = await files();
+    const mock = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        { name: 'payments', contract: payments, mount: '/payments', proxy: up.url },
+      ],
+    });
+    started.push(mock);
+    const res = await fetch(`${mock.url}/payments/refunds?limit=2`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'no such route' });
+    // Under the membership API's paths, nothing goes upstream: it has no backend.
+    expect((await fetch(`${mock.url}/nowhere`)).status).toBe(404);
+    expect(up.received.map((r) => r.url)).toEqual(['/api/refunds?limit=2']);
+  });
+
+  test('a backend for an API the mock does not serve, or a misspelt operationId of its own, is refused', async () => {
+    const { payments } = await files();
+    const contracts = [
+      { name: 'membership', contract: DEFAULT_CONTRACT },
+      { name: 'payments', contract: payments, mount: '/payments' },
+    ];
+    await expect(startMock({ contracts, proxies: { paymnts: 'http://127.0.0.1:9' } })).rejects.toThrow(
+      /proxies: "paymnts" is not an API of this mock\. Did you mean payments\?/,
+    );
+    await expect(
+      startMock({
+        contracts: [
+          contracts[0]!,
+          { ...contracts[1]!, proxy: { url: 'http://127.0.0.1:9', mockOnly: ['getCharges'] } },
+        ],
+      }),
+    ).rejects.toThrow(/The backend of payments: .*getCharges.*getCharge/);
   });
 });
