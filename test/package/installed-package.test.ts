@@ -28,6 +28,17 @@ export function markdownFiles(markdown: string, name = 'README.md'): { file: str
   });
 }
 
+/**
+ * The blocks of any language a document marks with the file they are (`<!-- file: PATH -->` on the line before,
+ * a blank line between): a config file or a contract a recipe reads, written into the project as they are.
+ */
+export function markedFiles(markdown: string): { file: string; code: string }[] {
+  return [...markdown.matchAll(/^<!-- file: ([\w./-]+) -->\n\n```\w*\n([\s\S]*?)^```$/gm)].map(([, file, code]) => ({
+    file: file!,
+    code: code!,
+  }));
+}
+
 /** The documents whose blocks are run: the README, then every Markdown file of mock/docs/, by name. */
 async function documents(): Promise<string[]> {
   const docs = (await readdir(join(ROOT, 'mock/docs'))).filter((name) => name.endsWith('.md')).sort();
@@ -45,7 +56,12 @@ let project: string;
 let cli: ChildProcess | undefined;
 let mockUrl: string;
 const files: { file: string; code: string }[] = [];
-for (const name of await documents()) files.push(...markdownFiles(await readFile(join(ROOT, name), 'utf8'), name));
+const marked: { file: string; code: string }[] = [];
+for (const name of await documents()) {
+  const text = await readFile(join(ROOT, name), 'utf8');
+  files.push(...markdownFiles(text, name));
+  marked.push(...markedFiles(text));
+}
 const recipes = files.filter((f) => f.file.endsWith('.test.ts'));
 /**
  * Not a recipe: `inject('mockUrl')` compiles, and is a string, only with the ProvidedContext that
@@ -99,7 +115,10 @@ beforeAll(async () => {
     ['vitest', 'typescript', 'openapi-fetch', 'supertest', '@types/supertest'].map(versionOf),
   );
   await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], project);
-  for (const { file, code } of [...files, PROVIDED]) await writeFile(join(project, file), code);
+  for (const { file, code } of [...files, ...marked, PROVIDED]) {
+    await mkdir(join(project, file, '..'), { recursive: true });
+    await writeFile(join(project, file), code);
+  }
   // The recipes against a mock in another process find it at MOCK_URL: the installed command line's.
   const port = await freePort();
   mockUrl = `http://127.0.0.1:${port}`;
@@ -151,6 +170,7 @@ describe('the package installed in a front-end project', () => {
         'test/session.test.ts',
         'vitest.config.ts',
         'test/global-setup.ts',
+        'test/several-apis.test.ts',
       ]),
     );
     expect(new Set(files.map((r) => r.file)).size).toBe(files.length);
@@ -174,6 +194,26 @@ describe('the package installed in a front-end project', () => {
     },
     5 * MINUTES,
   );
+
+  test('the installed command reads the config file of the folder it runs in: both APIs of the README served', async () => {
+    expect(marked.map((m) => m.file).sort()).toEqual([
+      'contracts/payments.openapi.yaml',
+      'membership-mock.config.json',
+    ]);
+    const created = await fetch(`${mockUrl}/payments/charges`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"amount":700}',
+    });
+    expect([created.status, ((await created.json()) as { amount: number }).amount]).toEqual([201, 700]);
+    const passes = await fetch(`${mockUrl}/members/m1/passes`, { headers: { Authorization: 'Bearer t' } });
+    expect(passes.status).toBe(200);
+    const coverage = (await (await fetch(`${mockUrl}/__mock/coverage?api=payments`)).json()) as {
+      contract: { title: string };
+      summary: { operations: number };
+    };
+    expect([coverage.contract.title, coverage.summary.operations]).toEqual(['Payments', 3]);
+  });
 
   test(
     'linked to this folder, as npm link leaves it, the recipes still compile and pass',

@@ -10,7 +10,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The environment without what `npm test` sets for its own scripts (npm_config_*, npm_package_*…), `extra` on top. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  // npm's own variables, INIT_CWD among them (the CLI reads its config file from that folder), are this run's.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_|^INIT_CWD$/i.test(name)));
   return { ...env, ...extra };
 }
 
