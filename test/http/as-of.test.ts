@@ -117,6 +117,14 @@ describe('the same seed and day', () => {
     expect(await texts({ seed: SEED, asOf: DEMO_DAY })).toEqual(await texts({ seed: SEED, asOf: DEMO_DAY }));
   });
 
+  test('give the same bytes after the contract is reloaded', async () => {
+    const mock = await newMock({ seed: SEED, asOf: DEMO_DAY });
+    const read = async () => (await request(mock.app).get('/members/mbr_1/passes').set(AUTH).expect(200)).text;
+    const before = await read();
+    mock.reload(mock.contract);
+    expect(await read()).toBe(before);
+  });
+
   test('today is the UTC day the mock starts on: the same from its first second to its last', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(`${DEMO_DAY}T00:00:01Z`));
