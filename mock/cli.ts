@@ -13,6 +13,7 @@ import { loadConfig } from './cli/config-file.js';
 import type { ProxyOptions } from './respond/proxy-rules.js';
 import { hostName } from './handler/guards/host-guard.js';
 import type { ServerOptions } from './instance/options.js';
+import { readDay, type AsOf } from './instance/dated-generators.js';
 import { DEFAULT_CONTRACT } from './node/default-contract.js';
 import { processSink } from './node/process-sink.js';
 import { LATENCY_FORMAT, parseLatency, type Latency } from './respond/faults.js';
@@ -77,6 +78,8 @@ function readOptions(argv: string[]): CliOptions {
     errors: values.errors,
     stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
+    // A demo reads as of today; a session asked to repeat byte for byte (--clock seed) reads as of the seed's day.
+    asOf: asOfOf(nameOf('as-of'), values['as-of'] ?? (values.clock === 'seed' ? 'seed' : 'today')),
     placeholders:
       values.placeholders === undefined ? undefined : integer(nameOf('placeholders'), values.placeholders, 0, 1000),
     data: values.data && fromCaller(values.data),
@@ -255,6 +258,11 @@ function adminNote(admin: ServerOptions['admin'], url: string): string {
 function clockKind(value: string): 'system' | 'seed' {
   if (value === 'system' || value === 'seed') return value;
   throw new UsageError(`--clock must be system or seed, not "${value}".`);
+}
+
+function asOfOf(flag: string, value: string): AsOf {
+  if (value === 'today' || value === 'seed' || readDay(value)) return value as AsOf;
+  throw new UsageError(`${flag} must be today, seed or a day such as 2026-11-26, not "${value}".`);
 }
 
 function stateSync(value: string): 'normal' | 'full' {

@@ -16,6 +16,7 @@ export { redactSecret } from './journal/redact.js';
 export { CallWaitTimeout } from './journal/wait-for-call.js';
 export type { WaitOptions } from './journal/wait-for-call.js';
 export { type ContractEntry, type MockOptions, type ServerOptions } from './instance/options.js';
+export type { AsOf } from './instance/dated-generators.js';
 export { DEFAULT_CONTRACT } from './node/default-contract.js';
 export type { Problem, Violation } from './http/problems.js';
 export type { Refusal } from './respond/shape-refusal.js';

@@ -20,7 +20,7 @@ import {
   type ServerOptions,
   type StateSync,
 } from './instance/options.js';
-import { createBodyGenerator } from './generate/generate-body.js';
+import { datedGenerators, pinAsOf } from './instance/dated-generators.js';
 import { checkSnapshot, recordId } from './state/check-snapshot.js';
 import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
@@ -135,7 +135,8 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     ...Object.fromEntries((apis ?? []).flatMap((a) => (a.proxy ? [[a.name, a.proxy]] : []))),
     ...rest.proxies,
   };
-  const mockOptions = { ...rest, logTo, onCall, proxies };
+  // `today` is read once: the fixtures are completed as of the day the mock's placeholders are read.
+  const mockOptions = { ...rest, ...(rest.asOf && { asOf: pinAsOf(rest.asOf) }), logTo, onCall, proxies };
   const collections = inferCollections(contract.operations);
   const fixtures = data
     ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
@@ -332,7 +333,8 @@ function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
  * mock would make them, and every record is checked here, so an error names the file.
  */
 function fixturesOf(value: unknown, source: string, collections: CollectionMap, options: MockOptions): StoreSnapshot {
-  const maker = recordMaker(collections, createBodyGenerator(resolveMockOptions(options).seed));
+  const { seed, asOf } = resolveMockOptions(options);
+  const maker = recordMaker(collections, datedGenerators(seed, asOf).generator);
   return checkSnapshot(completeSnapshot(maker, value), collections, source);
 }
 

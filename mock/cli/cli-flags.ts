@@ -23,6 +23,9 @@ Options:
   --placeholders N       records a member's collection starts with (default: 3)
   --clock seed|system    time of created records: the wall clock (default), or minutes from the seed's
                          anchor so a whole session repeats byte for byte
+  --as-of today|seed|DAY the day placeholders are read as of, so a live pass is live that day: today (UTC,
+                         the default: the same all day), seed (a day of 2025 from the seed, the same on
+                         every day: the default with --clock seed), or a day such as 2026-11-26
   --data FILE            start from fixtures: { "/members/m1/passes": [ ...records ] }; fields left out
                          are made from the seed (ids too)
   --state-file FILE      keep the default session's state in the SQLite database FILE across restarts:
@@ -107,6 +110,7 @@ export const FLAGS = {
   stateless: { type: 'boolean' },
   placeholders: { type: 'string' },
   clock: { type: 'string' },
+  'as-of': { type: 'string' },
   data: { type: 'string' },
   'state-file': { type: 'string' },
   'state-sync': { type: 'string' },

@@ -43,6 +43,7 @@ export interface MockConfig {
   stateless?: boolean;
   placeholders?: number;
   clock?: 'system' | 'seed';
+  asOf?: string;
   data?: string;
   stateFile?: string;
   stateSync?: 'normal' | 'full';

@@ -365,11 +365,8 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       context.served = serve(next);
       warnGuardedPatterns(next.operations, context.logger.warn);
       tally = new CallTally(context.served);
-      context.placeholders = new PlaceholderSource(
-        context.served.collections,
-        context.generator,
-        context.options.placeholders,
-      );
+      const { generator, count, asOf } = context.placeholders;
+      context.placeholders = new PlaceholderSource(context.served.collections, generator, count, asOf);
       for (const session of context.sessions.values()) session.pages.clear();
     },
     restore(snapshot) {

@@ -14,8 +14,17 @@ import { createSeededFaker } from './seeded-faker.js';
 export interface BodyGenerator {
   /** `bundle`: the operation's `__bundled__`, where Prism's loader keeps the recursive parts `$ref` points to. */
   generate(schema: unknown, key: string, bundle?: unknown): unknown;
-  /** The instant generated timestamps lead up to (derived from the seed, never from the clock). */
+  /** The instant generated timestamps lead up to: derived from the seed unless given, never read from the clock. */
   readonly anchor: Date;
+}
+
+/** What a generator is made with besides its seed. */
+export interface GeneratorOptions {
+  /**
+   * The instant generated timestamps lead up to. Only timestamps follow it: every other value is the seed's.
+   * @default a day of 2025 derived from the seed, at 09:30 UTC
+   */
+  anchor?: Date;
 }
 
 const DAY = 86_400_000;
@@ -41,14 +50,14 @@ interface Prepared {
 
 /**
  * Creates a generator that owns its random state: two generators with different seeds in one process do
- * not disturb each other. Timestamps fall in the year before an anchor derived from the seed. Values follow
+ * not disturb each other. Timestamps fall in the year before the anchor (see GeneratorOptions). Values follow
  * the hints of their schema (`x-faker`, `examples`, `format`, the property's name: see chooseHint).
  * @example createBodyGenerator(42).generate({ type: 'string', format: 'email' }, 'GET /users/1')
  */
-export function createBodyGenerator(seed: number | string): BodyGenerator {
+export function createBodyGenerator(seed: number | string, options: GeneratorOptions = {}): BodyGenerator {
   const root = hashSeed(String(seed));
   // A fixed day in 2025, chosen by the seed, so data looks recent and never depends on the wall clock.
-  const anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000);
+  const { anchor = new Date(Date.UTC(2025, 0, 1) + (root % 365) * DAY + 9.5 * 3_600_000) } = options;
   const faker = createSeededFaker(anchor);
   const formats: Formats = {
     ...FORMATS,

@@ -1,5 +1,5 @@
 // Everything one mock instance owns, built once from the contract and the options.
-import { createBodyGenerator, type BodyGenerator } from '../generate/generate-body.js';
+import type { BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
 import { useRecent } from '../lib/use-recent.js';
 import { createLogger, type Logger } from './logger.js';
@@ -10,6 +10,7 @@ import type { StateTools } from '../state/answer-from-state.js';
 import { recordId } from '../state/check-snapshot.js';
 import type { StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
+import { datedGenerators } from './dated-generators.js';
 import type { CallListener } from '../journal/journal.js';
 import { PlaceholderSource } from '../state/placeholders.js';
 import { StateBudget } from '../state/state-budget.js';
@@ -53,7 +54,7 @@ export function createMockContext(
   initialState: StoreSnapshot = {},
 ): MockContext {
   let calls = 0;
-  const generator = createBodyGenerator(options.seed);
+  const { generator, placeholders, asOf } = datedGenerators(options.seed, options.asOf);
   const context: MockContext = {
     served,
     options,
@@ -68,7 +69,7 @@ export function createMockContext(
     texts: new WeakMap(),
     callListeners: new Set(),
     stateBudget: new StateBudget(options.stateBytes),
-    placeholders: new PlaceholderSource(served.collections, generator, options.placeholders),
+    placeholders: new PlaceholderSource(served.collections, placeholders, options.placeholders, asOf),
   };
   sessionOf(context, '');
   return context;

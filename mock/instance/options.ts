@@ -5,6 +5,7 @@ import type { Faults } from '../respond/faults.js';
 import type { Store, StoreSnapshot } from '../state/store.js';
 import type { ProxyOptions } from '../respond/proxy-rules.js';
 import type { CallRecord } from '../journal/call-record.js';
+import type { AsOf } from './dated-generators.js';
 
 /** How the mock behaves, whatever the process around it. */
 export interface MockOptions {
@@ -94,10 +95,20 @@ export interface MockOptions {
   placeholders?: number;
   /**
    * Where created records get their time: `system` is the wall clock (they look created now); `seed`
-   * counts minutes from the seed's anchor, so a whole session repeats byte for byte across restarts.
+   * counts minutes from the start of {@link asOf} (the seed's anchor by default), so a whole session repeats byte
+   * for byte across restarts.
    * @default 'system'
    */
   clock?: 'system' | 'seed';
+  /**
+   * The day placeholders are read as of. `seed`: a day of 2025 derived from the seed, so the data is the same
+   * byte for byte on every day (what tests want). `today`: the UTC day the mock starts on, so a live pass is live
+   * today and an expired one ended before today (what a demo wants); the same all day, for one seed. A day
+   * (`2026-11-26`): that one. On any day a placeholder keeps its id, name and status; only its times move.
+   * Generated timestamps, fixtures' missing times and `clock: 'seed'` lead up to the same day.
+   * @default 'seed' (the CLI: `today`, unless `--clock seed`)
+   */
+  asOf?: AsOf;
   /**
    * Faults for resilience tests (latency, failure rate, dropped connections), repeatable under the seed.
    * @default {} (none)
@@ -304,6 +315,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     stateless = false,
     placeholders = 3,
     clock = 'system',
+    asOf = 'seed',
     faults = {},
     state = {},
     onStateChange = () => undefined,
@@ -333,6 +345,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     stateless,
     placeholders,
     clock,
+    asOf,
     faults,
     state,
     onStateChange,

@@ -38,10 +38,11 @@ const OPEN_PLAN: CreatePlan = { openPart: () => ({}) };
 
 /**
  * A record with what it lacks made as a create makes it: the request schema's defaults, `null` where nullable,
- * the first enum value, the seed's anchor for date-times, the id and the rest drawn from the seed under `key`;
- * the path's parameters fill the references to its parents (`member_id`, see echoPathParams). What was given is
- * kept as given, even what the contract refuses (the check that follows names it). A record that lacks nothing
- * (its id, its required fields, its path's fields), or is not an object, is returned as it is.
+ * the first enum value, the generator's anchor for date-times (the start of the day the mock reads as of), the id
+ * and the rest drawn from the seed under `key`; the path's parameters fill the references to its parents
+ * (`member_id`, see echoPathParams). What was given is kept as given, even what the contract refuses (the check
+ * that follows names it). A record that lacks nothing (its id, its required fields, its path's fields), or is not
+ * an object, is returned as it is.
  * @example completeRecord(maker, passes, '/members/m1/passes', { status: 'suspended' }, 'state|/members/m1/passes|0')
  * // { id: 'pas_01J…', member_id: 'm1', name: 'Membership pass', status: 'suspended', valid_from: '2025-…', … }
  */

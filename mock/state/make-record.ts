@@ -28,16 +28,22 @@ export interface PlaceholderSlot {
 }
 
 /**
- * A placeholder record, the same for the same seed, collection and index, whatever the clock says. The
- * placeholders of a collection were made before the seed's anchor, oldest first, months apart (closer when
- * there are many); each one's times agree with its status as of the anchor (see settlePlaceholder).
+ * A placeholder record, the same for the same seed, collection, index and `asOf`, whatever the clock says. The
+ * placeholders of a collection were made before `asOf` (the generator's anchor unless given), oldest first, months
+ * apart (closer when there are many); each one's times agree with its status as of `asOf` (see settlePlaceholder).
+ * What is drawn (its id, its name, its status) does not depend on `asOf`: another day moves only its times.
  * @example makePlaceholder(generator, collection, { collectionKey: '/members/m1/passes', pathParams, index: 0, count: 3
  * })
  */
-export function makePlaceholder(generator: BodyGenerator, collection: Collection, slot: PlaceholderSlot): StoredRecord {
+export function makePlaceholder(
+  generator: BodyGenerator,
+  collection: Collection,
+  slot: PlaceholderSlot,
+  asOf = generator.anchor,
+): StoredRecord {
   const { collectionKey, index } = slot;
   return drawFitting(collection, `placeholder|${collectionKey}|${index}`, (key) =>
-    drawPlaceholder(generator, collection, slot, key),
+    drawPlaceholder(generator, collection, slot, asOf, key),
   );
 }
 
@@ -45,17 +51,18 @@ function drawPlaceholder(
   generator: BodyGenerator,
   collection: Collection,
   { pathParams, index, count }: PlaceholderSlot,
+  asOf: Date,
   key: string,
 ): StoredRecord {
   const record = asRecord(generator.generate(collection.schema, key, bundleOf(collection.create.spec)));
   // The record's own numbers: from its key and what was drawn for it (which follows the seed).
   const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
   const step = Math.min(SPAN / Math.max(count, 1), MAX_STEP);
-  let made = generator.anchor.getTime() - (count - index) * step + (random() * step) / 2;
+  let made = asOf.getTime() - (count - index) * step + (random() * step) / 2;
   // Days apart (a day or more between neighbours), they were made in the daytime, 08:00 to 20:00.
   if (step >= 2 * DAY) made = Math.floor(made / DAY) * DAY + (8 + 12 * random()) * HOUR;
   const created = new Date(Math.floor(made / 60_000) * 60_000);
-  settlePlaceholder(record, recordRoles(collection.schema), { created, ref: generator.anchor, random });
+  settlePlaceholder(record, recordRoles(collection.schema), { created, ref: asOf, random });
   return echoPathParams(record, collection, pathParams);
 }
 

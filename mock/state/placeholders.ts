@@ -18,7 +18,7 @@ export const PLACEHOLDER_CACHE_RECORDS = 60_000;
 /**
  * Where a collection's placeholders come from: made from the seed the first time a collection is read, then
  * kept (frozen, shared by every session) while there is room. Nothing here is what clients wrote, so nothing
- * here counts against the state budget.
+ * here counts against the state budget. Their times are read as of `asOf` (see makePlaceholder).
  * @example new PlaceholderSource(served.collections, generator, 3).of('/members/m1/passes').size // 3
  */
 export class PlaceholderSource {
@@ -30,6 +30,7 @@ export class PlaceholderSource {
     readonly collections: CollectionMap,
     readonly generator: BodyGenerator,
     readonly count: number,
+    readonly asOf = generator.anchor,
     readonly cacheRecords = PLACEHOLDER_CACHE_RECORDS,
   ) {}
 
@@ -62,7 +63,7 @@ export class PlaceholderSource {
     const records = new Map<string, StoredRecord>();
     for (let index = 0; index < this.count; index++) {
       const slot = { collectionKey: key, pathParams, index, count: this.count };
-      const record = deepFreeze(makePlaceholder(this.generator, collection, slot));
+      const record = deepFreeze(makePlaceholder(this.generator, collection, slot, this.asOf));
       records.set(String(record[collection.idField]), record);
     }
     return records;

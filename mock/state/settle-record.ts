@@ -8,7 +8,7 @@ const YEAR = 365 * DAY;
 /** How long placeholders last, in days: a year most often, as memberships do. */
 const TERMS = [30, 90, 180, 365, 365];
 
-/** Where a placeholder sits in time: made at `created`, read at `ref` (the generator's anchor). */
+/** Where a placeholder sits in time: made at `created`, read at `ref` (the mock's `asOf`: see makePlaceholder). */
 export interface PlaceholderTimes {
   created: Date;
   ref: Date;

@@ -90,7 +90,8 @@ paths:
 
   test('--seed makes bodies repeat across restarts', async () => {
     const read = async () => {
-      const cli = await start(['--port', '0', '--seed', '77']);
+      // A day given: the CLI reads as of today, which a run across midnight would see change.
+      const cli = await start(['--port', '0', '--seed', '77', '--as-of', '2026-11-26']);
       const body = await (await fetch(`${cli.url}/members/m1/credentials`, { headers: AUTH })).json();
       await cli.stop();
       return body;

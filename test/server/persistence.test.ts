@@ -87,13 +87,14 @@ async function overwrite(file: string, offset: number, bytes: Buffer): Promise<v
 describe('--state-file', () => {
   test('state survives SIGTERM and a new start, and the banner names the file', async () => {
     const file = await tempFile('state.db');
-    const first = await start(['--state-file', file]);
+    // A day given: the placeholders listed are read as of today, which a run across midnight would see change.
+    const first = await start(['--state-file', file, '--as-of', '2026-11-26']);
     expect(first.banner).toContain(`(seed 1; state file ${file}; admin at ${first.url}/__mock)`);
     const created = (await (await post(`${first.url}/members/m1/passes`, { name: 'Kept' })).json()) as { id: string };
     const listed = await (await fetch(`${first.url}/members/m1/passes`, { headers: AUTH })).json();
     expect((await first.stop('SIGTERM')).code).toBe(0);
 
-    const second = await start(['--state-file', file]);
+    const second = await start(['--state-file', file, '--as-of', '2026-11-26']);
     const read = await fetch(`${second.url}/members/m1/passes/${created.id}`, { headers: AUTH });
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(created);
@@ -388,7 +389,7 @@ describe('--data', () => {
     const file = await tempFile('data.json');
     await writeFile(file, JSON.stringify({ '/members/mbr_demo/passes': [{ status: 'suspended' }] }));
     const read = async () => {
-      const cli = await start(['--data', file, '--seed', 'demo']);
+      const cli = await start(['--data', file, '--seed', 'demo', '--as-of', '2026-11-26']);
       const res = await fetch(`${cli.url}/members/mbr_demo/passes`, { headers: AUTH });
       await cli.stop();
       return ((await res.json()) as { data: Record<string, unknown>[] }).data;
