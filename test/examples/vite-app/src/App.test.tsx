@@ -38,7 +38,7 @@ test('lists the passes, adds one and deletes it', async () => {
   await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(before));
   const [deleted] = mock.calls({ operationId: 'deletePass' }, session);
   expect(deleted?.response.status).toBe(204);
-  expect(deleted?.pathParams.pass_id).toBe(created?.response.body && (created.response.body as { id: string }).id);
+  expect(deleted?.pathParams.pass_id).toBe((created?.response.body as { id: string }).id);
 });
 
 test('says so when the list answers 500', async () => {

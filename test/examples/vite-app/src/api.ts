@@ -1,4 +1,4 @@
-// The app's API client: openapi-fetch, typed by the contract's types that membership-mock ships.
+// src/api.ts: the app's API client: openapi-fetch, typed by the contract's types that membership-mock ships.
 import createClient from 'openapi-fetch';
 import type { components, paths } from 'membership-mock/contracts/membership';
 
