@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningMock } from '../../mock/index.js';
 import { AUTH, newServer } from '../support/harness.js';
+import { startUpstream } from '../support/upstream.js';
 
 const TOKEN = 'page-sessions-admin-token';
 const ADMIN = { Authorization: `Bearer ${TOKEN}` };
@@ -141,5 +142,28 @@ describe('the cookie names the session of contract requests', () => {
     const res = await get('/__mock/calls/count?operationId=listPasses', { ...ADMIN, Cookie: 'mock-session=page-d' });
     const inDefault = mock.calls({ operationId: 'listPasses' }, '').length;
     expect(await res.json()).toEqual({ count: inDefault });
+  });
+});
+
+describe('in front of a real backend', () => {
+  test('the session cookie stays with the mock, the page’s other cookies go on to the backend', async () => {
+    const upstream = await startUpstream((_, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[],"next_cursor":null}'),
+    );
+    const proxied = await newServer({ proxy: upstream.url });
+    try {
+      const res = await fetch(`${proxied.url}/members/m1/passes`, {
+        headers: { ...AUTH, Cookie: 'theme=dark; mock-session=page-e; lang=en' },
+      });
+      expect(res.status).toBe(200);
+      expect(upstream.received.map((r) => r.headers.cookie)).toEqual(['theme=dark; lang=en']);
+      expect(proxied.calls({ operationId: 'listPasses' }, 'page-e')).toHaveLength(1);
+
+      await fetch(`${proxied.url}/members/m1/passes`, { headers: { ...AUTH, Cookie: 'mock-session=page-e' } });
+      expect(upstream.received[1]?.headers.cookie).toBeUndefined();
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
   });
 });
