@@ -137,6 +137,13 @@ describe('the cookie names the session of contract requests', () => {
     ]);
   });
 
+  test('the admin index takes no session from the cookie, and makes none', async () => {
+    const res = await get('/__mock', { ...ADMIN, Cookie: 'mock-session=index-cookie' });
+    expect(res.status).toBe(200);
+    expect((await get('/__mock', { ...ADMIN, Cookie: 'mock-session=a/b' })).status).toBe(200);
+    expect(await sessionNames()).not.toContain('index-cookie');
+  });
+
   test('the admin API keeps to the header and ?session=: the cookie does not pick its session', async () => {
     await get('/members/m4/passes', { ...AUTH, Cookie: 'mock-session=page-d' });
     const res = await get('/__mock/calls/count?operationId=listPasses', { ...ADMIN, Cookie: 'mock-session=page-d' });

@@ -34,7 +34,7 @@ export function requestedSession(request: Named): string {
 export function refuseSessionName(request: Named): Reply | undefined {
   const name = sessionName(request);
   if (name === '' || NAME.test(name)) return undefined;
-  const fromCookie = typeof request.headers[SESSION_HEADER] !== 'string' && !request.path.startsWith('/__mock/');
+  const fromCookie = typeof request.headers[SESSION_HEADER] !== 'string' && !isAdminPath(request.path);
   const where = fromCookie
     ? { location: 'header' as const, pointer: '/cookie', message: `the ${SESSION_COOKIE} cookie ${RULE}` }
     : { location: 'header' as const, pointer: `/${SESSION_HEADER}`, message: RULE };
@@ -60,12 +60,14 @@ export function badSessionName(
   );
 }
 
+const isAdminPath = (path: string): boolean => path === '/__mock' || path.startsWith('/__mock/');
+
 /** The header wins; the cookie counts for contract requests, `?session=` for the admin API's. */
 function sessionName({ headers, path, query }: Named): string {
   const header = headers[SESSION_HEADER];
   if (typeof header === 'string') return header;
-  if (!path.startsWith('/__mock/')) return cookieValue(headers.cookie, SESSION_COOKIE) ?? '';
-  const named = query.session;
+  if (!isAdminPath(path)) return cookieValue(headers.cookie, SESSION_COOKIE) ?? '';
+  const named = path === '/__mock' ? undefined : query.session;
   return typeof named === 'string' ? named : '';
 }
 
