@@ -1,6 +1,6 @@
 // e2e/built-app.test.ts: the built app in Debian's chromium, against the mock's command line, through the proxy
 // of `vite preview`. Each browser context stands for a parallel worker: it joins a session of its own with the
-// mock-session cookie, so what one does never shows in another's journal.
+// mock-session cookie, so what one does never shows in another's journal. The dev server's proxy is checked too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import { build, createServer, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { connectMock } from 'membership-mock';
 import type { operations } from 'membership-mock/contracts/membership';
@@ -108,4 +108,29 @@ test('two workers, each in its own session, list, add and delete passes in the b
   const [cookie] = await two.context.cookies();
   expect(cookie).toMatchObject({ name: 'mock-session', value: 'worker-1', httpOnly: true, sameSite: 'Lax' });
   await Promise.all([one.context.close(), two.context.close()]);
+});
+
+test('the dev server proxies the same paths: the API and the join link, the cookie with them', async () => {
+  const dev = await createServer({
+    root: APP,
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: 0, hmr: false },
+    optimizeDeps: { noDiscovery: true },
+  });
+  await dev.listen();
+  try {
+    const devUrl = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+    const join = await fetch(`${devUrl}/__mock/sessions/dev-server/join?to=/`, { redirect: 'manual' });
+    expect(join.status).toBe(303);
+    const [cookie] = join.headers.getSetCookie()[0]!.split(';');
+    const res = await fetch(`${devUrl}/members/mbr_1/passes`, {
+      headers: { Authorization: 'Bearer dev', Cookie: cookie! },
+    });
+    expect(res.status).toBe(200);
+    expect(await connectMock<operations>(mockUrl, { session: 'dev-server' }).count({ operationId: 'listPasses' })).toBe(
+      1,
+    );
+  } finally {
+    await dev.close();
+  }
 });
