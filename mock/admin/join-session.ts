@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { problem } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { badSessionName, isSessionName, SESSION_COOKIE } from '../handler/guards/select-session.js';
+import type { Exchange } from '../handler/exchange.js';
 import type { AdminEndpoint } from './admin-endpoint.js';
 
 /** The paths of the two endpoints below `/__mock`, for the route table. */
@@ -36,7 +37,7 @@ export const leaveSession: AdminEndpoint = ({ ex, instance }) =>
   redirect(ex, instance, `${SESSION_COOKIE}=; Max-Age=0`);
 
 /** The 303 to `?to=` that sets `cookie`, or a 400 when `to` is not a path of this origin. */
-function redirect(ex: Parameters<AdminEndpoint>[0]['ex'], instance: string, cookie: string): Reply {
+function redirect(ex: Exchange, instance: string, cookie: string): Reply {
   const extra = Object.keys(ex.query).filter((name) => name !== 'to' && name !== 'session');
   if (extra.length) return badTo(instance, `Unknown parameter "${extra[0]}"; this endpoint takes to.`, extra[0]!);
   const { to = '/' } = ex.query;

@@ -68,6 +68,13 @@ describe('joining a session in a browser', () => {
     expect(body.violations).toEqual([expect.objectContaining({ location: 'query', pointer: '/to' })]);
   });
 
+  test('refuses a parameter it does not take, naming it', async () => {
+    const res = await get('/__mock/sessions/w/join?to=/&next=/x');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { violations: unknown[] };
+    expect(body.violations).toEqual([expect.objectContaining({ location: 'query', pointer: '/next' })]);
+  });
+
   test('refuses a malformed session name with the 400 problem headers get, pointing at the path', async () => {
     const res = await get('/__mock/sessions/not%20a%20name/join');
     expect(res.status).toBe(400);
