@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 export default [
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**', '.stryker-tmp/**', 'contracts/**'] },
   {
-    files: ['**/*.ts', '**/*.mjs', '**/*.js', '**/*.cjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
     // The plugin's rules are known, so the comments that turn some off where TypeScript needs it stay valid.
     plugins: { '@typescript-eslint': tseslint.plugin },

@@ -1,8 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The example app (test/examples/vite-app) imports the package by its name, as an app that installed it does:
+  // here that name is the source itself, so its tests need no build and no install.
+  resolve: {
+    alias: [{ find: /^membership-mock$/, replacement: fileURLToPath(new URL('../mock/index.ts', import.meta.url)) }],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    // The example app's component tests are .tsx (each picks the jsdom environment with a comment).
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The installed-package test runs on its own after these (vitest.package.config.ts): its npm install
     // would take the CPU the process tests time themselves against.
     exclude: ['test/package/**', '**/node_modules/**'],

@@ -1,6 +1,6 @@
 // The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
-// sessions, reset. Its own requests are never journaled; `X-Mock-Session` (or `?session=`) picks the session;
-// a change must be a request no web page can forge (csrf-guard.ts).
+// sessions (and a page's joining one), reset. Its own requests are never journaled; `X-Mock-Session` (or
+// `?session=`) picks the session; a change must be a request no web page can forge (csrf-guard.ts).
 import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
@@ -27,6 +27,7 @@ import { csrfGuard } from '../handler/guards/csrf-guard.js';
 import { callsPage, PAGE_LIMIT, readCursor } from './calls-page.js';
 import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
+import { JOIN, joinSession, LEAVE, leaveSession, opensSession } from './join-session.js';
 import { loopDelay } from './loop-delay.js';
 import { recordEndpoints } from './record-endpoints.js';
 import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
@@ -104,9 +105,12 @@ export function createAdminApi(
       if (files.servePage(ex)) return;
     }
     const instance = targetOf(ex.req);
-    const refused = guard(ex.req.headers.authorization, instance) ?? refuseForgery(ex.req, instance);
+    // Joining or leaving a session sets a cookie and nothing else: no token (see join-session.ts), not authenticated.
+    const open = opensSession(ex.method, ex.path);
+    const refused =
+      (open ? undefined : guard(ex.req.headers.authorization, instance)) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
-    ex.authenticate();
+    if (!open) ex.authenticate();
     if (atIndex && !reading) return writeAnswer(ex, unmatchedMethod({ ...ex, instance }, ADMIN, ['GET', 'HEAD']));
     // The state's collections and records answer their own 404 and 405 (they are the contract's, not a table's).
     const found =
@@ -283,6 +287,8 @@ function steeringEndpoints(control: MockControl): Record<string, Endpoint> {
       return noContent();
     },
     'GET /sessions': () => json({ sessions: control.sessions() }),
+    [`GET ${JOIN}`]: joinSession,
+    [`GET ${LEAVE}`]: leaveSession,
     'POST /reset': ({ ex, session }) => {
       // Naming a session resets that one; otherwise everything is reset.
       const named = ex.req.headers['x-mock-session'] !== undefined || ex.query.session !== undefined;

@@ -1,14 +1,17 @@
 // The inspector page and its assets, served from mock/inspector/assets (dist/mock/inspector/assets once built):
 // files of that one folder only, read once per mock, with types, no caching without revalidation, and a strict CSP.
 import { readdirSync, readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Exchange } from '../handler/exchange.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
 
-/** Where the page's files are, beside this module's folder in the source tree and in dist alike. */
-export const ASSETS = fileURLToPath(new URL('../inspector/assets/', import.meta.url));
+/**
+ * Where the page's files are, beside this module's folder in the source tree and in dist alike. A path, not a
+ * `new URL()`: in a jsdom test environment the global URL is jsdom's, which Node's fileURLToPath refuses.
+ */
+export const ASSETS = join(dirname(fileURLToPath(import.meta.url)), '../inspector/assets/');
 
 /** The path below which the assets are served. */
 export const INSPECTOR = '/__mock/inspector/';

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { HOP_BY_HOP, type ProxyRules } from '../respond/proxy-rules.js';
 import type { Exchange } from './exchange.js';
+import { SESSION_COOKIE } from './guards/select-session.js';
 
 /** The upstream's answer: its status and headers, and its body whole or as its start and a stream. */
 export interface UpstreamAnswer {
@@ -142,7 +143,9 @@ function forwardedHeaders(ex: Exchange, rules: ProxyRules, body: ForwardBody): O
     if (HOP_BY_HOP.has(name) || connection.has(name) || OWN.has(name) || name in rules.headers) continue;
     // A body the mock read was decoded as it was read (body-parser inflates gzip): it goes on as decoded.
     if (name === 'content-encoding' && 'bytes' in body) continue;
-    const value = raw[i + 1]!;
+    // The cookie a page joined its session with is the mock's, as X-Mock-Session is: the page's others go on.
+    const value = name === 'cookie' ? withoutCookie(raw[i + 1]!, SESSION_COOKIE) : raw[i + 1]!;
+    if (value === '') continue;
     const had = out[name];
     out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [String(had), value];
   }
@@ -158,6 +161,19 @@ function forwardedHeaders(ex: Exchange, rules: ProxyRules, body: ForwardBody): O
   out.host = rules.url.host;
   for (const [name, value] of Object.entries(rules.headers)) out[name] = value;
   return out;
+}
+
+/**
+ * A `Cookie` header without the cookie `name`; `''` when it was the only one.
+ * @example withoutCookie('theme=dark; mock-session=w1', 'mock-session') // 'theme=dark'
+ */
+function withoutCookie(header: string, name: string): string {
+  if (!header.includes(name)) return header;
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '' && pair.split('=', 1)[0]!.trim() !== name)
+    .join('; ');
 }
 
 /** The headers a message's `Connection` names: hop-by-hop too, never passed on (RFC 9110 §7.6.1). */

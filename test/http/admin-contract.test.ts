@@ -350,6 +350,15 @@ const exchanges: Record<string, { valid: Exchange; refused?: Exchange }> = {
       },
     },
   },
+  'GET /__mock/sessions/{name}/join': {
+    valid: {
+      status: 303,
+      run: async (app) => ({ res: await send(app, 'GET', '/__mock/sessions/w1/join?to=/passes') }),
+    },
+  },
+  'GET /__mock/sessions/leave': {
+    valid: { status: 303, run: async (app) => ({ res: await send(app, 'GET', '/__mock/sessions/leave') }) },
+  },
   'POST /__mock/reset': {
     valid: { status: 204, run: async (app) => ({ res: await send(app, 'POST', '/__mock/reset') }) },
   },

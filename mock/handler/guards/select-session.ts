@@ -1,5 +1,6 @@
-// Picks the session of a request from `X-Mock-Session` (or `?session=` on the admin API).
-import { problem } from '../../http/problems.js';
+// Picks the session of a request from `X-Mock-Session`, else the `mock-session` cookie a page joined with (contract
+// requests), else `?session=` (the admin API).
+import { problem, type Violation } from '../../http/problems.js';
 import { problemReply, type Reply } from '../../http/reply.js';
 
 /** What the session of a request is read from: its headers, its path and its query. */
@@ -10,7 +11,15 @@ interface Named {
 }
 
 export const SESSION_HEADER = 'x-mock-session';
+/** The cookie a page in a browser names its session with (see admin/join-session.ts): it cannot set a header. */
+export const SESSION_COOKIE = 'mock-session';
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+const RULE = 'must be 1-64 characters of [A-Za-z0-9_.:-]';
+
+/** Whether `name` can name a session: 1-64 characters of `[A-Za-z0-9_.:-]`. */
+export function isSessionName(name: string): boolean {
+  return NAME.test(name);
+}
 
 /**
  * The name of the session a request names, `''` for the default one (also for a malformed name: see {@link
@@ -25,25 +34,55 @@ export function requestedSession(request: Named): string {
 export function refuseSessionName(request: Named): Reply | undefined {
   const name = sessionName(request);
   if (name === '' || NAME.test(name)) return undefined;
-  const violations = [
-    {
-      location: 'header' as const,
-      pointer: `/${SESSION_HEADER}`,
-      message: 'must be 1-64 characters of [A-Za-z0-9_.:-]',
-    },
-  ];
+  const fromCookie = typeof request.headers[SESSION_HEADER] !== 'string' && !isAdminPath(request.path);
+  const where = fromCookie
+    ? { location: 'header' as const, pointer: '/cookie', message: `the ${SESSION_COOKIE} cookie ${RULE}` }
+    : { location: 'header' as const, pointer: `/${SESSION_HEADER}`, message: RULE };
+  return badSessionName(name, request.path, where);
+}
+
+/**
+ * The 400 problem for a malformed session name, wherever it was given (`where`: its location and pointer).
+ * @example badSessionName('a b', '/__mock/sessions/a%20b/join', { location: 'path', pointer: '/name' })
+ */
+export function badSessionName(
+  name: string,
+  instance: string,
+  where: Pick<Violation, 'location' | 'pointer'> & { message?: string },
+): Reply {
+  const violations = [{ message: RULE, ...where }];
   return problemReply(
     problem(
       'invalidRequest',
       `The session name "${name.slice(0, 80)}" is not 1-64 characters of letters, digits, "_", ".", ":" or "-".`,
-      { instance: request.path, violations },
+      { instance, violations },
     ),
   );
 }
 
+const isAdminPath = (path: string): boolean => path === '/__mock' || path.startsWith('/__mock/');
+
+/** The header wins; the cookie counts for contract requests, `?session=` for the admin API's. */
 function sessionName({ headers, path, query }: Named): string {
   const header = headers[SESSION_HEADER];
   if (typeof header === 'string') return header;
-  const named = path.startsWith('/__mock/') ? query.session : undefined;
+  if (!isAdminPath(path)) return cookieValue(headers.cookie, SESSION_COOKIE) ?? '';
+  const named = path === '/__mock' ? undefined : query.session;
   return typeof named === 'string' ? named : '';
+}
+
+/**
+ * The value of the cookie `name` in a `Cookie` header (quotes taken off), `undefined` when it is not there.
+ * @example cookieValue('theme=dark; mock-session=w1', 'mock-session') // 'w1'
+ */
+export function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
+  // Most requests carry no cookie, or none of ours: one search before any splitting.
+  if (typeof header !== 'string' || !header.includes(name)) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    return value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  }
+  return undefined;
 }
