@@ -78,34 +78,65 @@ const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
 
 /** Opens the exchange of a request: splits its target into path and query, names it, picks its session. */
 export function openExchange(context: MockContext, req: IncomingMessage, res: ServerResponse): Exchange {
-  const [path, rawQuery] = splitTarget(req);
-  const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
-  const requestId = newRequestId(req);
-  const name = requestedSession({ headers: req.headers, path, query });
-  let session: Session | undefined;
-  let authenticated = false;
-  return {
-    req,
-    res,
-    method: req.method ?? 'GET',
-    path,
-    rawQuery,
-    query,
-    requestId,
-    get session() {
-      if (session) return session;
-      if (authenticated || name === '') return (session = sessionOf(context, name));
-      // Kept, so a delayed answer is recorded where it was decided even if the named session is made meanwhile.
-      return (session = knownSession(context, name));
-    },
-    authenticate() {
-      authenticated = true;
-      session = undefined;
-    },
-    sessionName: name,
-    headers: ['X-Request-Id', requestId],
-    start: performance.now(),
-  };
+  return new OpenExchange(context, req, res);
+}
+
+/** An exchange as a class: one is made per request, its session read through the prototype (no closures). */
+class OpenExchange implements Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly query: Query;
+  readonly requestId: string;
+  readonly sessionName: string;
+  readonly headers: string[];
+  readonly start: number;
+  match?: RouteHit;
+  api?: string;
+  body?: unknown;
+  bodyBytes?: number;
+  bodyJson?: Buffer;
+  bodyRaw?: Buffer;
+  unrecordableBody?: string;
+  fault?: FaultKind;
+  answeredBy?: AnsweredBy;
+  fallback?: string;
+  log?: RequestLogger;
+  redact?: Redactor;
+  readonly #context: MockContext;
+  #session: Session | undefined = undefined;
+  #authenticated = false;
+
+  constructor(context: MockContext, req: IncomingMessage, res: ServerResponse) {
+    const [path, rawQuery] = splitTarget(req);
+    const query = rawQuery === '' ? EMPTY_QUERY : (parseQuery(rawQuery) as Query);
+    this.#context = context;
+    this.req = req;
+    this.res = res;
+    this.method = req.method ?? 'GET';
+    this.path = path;
+    this.rawQuery = rawQuery;
+    this.query = query;
+    this.requestId = newRequestId(req);
+    this.sessionName = requestedSession({ headers: req.headers, path, query });
+    this.headers = ['X-Request-Id', this.requestId];
+    this.start = performance.now();
+  }
+
+  get session(): Session {
+    if (this.#session) return this.#session;
+    const name = this.sessionName;
+    if (this.#authenticated || name === '') return (this.#session = sessionOf(this.#context, name));
+    // Kept, so a delayed answer is recorded where it was decided even if the named session is made meanwhile.
+    return (this.#session = knownSession(this.#context, name));
+  }
+
+  authenticate(): void {
+    this.#authenticated = true;
+    this.#session = undefined;
+  }
 }
 
 /**

@@ -103,22 +103,108 @@ export function copyOf(kept: Kept): CallRecord {
 
 /**
  * A kept call as a record to read, not to keep or change: it shares the journal's objects, and its bodies are
- * parsed only if they are read (a matcher that looks at the path never pays for the body).
+ * parsed only if they are read (a matcher that looks at the path never pays for the body). Made for every call
+ * a listener hears, so it is an instance of a class (bodies and time read through its prototype, no closures);
+ * as JSON it is the record {@link copyOf} gives.
  */
 export function viewOf(kept: Kept): CallRecord {
-  const { pathParams, query, headers, responseHeaders, violations, refusal, responseViolations } = kept;
-  const record = recordOf(kept, {
-    pathParams,
-    query,
-    headers,
-    responseHeaders,
-    violations,
-    refusal,
-    responseViolations,
-  });
-  lazily(record, 'body', () => readBody(kept.body));
-  lazily(record.response, 'body', () => readBody(kept.responseBody));
-  return record;
+  return new CallView(kept) as unknown as CallRecord;
+}
+
+/** A body not read yet. */
+const UNREAD: unknown = Symbol('unread');
+
+class CallView {
+  readonly #kept: Kept;
+  #body = UNREAD;
+  readonly id: string;
+  declare readonly ms?: number;
+  readonly requestId: string | undefined;
+  readonly operationId: string | null;
+  declare readonly contract?: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathParams: Record<string, string>;
+  readonly query: Kept['query'];
+  readonly headers: Kept['headers'];
+  declare readonly truncated?: { bytes: number };
+  readonly response: ResponseView;
+  readonly violations: Violation[];
+  declare readonly violationCount?: number;
+  declare readonly refusal?: Kept['refusal'];
+  declare readonly responseViolations?: Kept['responseViolations'];
+  declare readonly fault?: Kept['fault'];
+  readonly answeredBy: Kept['answeredBy'];
+  declare readonly fallback?: string;
+
+  constructor(kept: Kept) {
+    const own = this as { -readonly [K in keyof CallView]: CallView[K] };
+    this.#kept = kept;
+    this.id = `call-${kept.number}`;
+    if (kept.ms !== undefined) own.ms = kept.ms;
+    this.requestId = kept.requestId;
+    this.operationId = kept.operationId;
+    if (kept.contract !== undefined) own.contract = kept.contract;
+    this.method = kept.method;
+    this.path = kept.path;
+    this.pathParams = kept.pathParams;
+    this.query = kept.query;
+    this.headers = kept.headers;
+    if (kept.body?.cutFrom !== undefined) own.truncated = { bytes: kept.body.cutFrom };
+    this.response = new ResponseView(kept);
+    this.violations = kept.violations;
+    if (kept.violationCount > MAX_VIOLATIONS) own.violationCount = kept.violationCount;
+    if (kept.refusal) own.refusal = kept.refusal;
+    if (kept.responseViolations) own.responseViolations = kept.responseViolations;
+    if (kept.fault) own.fault = kept.fault;
+    this.answeredBy = kept.answeredBy;
+    if (kept.fallback !== undefined) own.fallback = kept.fallback;
+  }
+
+  get time(): string {
+    return new Date(this.#kept.at).toISOString();
+  }
+
+  get body(): unknown {
+    if (this.#body === UNREAD) this.#body = readBody(this.#kept.body);
+    return this.#body;
+  }
+
+  /** The record as a view of it was always written out: every field in the order of a copy's. */
+  toJSON(): CallRecord {
+    const { pathParams, query, headers, violations, refusal, responseViolations } = this.#kept;
+    const { response } = this;
+    return recordOf(this.#kept, {
+      ...{ pathParams, query, headers, responseHeaders: response.headers, violations, refusal, responseViolations },
+      ...{ body: this.body, responseBody: response.body },
+    });
+  }
+}
+
+class ResponseView {
+  readonly #kept: Kept;
+  #body = UNREAD;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  declare readonly truncated?: { bytes: number };
+
+  constructor(kept: Kept) {
+    this.#kept = kept;
+    this.status = kept.status;
+    this.headers = kept.responseHeaders;
+    const cutFrom = kept.responseBody?.cutFrom;
+    if (cutFrom !== undefined) (this as { truncated?: { bytes: number } }).truncated = { bytes: cutFrom };
+  }
+
+  get body(): unknown {
+    if (this.#body === UNREAD) this.#body = readBody(this.#kept.responseBody);
+    return this.#body;
+  }
+
+  toJSON(): CallRecord['response'] {
+    const { status, headers, body, truncated } = this;
+    return { status, headers, body, ...(truncated ? { truncated } : {}) };
+  }
 }
 
 /** What a record holds that is an object or a body, shared with the journal or copied. */
@@ -159,17 +245,6 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     answeredBy: kept.answeredBy,
     ...(kept.fallback === undefined ? {} : { fallback: kept.fallback }),
   };
-}
-
-/** Defines `key` as a value read on first use. */
-function lazily<T extends object>(target: T, key: keyof T & string, read: () => unknown): void {
-  let value: unknown;
-  let done = false;
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => (done ? value : ((done = true), (value = read()))),
-  });
 }
 
 /**

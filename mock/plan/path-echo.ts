@@ -4,6 +4,7 @@ import type { Operation } from '../contract/contract.js';
 import { singular, snakeCase } from '../generate/name-hints.js';
 import { mergedSchema, valueFits } from '../prism/schema-check.js';
 import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import type { Collection } from './infer-collections.js';
 
@@ -76,8 +77,22 @@ export function parentEchoes(collection: Collection): readonly PathEcho[] {
  * @example ownersOf(passes, { member_id: 'm1' }) // { member_id: 'm1' }
  */
 export function ownersOf(collection: Collection, pathParams: Readonly<Record<string, string>>): Record<string, string> {
-  return echoedFields(parentEchoes(collection), pathParams, bundleOf(collection.create.spec));
+  const echoes = parentEchoes(collection);
+  if (echoes.length === 0) return NO_OWNERS;
+  // Remembered per collection and values (a check of each value against its schema is the cost): a create, or
+  // a file of fixtures, asks again and again for the same member's.
+  let memo = ownersMemos.get(collection);
+  if (!memo) ownersMemos.set(collection, (memo = new BoundedMemo(OWNERS_MEMO, 1024)));
+  const key = JSON.stringify(echoes.map(({ param }) => pathParams[param] ?? null));
+  return (
+    memo.get(key) ?? memo.set(key, Object.freeze(echoedFields(echoes, pathParams, bundleOf(collection.create.spec))))
+  );
 }
+
+const NO_OWNERS: Record<string, string> = Object.freeze({});
+/** Owners remembered per collection: a member's for each of this many members. */
+const OWNERS_MEMO = 4096;
+const ownersMemos = new WeakMap<Collection, BoundedMemo<Readonly<Record<string, string>>>>();
 
 /**
  * The echoes of a generated success body of an operation (see {@link BodyEcho}); `undefined` when no parameter

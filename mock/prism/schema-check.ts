@@ -45,8 +45,68 @@ function hasAllOf(schema: object): boolean {
  * @example valueFits('2025-01-01', { type: 'string', format: 'date' }) // true
  */
 export function valueFits(value: unknown, schema: object, bundle?: unknown): boolean {
-  const found = bodyParts.validateAgainstSchema(value, schema, false, OUTPUT, 'body', bundle);
-  return found._tag === 'None';
+  const check = checkOf(schema, bundle);
+  if (check === PRISM)
+    return bodyParts.validateAgainstSchema(value, schema, false, OUTPUT, 'body', bundle)._tag === 'None';
+  if (check === null) return true;
+  try {
+    return check(value);
+  } catch {
+    // Prism finds nothing when ajv throws on a value.
+    return true;
+  }
+}
+
+/** Ask Prism itself: a schema with an `$id` is compiled into Prism's one ajv, where a copy of it could not be. */
+const PRISM = Symbol('prism');
+/** Checks compiled as Prism compiles them (`null`: ajv could not, Prism then finds nothing), by schema and bundle. */
+const checks = new WeakMap<object, Map<unknown, SchemaCheck | null | typeof PRISM>>();
+const fitCompilers = new Map<string, SchemaCompiler>();
+
+/**
+ * The check of a schema as Prism's `validateAgainstSchema` makes it (the ajv of the schema's draft, without
+ * coercion, the bundle riding along), made once: Prism's plumbing around it costs more than the check itself,
+ * for every create's record and every path parameter echoed into one.
+ */
+function checkOf(schema: object, bundle: unknown): SchemaCheck | null | typeof PRISM {
+  let byBundle = checks.get(schema);
+  if (!byBundle) checks.set(schema, (byBundle = new Map()));
+  let check = byBundle.get(bundle);
+  if (check !== undefined) return check;
+  if (hasId(schema, new Set())) check = PRISM;
+  else {
+    const draft = draftOf(schema);
+    let compiler = fitCompilers.get(draft);
+    if (!compiler) fitCompilers.set(draft, (compiler = createSchemaCompiler(draft)));
+    const source = { ...schema, __bundled__: bundle };
+    try {
+      check = compiler.compile(source);
+      // The check works on without it: the compiler keeps nothing, this map holds the check.
+      compiler.removeSchema(source);
+    } catch {
+      check = null;
+    }
+  }
+  byBundle.set(bundle, check);
+  return check;
+}
+
+const DRAFT_2019 = /^https?:\/\/json-schema.org\/draft\/2019-09\/schema#?$/;
+const DRAFT_2020 = /^https?:\/\/json-schema.org\/draft\/2020-12\/schema#?$/;
+
+/** The ajv Prism checks a schema with, by the draft its `$schema` names. */
+export function draftOf(schema: object): 'draft2019_09' | 'draft2020_12' | 'default' {
+  const $schema = String((schema as { $schema?: unknown }).$schema);
+  return DRAFT_2019.test($schema) ? 'draft2019_09' : DRAFT_2020.test($schema) ? 'draft2020_12' : 'default';
+}
+
+/** Whether a schema has an `$id` anywhere (each shared part looked at once). */
+export function hasId(node: unknown, seen: Set<object>): boolean {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return false;
+  seen.add(node);
+  if (!Array.isArray(node) && '$id' in node) return true;
+  for (const value of Object.values(node)) if (hasId(value, seen)) return true;
+  return false;
 }
 
 /** Formats checked so far, by name: one compiled check each, of an ajv set up as Prism's. */

@@ -103,8 +103,11 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
     if (!Array.isArray(records))
       throw new StateError(`${source}: "${path}" must be an array of records.`, { collection: path });
     const seen = new Set<string>();
+    // The same owners for every record of the path: worked out once.
+    const owners = ownersOf(collection, pathParamsOf(collection, path));
     records.forEach((record: unknown, index) => {
-      checkRecord(collection, path, record, { where: `${source}: "${path}"[${index}]`, collection: path, index }, seen);
+      const place = { where: `${source}: "${path}"[${index}]`, collection: path, index };
+      checkRecord(collection, path, record, place, seen, owners);
     });
   }
   checked.set(value, collections);
@@ -131,7 +134,8 @@ export interface RecordPlace {
 
 /**
  * Validates one record of the collection at `path`: an object with an id (not one of the ids `seen` before it,
- * which it joins), belonging to its path, fitting the record schema.
+ * which it joins), belonging to its path (`owners`: the path's, when the caller knows them), fitting the record
+ * schema.
  * @throws StateError with the message `${where} (id "x") does not fit the contract: /status: ...`.
  * @example checkRecord(collection, '/members/m1/passes', { id: 'pas_1' }, { where: 'the record' })
  */
@@ -141,6 +145,7 @@ export function checkRecord(
   record: unknown,
   place: RecordPlace,
   seen?: Set<string>,
+  owners = ownersOf(collection, pathParamsOf(collection, path)),
 ): StoredRecord {
   const { where } = place;
   if (!isObject(record)) throw refusal(place, '', `${where} is not an object.`);
@@ -150,7 +155,7 @@ export function checkRecord(
     throw refusal(place, idPointer, `${where} has no "${collection.idField}".`);
   if (seen?.has(String(id))) throw refusal(place, idPointer, `${where} repeats the id "${id}".`);
   seen?.add(String(id));
-  const owner = wrongOwner(collection, path, record);
+  const owner = wrongOwner(owners, record);
   if (owner) throw refusal(place, `/${owner.field}`, `${where} (id "${id}") ${owner.message}.`);
   const problems = checkResponseBody(collection.create.spec, record);
   if (problems.length) {
@@ -187,11 +192,10 @@ function pointerOf(problem: string): string {
  * Only the references the path fills are compared (see echoPathParams): never the record's own id.
  */
 function wrongOwner(
-  collection: Collection,
-  path: string,
+  owners: Record<string, string>,
   record: Record<string, unknown>,
 ): { field: string; message: string } | undefined {
-  for (const [field, value] of Object.entries(ownersOf(collection, pathParamsOf(collection, path)))) {
+  for (const [field, value] of Object.entries(owners)) {
     if (!Object.hasOwn(record, field) || String(record[field]) === value) continue;
     return { field, message: `has ${field} "${String(record[field])}", but its collection path says "${value}"` };
   }

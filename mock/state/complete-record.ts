@@ -52,10 +52,10 @@ export function completeRecord(
   collectionKey: string,
   given: unknown,
   key: string,
+  pathParams = pathParamsOf(collection, collectionKey),
+  owners = Object.keys(ownersOf(collection, pathParams)),
 ): unknown {
   if (!isObject(given)) return given;
-  const pathParams = pathParamsOf(collection, collectionKey);
-  const owners = Object.keys(ownersOf(collection, pathParams));
   const needed = [collection.idField, ...requiredOf(collection), ...owners];
   if (needed.every((name) => Object.hasOwn(given, name))) return given;
   const { generator } = maker;
@@ -88,10 +88,12 @@ export function completeSnapshot(maker: RecordMaker, given: unknown): unknown {
     Object.entries(map).map(([path, records]) => {
       const collection = collectionOf(maker.collections, path);
       if (!collection || !Array.isArray(records)) return [path, records];
-      return [
-        path,
-        records.map((record, index) => completeRecord(maker, collection, path, record, `state|${path}|${index}`)),
-      ];
+      // The same path parameters and owners for every record of the path: worked out once.
+      const pathParams = pathParamsOf(collection, path);
+      const owners = Object.keys(ownersOf(collection, pathParams));
+      const complete = (record: unknown, index: number) =>
+        completeRecord(maker, collection, path, record, `state|${path}|${index}`, pathParams, owners);
+      return [path, records.map(complete)];
     }),
   );
 }

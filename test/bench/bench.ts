@@ -1,5 +1,7 @@
-// Throughput, latency, cold start and RSS of our mock vs Prism vs two floors (bare node:http, and Express), side by
-// side. Prints figures and whether the goals of issue 10 are met; asserts nothing. Run: npm run bench
+// Throughput, server CPU per request, latency, cold start and RSS of our mock (run as `npm start` runs it, and
+// --stateless) vs Prism (static and dynamic) vs two floors (bare node:http, and Express, each sending the bytes
+// ours sends per route), side by side; then ours again once filled (FILL creates over FILL_MEMBERS members).
+// Prints figures and whether the goals of issues 10 and 24 are met; asserts nothing. Run: npm run bench
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,7 +14,12 @@ import { createSequence, MEMBERS, type CreateSequence } from './varied-create.js
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
-const WARMUP = 3;
+const WARMUP = Number(process.env.WARMUP ?? 3);
+/** Creates sent to ours before the filled rounds (0: no filled rounds), and over how many members. */
+const FILL = Number(process.env.FILL ?? 100_000);
+const FILL_MEMBERS = Number(process.env.FILL_MEMBERS ?? 5000);
+/** Only these servers (comma-separated names), to shorten a run. @default all */
+const ONLY = process.env.SERVERS?.split(',');
 const CONNECTIONS = 50;
 const PRISM = '@stoplight/prism-cli@5.14.2';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +27,8 @@ const CONTRACT = 'contracts/membership.openapi.yaml';
 const MEMBER = '/members/mbr_bench';
 const AUTH = { authorization: 'Bearer bench' };
 
-type ServerName = 'ours' | 'prism' | 'floor' | 'express';
+const SERVERS = ['ours', 'stateless', 'prism', 'prism-dyn', 'floor', 'express'] as const;
+type ServerName = (typeof SERVERS)[number] | 'filled';
 type RouteName = 'list' | 'read' | 'create';
 interface Server {
   name: ServerName;
@@ -28,6 +36,8 @@ interface Server {
   url: string;
   coldStartMs: number;
   tail: string;
+  /** The process that serves (not npx, npm or sh), whose CPU time is read from /proc. */
+  pid?: number;
 }
 interface Route {
   name: RouteName;
@@ -48,7 +58,7 @@ interface CannonRequest {
   headers: Record<string, string>;
 }
 interface CannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -57,6 +67,8 @@ interface CannonResult {
 }
 interface Sample {
   rps: number;
+  /** The serving process's CPU time (user + sys) per response, in µs. */
+  cpuUs: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -124,6 +136,7 @@ async function start(name: ServerName, port: number, command: string, args: stri
   server.url = `http://127.0.0.1:${port}`;
   running.push(server);
   server.coldStartMs = await waitFor200(server, spawnedAt);
+  server.pid = servingPid(server.child.pid!);
   return server;
 }
 
@@ -184,6 +197,21 @@ function servingPid(pid: number): number {
 
 const commOf = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
 
+/** CPU time a process has used, user and sys, in µs (from clock ticks of 10 ms). */
+function cpuUsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** What `npm start` runs (package.json's start script), with node as this process's. */
+function npmStart(): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.split(' ');
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node: update the bench`);
+  return args;
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
@@ -196,38 +224,58 @@ async function ensureBuilt() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-async function startServers(): Promise<{ servers: Server[]; passId: string; bodyBytes: number }> {
-  const [oursPort, prismPort, floorPort, expressPort] = (await freePorts(4)) as [number, number, number, number];
-  // The create routes create into one member: room in its collection (the state budget is npm start's default).
-  const room = ['--collection-limit', '10000000'];
-  const args = ['dist/mock/cli.js', '--port', String(oursPort), ...room];
-  const ours = await start('ours', oursPort, process.execPath, args);
-  const list = await fetch(`${ours.url}${MEMBER}/passes`, { headers: AUTH });
-  const raw = Buffer.from(await list.arrayBuffer());
-  const passId = (JSON.parse(raw.toString()) as { data: { id: string }[] }).data[0]!.id;
-  const prism = await start('prism', prismPort, 'npx', [
-    '-y',
-    PRISM,
-    'mock',
-    '-p',
-    String(prismPort),
-    '-h',
-    '127.0.0.1',
-    '--errors=false',
-    '-v',
-    'error',
-    CONTRACT,
-  ]);
+interface Started {
+  servers: Server[];
+  passId: string;
+  /** The size of ours's answer per route, which the floors send too. */
+  bytes: Record<RouteName, number>;
+}
+
+async function startServers(): Promise<Started> {
+  const [oursPort, statelessPort, prismPort, dynPort, floorPort, expressPort] = await freePorts(6);
+  const wanted = (name: ServerName) => ONLY === undefined || ONLY.includes(name);
+  // As npm start runs it: its node flags, default limits and the default (pretty) log of a line per request.
+  const ours = await start('ours', oursPort!, process.execPath, [...npmStart(), '--port', String(oursPort)]);
+  const { bytes, passId } = await answerSizes(ours);
+  const servers = [ours];
+  if (wanted('stateless')) {
+    const args = [...npmStart(), '--port', String(statelessPort), '--stateless'];
+    servers.push(await start('stateless', statelessPort!, process.execPath, args));
+  }
+  const prism = (name: ServerName, port: number, flags: string[]) =>
+    start(name, port, 'npx', ['-y', PRISM, 'mock', '-p', String(port), '-h', '127.0.0.1', ...flags, CONTRACT]);
+  if (wanted('prism')) servers.push(await prism('prism', prismPort!, ['--errors=false', '-v', 'error']));
+  if (wanted('prism-dyn')) servers.push(await prism('prism-dyn', dynPort!, ['-d', '--errors=false', '-v', 'error']));
   // One at a time, so that each cold start is measured alone.
   const startFloor = (name: ServerName, port: number, kind: 'http' | 'express') =>
     start(name, port, process.execPath, ['--import', 'tsx', 'test/bench/floor-server.ts'], {
       PORT: String(port),
-      BODY_BYTES: String(raw.length),
+      BODY_LIST: String(bytes.list),
+      BODY_READ: String(bytes.read),
+      BODY_CREATE: String(bytes.create),
       FLOOR: kind,
     });
-  const floor = await startFloor('floor', floorPort, 'http');
-  const express = await startFloor('express', expressPort, 'express');
-  return { servers: [ours, prism, floor, express], passId, bodyBytes: raw.length };
+  if (wanted('floor')) servers.push(await startFloor('floor', floorPort!, 'http'));
+  if (wanted('express')) servers.push(await startFloor('express', expressPort!, 'express'));
+  return { servers, passId, bytes };
+}
+
+/**
+ * The size of ours's answers: a list, a read and a create (to a member of its own, outside the bench's); and
+ * the pass the reads read.
+ */
+async function answerSizes(ours: Server): Promise<{ bytes: Record<RouteName, number>; passId: string }> {
+  const size = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(ours.url + path, { ...init, headers: { ...AUTH, 'content-type': 'application/json' } });
+    return (await res.arrayBuffer()).byteLength;
+  };
+  const list = await size(`${MEMBER}/passes`);
+  const body = await fetch(`${ours.url}${MEMBER}/passes`, { headers: AUTH }).then((r) => r.json());
+  const passId = (body as { data: { id: string }[] }).data[0]!.id;
+  const read = await size(`${MEMBER}/passes/${passId}`);
+  const init = { method: 'POST', body: JSON.stringify({ kind: 'pin', label: 'Front desk' }) };
+  const create = await size('/members/mbr_sizes/credentials', init);
+  return { bytes: { list, read, create }, passId };
 }
 
 /** Each server gets the same sequence of varied creates, continued from load to load (the state keeps growing). */
@@ -287,7 +335,7 @@ async function smoke(servers: Server[], routeList: Route[]) {
       const shown = [...counts].map(([status, n]) => (n > 1 ? `${n}× ${status}` : String(status))).join(' ');
       statuses.push(`${route.name} ${shown} (${bytes} B)`);
     }
-    console.log(`  ${server.name.padEnd(7)} ${statuses.join(', ')}`);
+    console.log(`  ${server.name.padEnd(10)} ${statuses.join(', ')}`);
   }
 }
 
@@ -307,6 +355,7 @@ async function load(
   const request = route.varied
     ? { method: route.method, setupRequest: (built: CannonRequest) => ({ ...built, ...route.next(server.name) }) }
     : { method: route.method, ...route.next(server.name) };
+  const cpuBefore = cpuUsOf(server.pid!);
   const r = await autocannon({
     url: server.url,
     headers: headersFor(route),
@@ -314,9 +363,11 @@ async function load(
     ...length,
     requests: [request],
   });
+  const cpuUs = (cpuUsOf(server.pid!) - cpuBefore) / Math.max(1, r.requests.total);
   const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
   return {
     rps: r.requests.average,
+    cpuUs,
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
@@ -361,24 +412,26 @@ async function measure(servers: Server[], routeList: Route[]): Promise<Results> 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
 
 function printRoute(route: Route, servers: Server[], results: Results) {
-  const samples = (s: ServerName) => results.get(key(route.name, s))!;
+  const samples = (s: ServerName) => results.get(key(route.name, s)) ?? [];
   const rps = (s: ServerName) => mean(samples(s).map((x) => x.rps));
   console.log(`\n${route.name}: ${route.method} ${route.shown}`);
-  console.log('  server       req/s   (min–max)        p50 ms   p99 ms  non-2xx   errors');
+  console.log('  server          req/s   (min–max)      CPU µs/req   p50 ms   p99 ms  non-2xx   errors');
   for (const { name } of servers) {
     const xs = samples(name);
+    if (xs.length === 0) continue;
     const low = Math.round(Math.min(...xs.map((x) => x.rps)));
     const high = Math.round(Math.max(...xs.map((x) => x.rps)));
     const range = `(${low}–${high})`.padEnd(15);
     const p50 = fmt(mean(xs.map((x) => x.p50)), 1);
     const p99 = fmt(mean(xs.map((x) => x.p99)), 1);
     console.log(
-      `  ${name.padEnd(7)}${fmt(rps(name))}   ${range}${p50} ${p99} ` +
+      `  ${name.padEnd(10)}${fmt(rps(name))}   ${range}${fmt(mean(xs.map((x) => x.cpuUs)), 1)}  ${p50} ${p99} ` +
         `${fmt(sum(xs.map((x) => x.non2xx)))} ${fmt(sum(xs.map((x) => x.errors)))}`,
     );
   }
+  const others = servers.filter((s) => s.name !== 'ours' && samples(s.name).length > 0);
   const ratio = (other: ServerName) => `ours/${other} ${(rps('ours') / rps(other)).toFixed(2)}x`;
-  console.log(`  ${ratio('prism')}   ${ratio('floor')} (node:http)   ${ratio('express')}`);
+  console.log(`  req/s ${others.map((s) => ratio(s.name)).join('   ')}`);
 }
 
 function printStatusCodes(routeList: Route[], servers: Server[], results: Results) {
@@ -386,7 +439,7 @@ function printStatusCodes(routeList: Route[], servers: Server[], results: Result
   for (const route of routeList) {
     for (const { name } of servers) {
       const counts: Record<string, number> = {};
-      for (const s of results.get(key(route.name, name))!)
+      for (const s of results.get(key(route.name, name)) ?? [])
         for (const [c, n] of Object.entries(s.codes)) counts[c] = (counts[c] ?? 0) + n;
       const bad = Object.entries(counts).filter(([c]) => !c.startsWith('2'));
       if (bad.length) odd.push(`  ${route.name}/${name}: ${bad.map(([c, n]) => `${n}× ${c}`).join(', ')}`);
@@ -395,20 +448,48 @@ function printStatusCodes(routeList: Route[], servers: Server[], results: Result
   console.log(odd.length ? `\nnon-2xx statuses:\n${odd.join('\n')}` : '\nno non-2xx responses');
 }
 
-/** The goals of issue 10, with the figure each was judged on. Printed only: a benchmark is not a test. */
+/** The goals of issues 10 and 24, with the figure each was judged on. Printed only: a benchmark is not a test. */
 function printGoals(results: Results) {
-  const rps = (r: RouteName, s: ServerName) => mean(results.get(key(r, s))!.map((x) => x.rps));
-  const p99 = (r: RouteName) => mean(results.get(key(r, 'ours'))!.map((x) => x.p99));
+  const of = (r: RouteName, s: ServerName, field: 'rps' | 'p99' | 'cpuUs') =>
+    mean((results.get(key(r, s)) ?? []).map((x) => x[field]));
   const goal = (text: string, value: number, ok: boolean, unit = 'x') =>
-    console.log(`  ${text.padEnd(44)} ${`${value.toFixed(2)}${unit}`.padStart(10)}  ${ok ? 'met' : 'NOT met'}`);
-  console.log('\ngoals (issue 10):');
-  const createVsPrism = rps('create', 'ours') / rps('create', 'prism');
+    console.log(`  ${text.padEnd(48)} ${`${value.toFixed(2)}${unit}`.padStart(10)}  ${ok ? 'met' : 'NOT met'}`);
+  console.log('\ngoals (issues 10 and 24; NaN: a server left out):');
+  const createVsPrism = of('create', 'ours', 'rps') / of('create', 'prism', 'rps');
   goal('varied create ours/prism ≥ 3.0', createVsPrism, createVsPrism >= 3);
-  goal(`varied create p99 ≤ 20 ms (${CONNECTIONS} connections)`, p99('create'), p99('create') <= 20, ' ms');
+  const p99 = of('create', 'ours', 'p99');
+  goal(`varied create p99 ≤ 20 ms (${CONNECTIONS} connections)`, p99, p99 <= 20, ' ms');
   for (const name of ['list', 'read'] as const) {
-    const vsFloor = rps(name, 'ours') / rps(name, 'floor');
+    const vsFloor = of(name, 'ours', 'rps') / of(name, 'floor', 'rps');
     goal(`${name} ours/floor (node:http) ≥ 0.6`, vsFloor, vsFloor >= 0.6);
   }
+  for (const server of ['ours', 'filled'] as const) {
+    for (const [name, most] of [
+      ['list', 38],
+      ['read', 38],
+      ['create', 100],
+    ] as const) {
+      const cpu = of(name, server, 'cpuUs');
+      goal(`${name} server CPU ≤ ${most} µs/req (${server})`, cpu, cpu <= most, ' µs');
+    }
+  }
+}
+
+/**
+ * Sends `FILL` varied creates over `FILL_MEMBERS` members to ours, as a long demo or a CI suite would, and
+ * prints how they were answered (all 201 when no limit is reached: placeholders do not count against one).
+ */
+async function fill(ours: Server) {
+  const sequence = createSequence(FILL_MEMBERS);
+  const route: Route = { ...routes('')[2]!, next: () => sequence.next() };
+  const began = performance.now();
+  const sample = await load(ours, route, { amount: FILL, connections: CONNECTIONS });
+  const codes = Object.entries(sample.codes).map(([code, n]) => `${n}× ${code}`);
+  const seconds = (performance.now() - began) / 1000;
+  console.log(
+    `\nfill: ${FILL} creates over ${FILL_MEMBERS} members to ours in ${seconds.toFixed(1)} s ` +
+      `(${codes.join(', ')}; ${sample.cpuUs.toFixed(0)} µs/req server CPU); RSS now ${rssMb(ours.pid!).toFixed(0)} MB`,
+  );
 }
 
 /**
@@ -428,38 +509,47 @@ function printInProcessStart() {
 async function main() {
   console.log(
     `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ` +
-      `${ROUNDS} interleaved rounds × ${DURATION} s per server and route ` +
-      `(ROUNDS, DURATION env vars); node ${process.version}, ${availableParallelism()} cores`,
+      `${ROUNDS} interleaved rounds × ${DURATION} s per server and route, then the same for ours filled with ` +
+      `${FILL} creates over ${FILL_MEMBERS} members (ROUNDS, DURATION, WARMUP, FILL, FILL_MEMBERS, ` +
+      `SERVERS=ours,stateless,... env vars); node ${process.version}, ${availableParallelism()} cores`,
   );
   console.log(
-    'note: load generator (autocannon, in this process) and the four servers share these cores, ' +
-      'so absolute figures are CPU-bound by both sides; compare the ratios, measured in the same run.',
+    'note: load generator (autocannon, in this process) and the servers share these cores, so req/s are ' +
+      'CPU-bound by both sides; compare the ratios measured in the same run, and the server CPU µs per request ' +
+      '(user + sys of the serving process over the load, from /proc), which other load disturbs less.',
   );
   await ensureBuilt();
-  const { servers, passId, bodyBytes } = await startServers();
+  const { servers, passId, bytes } = await startServers();
   console.log(
-    `floors' body: ${bodyBytes} bytes (size of our listPasses body), for every route; read uses pass id ${passId} ` +
-      `on every server; floor = bare node:http, express = Express 5`,
+    `ours runs as npm start does: node ${npmStart().join(' ')} (default limits, a log line per request on stdout); ` +
+      `the floors send ours's sizes (list ${bytes.list} B, read ${bytes.read} B, create ${bytes.create} B); ` +
+      `read uses pass id ${passId} on every server; floor = bare node:http, express = Express 5`,
   );
   console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
-  for (const s of servers) console.log(`  ${s.name.padEnd(7)}${fmt(s.coldStartMs)} ms`);
+  for (const s of servers) console.log(`  ${s.name.padEnd(10)}${fmt(s.coldStartMs)} ms`);
   console.log("  (prism's includes npx resolving the cached package; the floors' include the tsx loader)");
   printInProcessStart();
   const routeList = routes(passId);
   console.log('smoke (one request per GET route, 8 varied creates):');
   await smoke(servers, routeList);
   const results = await measure(servers, routeList);
-  for (const route of routeList) printRoute(route, servers, results);
-  printStatusCodes(routeList, servers, results);
+  const ours = servers[0]!;
+  const filled: Server = { ...ours, name: 'filled' };
+  if (FILL > 0) {
+    await fill(ours);
+    for (const [k, samples] of await measure([filled], routeList)) results.set(k, samples);
+  }
+  const shown = FILL > 0 ? [...servers, filled] : servers;
+  for (const route of routeList) printRoute(route, shown, results);
+  printStatusCodes(routeList, shown, results);
   console.log('\nRSS after the run (VmRSS of the serving process):');
   for (const s of servers) {
-    const pid = servingPid(s.child.pid!);
-    const helpers = tree(s.child.pid!).filter((p) => p !== pid);
+    const helpers = tree(s.child.pid!).filter((p) => p !== s.pid);
     const helpersMb = sum(helpers.map(rssMb));
     const note = helpers.length
       ? ` (+ ${helpersMb.toFixed(0)} MB in ${helpers.map(commOf).join(', ')}, not counted)`
       : '';
-    console.log(`  ${s.name.padEnd(7)}${fmt(rssMb(pid))} MB${note}`);
+    console.log(`  ${s.name.padEnd(10)}${fmt(rssMb(s.pid!))} MB${note}`);
   }
   printGoals(results);
 }
