@@ -83,6 +83,9 @@ Options:
   -h, --help             show this help
   -v, --version          show the version
 
+Every switch has its opposite, to undo a config file's: --no-stateless, --no-errors, --no-static,
+--no-journal-secrets, --no-record-state; --cors, --watch, --security-check, --proxy-passthrough, --admin.
+
 Admin API: GET /__mock lists its endpoints: health, calls (count, wait), overrides, faults, sessions,
            state and its records, reset. X-Mock-Session: NAME (or ?session=NAME) speaks to one session;
            changes need Content-Type: application/json, an Authorization or an X-Mock-* header

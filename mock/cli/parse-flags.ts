@@ -20,7 +20,10 @@ export type ParsedFlags<T extends FlagTable> = ReturnType<
  */
 export function parseFlags<T extends FlagTable>(argv: string[], options: T): ParsedFlags<T> {
   try {
-    return parseArgs({ args: argv, strict: true, allowPositionals: false, options });
+    const { args, undone } = opposites(argv, options);
+    const parsed = parseArgs({ args, strict: true, allowPositionals: false, options });
+    Object.assign(parsed.values, undone);
+    return parsed;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
@@ -32,4 +35,36 @@ export function parseFlags<T extends FlagTable>(argv: string[], options: T): Par
     if (code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(message);
     throw error;
   }
+}
+
+/**
+ * Every switch has its opposite, so a flag can undo what a config file turned on: `--no-stateless` for
+ * `--stateless`, `--cors` for `--no-cors`. The opposites are taken out of the arguments and set to `false`;
+ * the last of a switch and its opposite wins.
+ * @example opposites(['--no-errors'], { errors: { type: 'boolean' } }) // { args: [], undone: { errors: false } }
+ */
+function opposites(argv: string[], options: FlagTable): { args: string[]; undone: Record<string, false> } {
+  const undone: Record<string, false> = {};
+  const args: string[] = [];
+  for (const arg of argv) {
+    const name = /^--([a-z][a-z-]*)$/.exec(arg)?.[1];
+    const opposite =
+      name === undefined || name in options
+        ? undefined
+        : name.startsWith('no-') && options[name.slice(3)]?.type === 'boolean'
+          ? name.slice(3)
+          : options[`no-${name}`]?.type === 'boolean'
+            ? `no-${name}`
+            : undefined;
+    if (opposite === undefined) {
+      // A switch given after its opposite wins.
+      if (name !== undefined && name in undone) delete undone[name];
+      args.push(arg);
+      continue;
+    }
+    undone[opposite] = false;
+    // Its opposite given before it loses.
+    for (let i = args.length - 1; i >= 0; i--) if (args[i] === `--${opposite}`) args.splice(i, 1);
+  }
+  return { args, undone };
 }

@@ -149,6 +149,12 @@ describe('the config file', () => {
     }
   });
 
+  test('a switch\'s opposite undoes the file\'s: --security-check after "checkSecurity": false', async () => {
+    await writeConfig({ port: 0, checkSecurity: false });
+    const cli = await start(['--security-check']);
+    expect((await fetch(`${cli.url}/members/m1/passes`)).status).toBe(401);
+  });
+
   test('a flag given beats the key of the file', async () => {
     await writeConfig({ port: 0, seed: 77 });
     const cli = await start(['--seed', '5']);

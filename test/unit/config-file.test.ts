@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { applyConfig, contractEntries, KEY_OF_FLAG, RENAMED_KEYS } from '../../mock/cli/apply-config.js';
+import {
+  applyConfig,
+  contractEntries,
+  KEY_OF_FLAG,
+  RENAMED_KEYS,
+  type FlagValues,
+} from '../../mock/cli/apply-config.js';
 import { configProblem, READ_KEYWORDS, type SchemaNode } from '../../mock/cli/check-config.js';
 import { FLAGS } from '../../mock/cli/cli-flags.js';
 import {
@@ -17,7 +23,7 @@ import {
   SCHEMA_FILE,
   type MockConfig,
 } from '../../mock/cli/config-file.js';
-import { UsageError } from '../../mock/cli/parse-flags.js';
+import { parseFlags, UsageError } from '../../mock/cli/parse-flags.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const schema = configSchema();
@@ -379,5 +385,37 @@ describe('contractEntries', () => {
 
   test('without contracts, there are none', () => {
     expect(contractEntries(undefined, '/app')).toBeUndefined();
+  });
+});
+
+describe('a switch and its opposite', () => {
+  const file = (config: MockConfig) => ({ config, dir: '/app', name: 'membership-mock.config.json' });
+  const flags = (...argv: string[]) => parseFlags(argv, FLAGS).values;
+
+  test.each<[string[], MockConfig, Partial<FlagValues>]>([
+    [['--no-stateless'], { stateless: true }, { stateless: false }],
+    [['--no-errors'], { errors: true }, { errors: false }],
+    [['--watch'], { watch: false }, { 'no-watch': false }],
+    [['--security-check'], { checkSecurity: false }, { 'no-security-check': false }],
+    [['--cors'], { cors: false }, { 'no-cors': false }],
+    [['--admin'], { admin: false }, { 'no-admin': false }],
+  ])('%j undoes the file’s %j', (argv, config, expected) => {
+    expect(applyConfig(flags(...argv), file(config)).values).toMatchObject(expected);
+  });
+
+  test('the last of a switch and its opposite wins', () => {
+    expect(flags('--stateless', '--no-stateless').stateless).toBe(false);
+    expect(flags('--no-stateless', '--stateless').stateless).toBe(true);
+    expect(flags('--no-cors', '--cors')['no-cors']).toBe(false);
+    expect(flags('--cors', '--no-cors')['no-cors']).toBe(true);
+  });
+
+  test('--cors undoes the file’s list of origins too: the default CORS', () => {
+    const { values } = applyConfig(flags('--cors'), file({ cors: ['http://a.test'] }));
+    expect(['cors-origin' in values, values['no-cors']]).toEqual([false, false]);
+  });
+
+  test('a flag that is no switch has no opposite', () => {
+    expect(() => flags('--no-port')).toThrow(/^Unknown option '--no-port'\./);
   });
 });
