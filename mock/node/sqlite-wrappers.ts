@@ -8,8 +8,10 @@
 // are not concerned, and better-sqlite3 13 (no ObjectWrap) would not be, but it does not run on Node 20.
 import type { Database, Statement } from 'better-sqlite3';
 
-/** Every wrapper made, for the life of the process. */
-const kept = new Set<object>();
+const KEPT = Symbol.for('membership-mock.sqlite-wrappers');
+
+/** Every wrapper made, for the life of the process: one set, however many times a test runner loads this module. */
+const kept = ((globalThis as { [KEPT]?: Set<object> })[KEPT] ??= new Set<object>());
 
 /** Keeps `wrapper` (a database or a statement) from the garbage collector until the process ends. */
 export function keepWrapper<T extends object>(wrapper: T): T {
