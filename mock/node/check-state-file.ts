@@ -4,6 +4,7 @@ import { accessSync, constants } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { StateError } from '../state/check-snapshot.js';
 import { findWalDamage } from './find-wal-damage.js';
+import { readPragma } from './sqlite-wrappers.js';
 
 /**
  * Refuses a state file (or its write-ahead log) this process may not write: SQLite would open it read-only, and
@@ -40,7 +41,7 @@ export function refuseDamagedLog(target: string, shown: string): void {
  * contents: about 0.2 s for 100 MB). A sound file that a kill (kill -9) interrupted passes: its log is replayed.
  */
 export function refuseDamagedPages(db: Database.Database, shown: string): void {
-  const found = db.pragma('quick_check(1)', { simple: true }) as string;
+  const found = readPragma(db, 'quick_check(1)') as string;
   if (found === 'ok') return;
   const said = found.replace(/^\*\*\* in database main \*\*\*\s*/, '').replace(/\s+/g, ' ');
   throw new StateError(damaged(shown, `SQLite's check of its pages says "${said}"`));

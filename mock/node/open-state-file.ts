@@ -18,6 +18,7 @@ import { damaged, refuseDamagedLog, refuseDamagedPages, refuseReadOnly } from '.
 import { guardStateFile } from './guard-state-file.js';
 import { readJsonFile } from './read-json-file.js';
 import { SqliteStore } from './sqlite-store.js';
+import { keepWrapper, prepareKept, readPragma } from './sqlite-wrappers.js';
 import type { StoreLimits, StoreSnapshot, StoredRecord } from '../state/store.js';
 
 /** `MMCK` in the database header: marks a SQLite file as a membership-mock state file. */
@@ -101,19 +102,19 @@ export async function openStateFile(path: string, settings: StateFileSettings): 
   let db: Database.Database | undefined;
   try {
     if (imported) renameSync(target, movedTo);
-    db = new Database(target, { timeout: 0 });
+    db = keepWrapper(new Database(target, { timeout: 0 }));
     // Held from the first access until the process ends: a second mock on the file is refused at its start.
-    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
     // Checked before anything is written: a database of someone else's is left exactly as it was.
     const ours = isOurs(db, shown);
     if (ours) refuseDamagedPages(db, shown);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${settings.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${settings.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     // 32 MiB of pages kept (SQLite's default is 2 MiB): a large state's b-tree is walked without reading again.
-    db.pragma('cache_size = -32768');
+    db.exec('PRAGMA cache_size = -32768');
     if (ours) {
       // Written to once now, so a file that cannot be written is refused at the start, not at the first change.
-      const layout = db.pragma('user_version', { simple: true }) as number;
+      const layout = readPragma(db, 'user_version') as number;
       db.exec(`BEGIN IMMEDIATE; ${layout === 1 ? FROM_LAYOUT_1 : ''} PRAGMA user_version = ${LAYOUT}; COMMIT;`);
       return { store: guarded(new SqliteStore(db, settings.limits), target), origin: 'opened' };
     }
@@ -170,15 +171,15 @@ export function createStateTables(db: Database.Database): void {
  * another layout.
  */
 function isOurs(db: Database.Database, shown: string): boolean {
-  const tables = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number;
-  const id = db.pragma('application_id', { simple: true }) as number;
+  const tables = prepareKept(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number;
+  const id = readPragma(db, 'application_id') as number;
   if (tables === 0 && id === 0) return false;
   if (id !== APPLICATION_ID)
     throw new StateError(
       `The state file ${shown} is a SQLite database, but not one of membership-mock's; it was left as it is. ` +
         'Give another path, or move it away.',
     );
-  const layout = db.pragma('user_version', { simple: true }) as number;
+  const layout = readPragma(db, 'user_version') as number;
   if (layout !== LAYOUT && layout !== 1)
     throw new StateError(
       `The state file ${shown} has the layout ${layout}; this membership-mock reads layout ${LAYOUT}. It was left as it is.`,

@@ -29,6 +29,7 @@ import {
   type StoreSnapshot,
   type StoredRecord,
 } from '../state/store.js';
+import { keepWrapper, prepareKept } from './sqlite-wrappers.js';
 
 /** Records (written and removed) of collections kept parsed in memory, least recently used dropped first. */
 const CACHE_RECORDS = 20_000;
@@ -83,7 +84,7 @@ export class SqliteStore implements Store {
 
   constructor(db: Database, limits: Partial<StoreLimits> = {}) {
     this.limits = Object.freeze({ collection: Infinity, budget: new StateBudget(Number.MAX_SAFE_INTEGER), ...limits });
-    this.#db = db;
+    this.#db = keepWrapper(db);
     this.#sql = prepare(db);
     const usage = this.#sql.usage.get() as { records: number; bytes: number };
     this.#records = usage.records;
@@ -266,9 +267,10 @@ export class SqliteStore implements Store {
     const row = this.#sql.collection.get(collection) as { derived: number } | undefined;
     if (row === undefined) return null;
     const overlay = newOverlay(row.derived === 1, ++this.#changes);
-    for (const { id, body } of this.#sql.list.iterate(collection) as Iterable<{ id: string; body: string }>)
+    // `all`, not `iterate`: an iterator would be a wrapper left to the garbage collector (see sqlite-wrappers.ts).
+    for (const { id, body } of this.#sql.list.all(collection) as { id: string; body: string }[])
       overlay.written.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
-    for (const id of this.#sql.removed.pluck().iterate(collection) as Iterable<string>) overlay.removed.add(id);
+    for (const id of this.#sql.removed.pluck().all(collection) as string[]) overlay.removed.add(id);
     return overlay;
   }
 
@@ -343,7 +345,7 @@ function weightOf(overlay: Overlay | null): number {
 }
 
 function prepare(db: Database) {
-  const statement = (sql: string): Statement => db.prepare(sql);
+  const statement = (sql: string): Statement => prepareKept(db, sql);
   // What the file holds is charged as the stores charge it (see overlay.ts): texts, ids and a share a row.
   const [entry, overlay] = [ENTRY_COST, OVERLAY_COST];
   return {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { StateError } from '../../mock/state/check-snapshot.js';
 import { openStateFile, type StateFileSettings } from '../../mock/node/open-state-file.js';
 import type { SqliteStore } from '../../mock/node/sqlite-store.js';
+import { keepWrapper } from '../../mock/node/sqlite-wrappers.js';
 import type { StoredRecord, StoreSnapshot } from '../../mock/state/store.js';
 
 const PASSES = '/members/m1/passes';
@@ -87,7 +88,7 @@ describe('openStateFile', () => {
 
   test('refuses a SQLite database of someone else, and leaves it as it was', async () => {
     const file = join(dir, 'other.db');
-    const other = new Database(file);
+    const other = keepWrapper(new Database(file)); // none left to the collector: see sqlite-wrappers.ts
     other.exec('CREATE TABLE songs (title TEXT)');
     other.close();
     const before = await readFile(file);
@@ -189,7 +190,7 @@ describe('openStateFile', () => {
     const file = join(dir, 'state.json');
     await writeFile(`${file}.imported.json`, oldStateFile({ [PASSES]: [{ id: 'p1' }] }));
     // What a start killed between moving the JSON aside and committing leaves: an empty database.
-    new Database(file).close();
+    keepWrapper(new Database(file)).close();
     const again = await open(file);
     expect(again.origin).toBe('imported');
     expect(again.store.list(PASSES)).toEqual([{ id: 'p1' }]);
