@@ -13,7 +13,7 @@ export default defineConfig({
     // The installed-package test runs on its own after these (vitest.package.config.ts): its npm install
     // would take the CPU the process tests time themselves against.
     exclude: ['test/package/**', '**/node_modules/**'],
-    setupFiles: ['test/support/prism-setup.ts', 'test/support/conformance-setup.ts'],
+    setupFiles: ['test/support/prism-setup.ts', 'test/support/conformance-setup.ts', 'test/support/keep-sqlite.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
