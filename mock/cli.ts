@@ -146,7 +146,8 @@ function proxyOf(values: FlagValues, nameOf: (flag: FlagName) => string): ProxyO
     'record-state',
   ] as const;
   if (url === undefined) {
-    const given = others.find((name) => values[name] !== undefined);
+    // An opposite given (`--proxy-passthrough`, `--no-record-state`: `false`) asks for nothing without a proxy.
+    const given = others.find((name) => values[name] !== undefined && values[name] !== false);
     if (given) throw new UsageError(`--${given} needs --proxy URL: there is no backend to send requests to.`);
     return undefined;
   }

@@ -100,7 +100,10 @@ export function applyConfig(
     throw new UsageError(`${name} gives both "contract" and "contracts": give one (contracts for several APIs).`);
   // What the flags given set: the file's word on it goes, and no secret of it is read.
   const beaten = new Set(Object.keys(given) as FlagName[]);
-  for (const group of TOGETHER) if (group.some((flag) => beaten.has(flag))) for (const flag of group) beaten.add(flag);
+  // A switch's opposite (`--admin`, `--cors`: `false`) undoes the file's switch alone: the file's token and
+  // origins still hold.
+  for (const group of TOGETHER)
+    if (group.some((flag) => beaten.has(flag) && given[flag] !== false)) for (const flag of group) beaten.add(flag);
   const secret = (ref: EnvSecret, flag: FlagName, key: string): string | undefined => {
     if (beaten.has(flag)) return undefined;
     const value = env[ref.env];

@@ -79,7 +79,9 @@ export async function runVerify(
         ? `--base-url is required: ${target.api} has no backend in ${target.file}.`
         : '--base-url is required.',
     );
-  const headers: Record<string, string> = values.header === undefined ? { ...target.headers } : {};
+  // The file's headers (its secrets) go only to the backend the file names, and only when no --header is given.
+  const fromFile = values['base-url'] === undefined && values.header === undefined;
+  const headers: Record<string, string> = fromFile ? { ...target.headers } : {};
   const token = values.token ?? process.env.MOCK_VERIFY_TOKEN;
   if (token) headers.Authorization = `Bearer ${token}`;
   for (const header of values.header ?? []) {
@@ -164,15 +166,17 @@ function targetOf(values: { contract?: string; api?: string; config?: string }):
     throw new UsageError(
       `--api names one API of a config file's "contracts", and ${file ? `${file.name} has none` : `there is no ${CONFIG_FILE} here (--config names another)`}.`,
     );
-  const entries = contractEntries(config.contracts, file!.dir, process.env, file!.name)!;
-  const entry = entries.find((one) => one.name === values.api);
-  if (!entry)
+  const index = config.contracts.findIndex((one) => one.name === values.api);
+  if (index < 0)
     throw new UsageError(
       unknownApi(
         values.api,
-        entries.map((one) => one.name),
+        config.contracts.map((one) => one.name),
       ),
     );
+  // Only this API's secrets are read: another API's variable need not be set to verify this one.
+  const only = config.contracts.map((one, i) => (i === index ? one : { ...one, proxy: undefined }));
+  const entry = contractEntries(only, file!.dir, process.env, file!.name)![index]!;
   const proxy = typeof entry.proxy === 'string' ? { url: entry.proxy } : entry.proxy;
   return {
     contract: entry.contract as string,

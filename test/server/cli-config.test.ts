@@ -122,7 +122,13 @@ describe('the config file', () => {
       await writeConfig({
         contracts: [
           { name: 'membership', contract: DEFAULT_CONTRACT, proxy },
-          { name: 'shop', contract: './bookshop.yaml', mount: '/shop' },
+          // Its backend's secret is not set: verifying the other API does not need it.
+          {
+            name: 'shop',
+            contract: './bookshop.yaml',
+            mount: '/shop',
+            proxy: { url: 'http://127.0.0.1:9', headers: { 'X-Key': { env: 'UNSET_SHOP_KEY' } } },
+          },
         ],
       });
       const clean = await run(['verify', '--api', 'membership'], { MEMBERSHIP_TOKEN: 'Bearer t' });
@@ -133,6 +139,12 @@ describe('the config file', () => {
       const sent = backend.calls().map((call) => call.headers.authorization);
       expect(sent).toEqual(Array(8).fill(`Bearer [redacted sha256:e3b98a4d]`));
 
+      // Another server than the file's backend gets none of the file's headers (its secrets).
+      const elsewhere = await run(['verify', '--api', 'membership', '--base-url', backend.url], {
+        MEMBERSHIP_TOKEN: 'Bearer t',
+      });
+      expect([elsewhere.code, elsewhere.stdout]).toEqual([1, expect.stringContaining('got 401')]);
+
       const which = await run(['verify']);
       expect([which.code, which.stderr]).toEqual([
         2,
@@ -142,8 +154,10 @@ describe('the config file', () => {
       ]);
       const misspelt = await run(['verify', '--api', 'membrship'], { MEMBERSHIP_TOKEN: 'Bearer t' });
       expect(misspelt.stderr).toContain('"membrship" is not an API of this mock. Did you mean membership?');
-      const noBackend = await run(['verify', '--api', 'shop'], { MEMBERSHIP_TOKEN: 'Bearer t' });
-      expect(noBackend.stderr).toContain('--base-url is required: shop has no backend in membership-mock.config.json.');
+      const noBackend = await run(['verify', '--api', 'shop']);
+      expect(noBackend.stderr).toContain(
+        '"contracts[1].proxy.headers.X-Key" in membership-mock.config.json is the environment variable UNSET_SHOP_KEY',
+      );
     } finally {
       await backend.close();
     }

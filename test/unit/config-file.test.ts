@@ -410,9 +410,11 @@ describe('a switch and its opposite', () => {
     expect(flags('--cors', '--no-cors')['no-cors']).toBe(true);
   });
 
-  test('--cors undoes the file’s list of origins too: the default CORS', () => {
-    const { values } = applyConfig(flags('--cors'), file({ cors: ['http://a.test'] }));
-    expect(['cors-origin' in values, values['no-cors']]).toEqual([false, false]);
+  test('an opposite undoes the switch alone: the file’s origins and admin token still hold', () => {
+    const cors = applyConfig(flags('--cors'), file({ cors: ['http://a.test'] })).values;
+    expect([cors['cors-origin'], cors['no-cors']]).toEqual(['http://a.test', false]);
+    const admin = applyConfig(flags('--admin'), file({ admin: { token: { env: 'T' } } }), { T: 's3cret' }).values;
+    expect([admin['admin-token'], admin['no-admin']]).toEqual(['s3cret', false]);
   });
 
   test('a flag that is no switch has no opposite', () => {
