@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { HOP_BY_HOP, type ProxyRules } from '../respond/proxy-rules.js';
 import type { Exchange } from './exchange.js';
 import { SESSION_COOKIE } from './guards/select-session.js';
+import { withoutCookie } from '../http/cookie-header.js';
+import { withoutPrefix } from '../lib/path-prefix.js';
 
 /** The upstream's answer: its status and headers, and its body whole or as its start and a stream. */
 export interface UpstreamAnswer {
@@ -71,7 +73,7 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         clearTimeout(timer);
         done(result);
       };
-      const target = `${base}${upstreamPath(ex.path, rules.mount)}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const target = `${base}${rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount)}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
       const upstream = send({
         protocol: rules.url.protocol,
         hostname: rules.url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -163,19 +165,6 @@ function forwardedHeaders(ex: Exchange, rules: ProxyRules, body: ForwardBody): O
   return out;
 }
 
-/**
- * A `Cookie` header without the cookie `name`; `''` when it was the only one.
- * @example withoutCookie('theme=dark; mock-session=w1', 'mock-session') // 'theme=dark'
- */
-function withoutCookie(header: string, name: string): string {
-  if (!header.includes(name)) return header;
-  return header
-    .split(';')
-    .map((pair) => pair.trim())
-    .filter((pair) => pair !== '' && pair.split('=', 1)[0]!.trim() !== name)
-    .join('; ');
-}
-
 /** The headers a message's `Connection` names: hop-by-hop too, never passed on (RFC 9110 §7.6.1). */
 function connectionNames(message: IncomingMessage): Set<string> {
   return new Set(
@@ -201,10 +190,4 @@ function headersOf(answer: IncomingMessage): Pick<UpstreamAnswer, 'rawHeaders' |
       headers[lower] === undefined ? value : `${headers[lower]}${lower === 'set-cookie' ? '\n' : ', '}${value}`;
   }
   return { rawHeaders, headers };
-}
-
-/** The path a request goes to upstream: without the API's mount, when the API has a backend of its own. */
-function upstreamPath(path: string, mount: string): string {
-  if (mount === '' || !(path === mount || path.startsWith(`${mount}/`))) return path;
-  return path.slice(mount.length) || '/';
 }

@@ -21,7 +21,7 @@ import type { BodyReader } from './parse-body.js';
 import { carriesBody, sendsUndeclaredBody } from '../http/request-body.js';
 import { carryOut } from './carry-out.js';
 import { apiOfPath } from '../contract/combine-contracts.js';
-import { refuseSessionName } from './guards/select-session.js';
+import { isAdminPath, refuseSessionName } from './guards/select-session.js';
 import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
 import type { ProxyStage } from './proxy.js';
 
@@ -68,7 +68,7 @@ export function createHandler(
     try {
       ex.log = logRequest;
       ex.redact = redact;
-      const isAdmin = admin !== undefined && (ex.path === '/__mock' || ex.path.startsWith('/__mock/'));
+      const isAdmin = admin !== undefined && isAdminPath(ex.path);
       const refusal =
         refuseHost(ex) ??
         refuseSessionName({ headers: ex.req.headers, path: ex.path, query: ex.query }) ??

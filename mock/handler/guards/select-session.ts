@@ -2,6 +2,8 @@
 // requests), else `?session=` (the admin API).
 import { problem, type Violation } from '../../http/problems.js';
 import { problemReply, type Reply } from '../../http/reply.js';
+import { cookieValue } from '../../http/cookie-header.js';
+import { isUnder } from '../../lib/path-prefix.js';
 
 /** What the session of a request is read from: its headers, its path and its query. */
 interface Named {
@@ -60,7 +62,8 @@ export function badSessionName(
   );
 }
 
-const isAdminPath = (path: string): boolean => path === '/__mock' || path.startsWith('/__mock/');
+/** Whether a request is for the admin API (`/__mock` and below). */
+export const isAdminPath = (path: string): boolean => isUnder(path, '/__mock');
 
 /** The header wins; the cookie counts for contract requests, `?session=` for the admin API's. */
 function sessionName({ headers, path, query }: Named): string {
@@ -69,20 +72,4 @@ function sessionName({ headers, path, query }: Named): string {
   if (!isAdminPath(path)) return cookieValue(headers.cookie, SESSION_COOKIE) ?? '';
   const named = path === '/__mock' ? undefined : query.session;
   return typeof named === 'string' ? named : '';
-}
-
-/**
- * The value of the cookie `name` in a `Cookie` header (quotes taken off), `undefined` when it is not there.
- * @example cookieValue('theme=dark; mock-session=w1', 'mock-session') // 'w1'
- */
-export function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
-  // Most requests carry no cookie, or none of ours: one search before any splitting.
-  if (typeof header !== 'string' || !header.includes(name)) return undefined;
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
-    const value = pair.slice(eq + 1).trim();
-    return value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-  }
-  return undefined;
 }
