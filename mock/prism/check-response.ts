@@ -6,6 +6,7 @@ import {
   bodyParts,
   convertAjvErrors,
   createSchemaCompiler,
+  sharedSchemaCompiler,
   validators,
   type Diagnostic,
   type SchemaCheck,
@@ -109,7 +110,6 @@ function quickCheck(
   return quick;
 }
 const QUICK = new WeakMap<IHttpOperation, Map<string, SchemaCheck | null>>();
-const quickCompilers = new Map<string, SchemaCompiler>();
 
 function compileOutputCheck(
   spec: IHttpOperation,
@@ -128,8 +128,7 @@ function compileOutputCheck(
   if (stripped._tag !== 'Some') return null;
   const schema = stripped.value;
   const draft = draftOf(schema);
-  let compiler = quickCompilers.get(draft);
-  if (!compiler) quickCompilers.set(draft, (compiler = createSchemaCompiler(draft)));
+  const compiler = sharedSchemaCompiler(draft);
   const source = { ...schema, __bundled__: bundleOf(spec) };
   const check = compiler.compile(source);
   // The check works on without it: the compiler keeps nothing, the operation's map holds the check.

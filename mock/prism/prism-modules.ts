@@ -172,6 +172,18 @@ export function createSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCo
   return ajv;
 }
 
+const sharedCompilers = new Map<keyof PrismModules['ajv'], SchemaCompiler>();
+
+/**
+ * The process's one {@link createSchemaCompiler} of a draft, for checks compiled once and held by their caller
+ * (who removes each schema from it once compiled): the checks of answers, of values, of formats.
+ */
+export function sharedSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCompiler {
+  let compiler = sharedCompilers.get(draft);
+  if (!compiler) sharedCompilers.set(draft, (compiler = createSchemaCompiler(draft)));
+  return compiler;
+}
+
 /** Turns ajv's failures into Prism's findings, with Prism's messages (`Response body must be object`). */
 export const convertAjvErrors = (errors: object[], severity: number, context: number, prefix: string): Diagnostic[] =>
   prism().convertAjvErrors(errors, severity, context, prefix);

@@ -1,7 +1,7 @@
 // Plain-value wrappers over Prism's allOf merger and ajv, for the state code to read record schemas and to
 // check values against them without touching fp-ts, and for generation to check a hint's value's format.
 import { eachSchemaNode } from '../schema/schema-facts.js';
-import { bodyParts, createSchemaCompiler, type SchemaCheck, type SchemaCompiler } from './prism-modules.js';
+import { bodyParts, sharedSchemaCompiler, type SchemaCheck } from './prism-modules.js';
 
 const OUTPUT = 1;
 const merged = new WeakMap<object, object>();
@@ -61,7 +61,6 @@ export function valueFits(value: unknown, schema: object, bundle?: unknown): boo
 const PRISM = Symbol('prism');
 /** Checks compiled as Prism compiles them (`null`: ajv could not, Prism then finds nothing), by schema and bundle. */
 const checks = new WeakMap<object, Map<unknown, SchemaCheck | null | typeof PRISM>>();
-const fitCompilers = new Map<string, SchemaCompiler>();
 
 /**
  * The check of a schema as Prism's `validateAgainstSchema` makes it (the ajv of the schema's draft, without
@@ -76,8 +75,7 @@ function checkOf(schema: object, bundle: unknown): SchemaCheck | null | typeof P
   if (hasId(schema, new Set())) check = PRISM;
   else {
     const draft = draftOf(schema);
-    let compiler = fitCompilers.get(draft);
-    if (!compiler) fitCompilers.set(draft, (compiler = createSchemaCompiler(draft)));
+    const compiler = sharedSchemaCompiler(draft);
     const source = { ...schema, __bundled__: bundle };
     try {
       check = compiler.compile(source);
@@ -111,7 +109,6 @@ export function hasId(node: unknown, seen: Set<object>): boolean {
 
 /** Formats checked so far, by name: one compiled check each, of an ajv set up as Prism's. */
 const formatChecks = new Map<string, SchemaCheck>();
-let formatCompiler: SchemaCompiler | undefined;
 /** Format names kept compiled; past it (a contract of thousands of made-up formats), each is compiled per use. */
 const MAX_FORMATS = 256;
 
@@ -124,7 +121,7 @@ export function formatFits(format: string, value: string): boolean {
   let check = formatChecks.get(format);
   try {
     if (!check) {
-      formatCompiler ??= createSchemaCompiler('default');
+      const formatCompiler = sharedSchemaCompiler('default');
       const schema = { type: 'string', format };
       check = formatCompiler.compile(schema);
       if (formatChecks.size < MAX_FORMATS) formatChecks.set(format, check);
