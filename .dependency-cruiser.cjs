@@ -14,6 +14,7 @@ const LAYERS = [
   ['state', 'mock/state/'],
   ['respond', 'mock/respond/'],
   ['instance', 'mock/instance/'],
+  ['engine', 'mock/engine/'],
   ['handler', 'mock/handler/'],
   ['reports', 'mock/reports/'],
   ['control', 'mock/control/'],
@@ -35,6 +36,7 @@ const CORE = [
   'state',
   'respond',
   'instance',
+  'engine',
 ];
 
 const pathOf = (name) => LAYERS.find(([layer]) => layer === name)[1];

@@ -8,70 +8,30 @@ import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
+import type { ContractExchange, Query, RequestHeaders } from '../engine/contract-exchange.js';
 import { newRequestId } from './request-id.js';
 import { requestedSession } from './guards/select-session.js';
 import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
-
-export type Query = Record<string, string | string[]>;
 
 /** Writes the log line of an answer just written; `status` `undefined` when no answer was sent (a drop). */
 export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
 
 /**
- * What the pipeline knows about a request. It works on Node's `IncomingMessage` and `ServerResponse`
- * directly, so contract requests never pay for Express's per-request setup (see handle.ts).
+ * What the Node listener knows about a request: the engine's {@link ContractExchange} on Node's own
+ * `IncomingMessage` and `ServerResponse`, so contract requests never pay for Express's per-request setup
+ * (see handle.ts).
  */
-export interface Exchange {
+export interface Exchange extends ContractExchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  readonly method: string;
-  /** The path as received, without the query (and, when mounted in an Express app, without the mount path). */
-  readonly path: string;
-  /** The query string as received, without `?`. */
-  readonly rawQuery: string;
-  /** The query parameters; a repeated name gives an array. */
-  readonly query: Query;
-  readonly requestId: string;
-  /**
-   * The session the request names (see select-session.ts), or the default one. A session is created only
-   * for an authenticated request (see {@link Exchange.authenticate}): before that, this is the named session
-   * if it exists already, else the default one, so requests a stranger sends cannot evict real sessions.
-   */
-  readonly session: Session;
-  /**
-   * Marks the request as authenticated (the admin token, or the operation's credentials): its session may now be made.
-   */
-  authenticate(): void;
-  /** The name of the session the request names, `''` for the default one. */
-  readonly sessionName: string;
-  /** The operation, once match-route.ts has found it. */
-  match?: RouteHit;
-  /** With several APIs: the API the request went to (its operation's, else the one its path is mounted under). */
-  api?: string;
-  /** The parsed body, once parse-body.ts has read it; `undefined` when none was sent. */
-  body?: unknown;
-  /** The size of the body as received, in bytes, once parse-body.ts has read it. */
-  bodyBytes?: number;
   /** A JSON body's bytes as received (UTF-8), for the journal: it keeps the text sent, not a new serialisation. */
   bodyJson?: Buffer;
   /** The body's bytes as read (decoded when it came compressed), for the proxy to forward. */
   bodyRaw?: Buffer;
-  /** Recorded in the journal instead of the body, when the body cannot be recorded. */
-  unrecordableBody?: string;
-  /** The fault the mock injected, for the journal and the log line (see CallRecord.fault). */
-  fault?: FaultKind;
-  /** Who answered: the mock by default, else the test or the upstream (see CallRecord.answeredBy). */
-  answeredBy?: AnsweredBy;
-  /** Why the mock answered in the upstream's place (see CallRecord.fallback). */
-  fallback?: string;
   /** The answer's own headers, as name, value, name, value...: the request id, then CORS's. */
   readonly headers: string[];
-  /** When the request arrived (`performance.now()`), for the journal's `ms` and the log line. */
-  readonly start: number;
   /** Writes the log line once the answer is written (see log-requests.ts); absent when logging is off. */
   log?: RequestLogger;
-  /** Takes the secrets out of what the journal records (see journal/redact.ts); absent with `journalSecrets`. */
-  redact?: Redactor;
 }
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null) as Query);
@@ -125,6 +85,22 @@ class OpenExchange implements Exchange {
     this.start = performance.now();
   }
 
+  get requestHeaders(): RequestHeaders {
+    return this.req.headers;
+  }
+
+  get bodyDepthChecked(): boolean {
+    return this.bodyJson !== undefined;
+  }
+
+  /** The text of a JSON body as it was sent, without a byte order mark (not part of the JSON); none when empty. */
+  sentJson(): string | undefined {
+    const bytes = this.bodyJson;
+    if (!bytes?.length) return undefined;
+    const text = bytes.toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
+
   get session(): Session {
     if (this.#session) return this.#session;
     const name = this.sessionName;
@@ -151,7 +127,4 @@ export function splitTarget(req: Pick<IncomingMessage, 'url'>): [path: string, r
   return [url?.pathname ?? '/', typeof query === 'string' ? query : ''];
 }
 
-/** Milliseconds since the request arrived, to two decimals: the journal's `ms` and the log line's. */
-export function elapsedMs(ex: Pick<Exchange, 'start'>): number {
-  return Math.round((performance.now() - ex.start) * 100) / 100;
-}
+export { elapsedMs, type Query } from '../engine/contract-exchange.js';

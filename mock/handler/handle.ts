@@ -1,17 +1,15 @@
 // The request listener of a mock: every request starts here, on Node's own request and response objects.
-// It is the one place that counts, uses up overrides, changes state, waits, checks the answer, records and writes.
+// It runs the guards, routes, reads the body, then hands the request to the engine's stages (engine/), which
+// decide, count, change state, check and record; it writes the reply on Node.
 import type { RequestListener } from 'node:http';
 import type { MockContext } from '../instance/mock-context.js';
-import type { Session } from '../instance/session.js';
-import { REQUESTS } from '../instance/session.js';
 import { problem } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { writeReply } from './write-reply.js';
-import { useOverride } from '../respond/overrides.js';
 import { applyCors } from './guards/cors.js';
 import { createRedactor } from '../journal/redact.js';
-import { createAnswerCheck } from '../respond/check-answer.js';
-import { decide, type Effects } from '../respond/decide.js';
+import { createCheckAndRecord } from '../engine/check-and-record.js';
+import { admit, answerRequest, type Transport } from '../engine/answer-request.js';
 import { openExchange, type Exchange } from './exchange.js';
 import { describe, handleError } from './handle-error.js';
 import { hostGuard } from './guards/host-guard.js';
@@ -19,10 +17,9 @@ import { createRequestLogger } from './log-requests.js';
 import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { BodyReader } from './parse-body.js';
 import { carriesBody, sendsUndeclaredBody } from '../http/request-body.js';
-import { carryOut } from './carry-out.js';
 import { apiOfPath } from '../contract/combine-contracts.js';
 import { isAdminPath, refuseSessionName } from './guards/select-session.js';
-import { recordDrop, sendReply, writeAnswer } from './send-reply.js';
+import { recordDrop, writeAnswer } from './send-reply.js';
 import type { ProxyStage } from './proxy.js';
 
 /** The proxy stage that stands for an API (`undefined`: a mock of one contract), if its requests go upstream. */
@@ -46,15 +43,17 @@ export function createHandler(
   const logRequest = createRequestLogger(context.logger);
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   const refuseHost = hostGuard(context.options);
-  const checkAnswer = createAnswerCheck({
-    generator: context.generator,
-    errors: context.options.errors,
-    warn: (msg, fields) => context.logger.warn(msg, fields),
-  });
+  const checkAndRecord = createCheckAndRecord(context);
   /** The last stages of every contract request: check the answer against the contract, record, write. */
-  const finish = (ex: Exchange, reply: Reply): void =>
-    sendReply(ex, checkAnswer({ hit: ex.match, path: ex.path, headers: ex.req.headers, query: ex.query }, reply));
+  const finish = (ex: Exchange, reply: Reply): void => writeAnswer(ex, checkAndRecord(ex, reply));
   const proxyOf = makeProxy?.(finish);
+  /** How the engine's stages (engine/answer-request.ts) reach Node: made once, for every request. */
+  const transport: Transport<Exchange> = {
+    finish,
+    drop: recordDrop,
+    later: (ex, ms, action) => later(context, ex, ms, finish, action),
+    fail: (ex, error) => handleError(context, ex, error, finish),
+  };
   return (req, res) => {
     let ex: Exchange;
     try {
@@ -83,18 +82,16 @@ export function createHandler(
       const proxy = proxyOf?.(ex.api);
       if (!isMatch(routed)) return proxy?.rules.passthrough ? proxy.passThrough(ex, routed) : finish(ex, routed);
       ex.match = routed;
-      // A session is made only for a request with the operation's credentials (see Exchange.session), known
-      // before the body is read, so a body the mock refuses is recorded in the session it names too.
-      if (!context.sessions.has(ex.sessionName) && hasCredentials(context, ex)) ex.authenticate();
+      admit(context, ex);
       // A body sent to an operation that takes none is read too (to refuse it, 415, and journal what came).
       // A GET with a body going upstream is read too, to refuse it (see decide.ts).
       const forwardsBody = proxy?.rules.proxies(routed.plan.operation.id) === true && carriesBody(ex.req);
       if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req) && !forwardsBody)
-        return answer(context, ex, finish, proxy);
+        return answerRequest(context, ex, transport, proxy);
       readBody(ex, (error) => {
         try {
           if (error) return handleError(context, ex, error, finish);
-          answer(context, ex, finish, proxy);
+          answerRequest(context, ex, transport, proxy);
         } catch (thrown) {
           handleError(context, ex, thrown, finish);
         }
@@ -107,81 +104,6 @@ export function createHandler(
 
 /** Where an answer goes once decided: checked, recorded, written. */
 type Finish = (ex: Exchange, reply: Reply) => void;
-
-/**
- * Decides the answer to a routed request, then carries it out; with a proxy, the request may go upstream, and
- * the mock answers in its place when the rules say so (decided again, without the proxy).
- */
-function answer(context: MockContext, ex: Exchange, finish: Finish, proxy?: ProxyStage): void {
-  const { plan, pathParams, path: routedPath } = ex.match!;
-  const request = {
-    method: ex.method,
-    path: ex.path,
-    routedPath,
-    rawQuery: ex.rawQuery,
-    query: ex.query,
-    headers: ex.req.headers,
-    body: ex.body,
-    bodyDepthChecked: ex.bodyJson !== undefined,
-    pathParams,
-  };
-  const { seed, checkSecurity, dynamic, stateless } = context.options;
-  const { session } = ex;
-  const settings = { seed, faults: context.faults, checkSecurity, dynamic, stateless, proxy: proxy?.rules };
-  const decision = decide(plan, request, session, settings);
-  if (decision.kind === 'refuse') {
-    if (decision.unrecordableBody) ex.unrecordableBody = decision.unrecordableBody;
-    return finish(ex, decision.reply);
-  }
-  count(session, decision.effects);
-  if (decision.kind === 'drop') {
-    ex.fault = 'drop';
-    return later(context, ex, decision.delay, finish, () => recordDrop(ex));
-  }
-  ex.fault = decision.fault;
-  if (decision.kind === 'forward') {
-    const fallback = (why: string): void => {
-      ex.answeredBy = 'fallback';
-      ex.fallback = why;
-      ex.fault = undefined;
-      try {
-        answer(context, ex, finish);
-      } catch (error) {
-        handleError(context, ex, error, finish);
-      }
-    };
-    return later(context, ex, decision.delay, finish, () => proxy!.forward(ex, decision, fallback));
-  }
-  if (decision.answeredBy) ex.answeredBy = decision.answeredBy;
-  const { reply, changed } = carryOut(
-    context,
-    session,
-    { path: routedPath, pathParams, query: ex.query, body: ex.body },
-    decision,
-  );
-  if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
-  later(context, ex, decision.delay, finish, () => finish(ex, reply));
-}
-
-/** Whether a routed request passes its operation's security requirements (whatever else is wrong with it). */
-function hasCredentials(context: MockContext, ex: Exchange): boolean {
-  if (!context.options.checkSecurity) return true;
-  const { plan, path } = ex.match!;
-  try {
-    const request = { method: ex.method, path, query: ex.query, headers: ex.req.headers, body: undefined };
-    const check = plan.validate(request, true);
-    return check.ok || check.kind !== 'unauthorized';
-  } catch {
-    return false;
-  }
-}
-
-/** Counts the request (and the create) in the session, and uses up the override applied. */
-function count(session: Session, { request, occurrence, override }: Effects): void {
-  session.counters.set(REQUESTS, request);
-  if (occurrence) session.counters.set(occurrence.operationId, occurrence.count);
-  if (override) useOverride(session.overrides, override);
-}
 
 /**
  * Runs an action now or after a delay; an error in a delayed one is answered like any other. The timer does

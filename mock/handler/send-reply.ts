@@ -1,28 +1,19 @@
-// The last step of every contract request: record the call in the journal, then write the response.
+// The last step of every contract request on Node: record the call in the journal (engine/record-call.ts),
+// then write the response.
 import type { CheckedAnswer } from '../respond/check-answer.js';
-import type { NewCall } from '../journal/journal.js';
-import type { Violation } from '../http/problems.js';
-import { bodyText, sendableHeaders, type Reply } from '../http/reply.js';
+import type { Reply } from '../http/reply.js';
+import { recordAnswer, recordDrop as recordDroppedCall } from '../engine/record-call.js';
 import { writeReply } from './write-reply.js';
-import { elapsedMs, type Exchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
+
+export { recordCall } from '../engine/record-call.js';
 
 /**
  * Records the call with an answer the check stage passed (see respond/check-answer.ts), then sends it.
  * Recording comes first so that a client that has its answer always finds its call in the journal.
  */
-export function sendReply(ex: Exchange, { reply, refusal, responseViolations }: CheckedAnswer): void {
-  const headers = sendableHeaders(reply.headers);
-  // Serialised once, for the wire and for the journal (which keeps bodies as text), as the wire has it.
-  const text = reply.text ?? bodyText(reply);
-  const response = {
-    status: reply.status,
-    headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
-    // A HEAD answer carries no body on the wire, so none is recorded.
-    body: ex.method === 'HEAD' ? undefined : reply.body,
-    text,
-  };
-  recordCall(ex, reply.violations ?? NONE, response, reply.violationCount, { refusal, responseViolations });
-  writeAnswer(ex, headers === reply.headers && text === reply.text ? reply : { ...reply, headers, text });
+export function sendReply(ex: Exchange, checked: CheckedAnswer): void {
+  writeAnswer(ex, recordAnswer(ex, checked));
 }
 
 /**
@@ -39,58 +30,7 @@ export function writeAnswer(ex: Exchange, reply: Reply): void {
  * (status 0), then closes the connection and logs it.
  */
 export function recordDrop(ex: Exchange): void {
-  recordCall(ex, NONE, { status: 0, headers: {} });
+  recordDroppedCall(ex);
   ex.req.socket.destroy();
   ex.log?.(ex, undefined);
-}
-
-/** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
-const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
-
-/** Records a call as the journal keeps it: secrets redacted (unless `journalSecrets`), who answered, any fault. */
-export function recordCall(
-  ex: Exchange,
-  violations: Violation[],
-  response: NewCall['response'],
-  violationCount?: number,
-  verdict: Pick<NewCall, 'refusal' | 'responseViolations'> = {},
-): void {
-  const sent = { headers: ex.req.headers as Record<string, string | string[]>, query: ex.query };
-  // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
-  // journal hands out copies.
-  const { headers, query } = ex.redact ? ex.redact(sent.headers, sent.query) : sent;
-  const answered = ex.redact ? ex.redact(response.headers, NO_QUERY).headers : response.headers;
-  ex.session.journal.record({
-    requestId: ex.requestId,
-    // As the log line measures it (log-requests.ts), to the hundredth of a millisecond.
-    ms: elapsedMs(ex),
-    operationId: ex.match?.plan.operation.id ?? null,
-    ...(ex.api === undefined ? {} : { contract: ex.api }),
-    method: ex.method,
-    path: ex.path,
-    pathParams: ex.match?.pathParams ?? {},
-    query,
-    headers,
-    body: ex.unrecordableBody ?? ex.body,
-    bodyBytes: ex.bodyBytes,
-    // The text as it came (a refused or unrecordable body has none to keep).
-    bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : sentText(ex.bodyJson),
-    response: answered === response.headers ? response : { ...response, headers: answered },
-    violations,
-    violationCount,
-    ...(verdict.refusal ? { refusal: verdict.refusal } : {}),
-    ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
-    ...(ex.fault ? { fault: ex.fault } : {}),
-    ...(ex.answeredBy ? { answeredBy: ex.answeredBy } : {}),
-    ...(ex.fallback === undefined ? {} : { fallback: ex.fallback }),
-  });
-}
-
-const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-/** The text of a JSON body as it was sent, without a byte order mark (not part of the JSON); none when empty. */
-function sentText(bytes: Buffer | undefined): string | undefined {
-  if (!bytes?.length) return undefined;
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -1,0 +1,75 @@
+// The record stage of every contract request: the call in its session's journal, before the reply is written.
+import type { CheckedAnswer } from '../respond/check-answer.js';
+import type { NewCall } from '../journal/journal.js';
+import type { Violation } from '../http/problems.js';
+import { bodyText, sendableHeaders, type Reply } from '../http/reply.js';
+import { elapsedMs, type ContractExchange } from './contract-exchange.js';
+
+/**
+ * Records the call with an answer the check stage passed (see respond/check-answer.ts), and returns the reply
+ * to write: its headers those that may be sent, its body serialised once (the journal keeps the same text).
+ * Recording comes first so that a client that has its answer always finds its call in the journal.
+ */
+export function recordAnswer(ex: ContractExchange, { reply, refusal, responseViolations }: CheckedAnswer): Reply {
+  const headers = sendableHeaders(reply.headers);
+  // Serialised once, for the wire and for the journal (which keeps bodies as text), as the wire has it.
+  const text = reply.text ?? bodyText(reply);
+  const response = {
+    status: reply.status,
+    headers: reply.contentType ? { ...headers, 'content-type': reply.contentType } : headers,
+    // A HEAD answer carries no body on the wire, so none is recorded.
+    body: ex.method === 'HEAD' ? undefined : reply.body,
+    text,
+  };
+  recordCall(ex, reply.violations ?? NONE, response, reply.violationCount, { refusal, responseViolations });
+  return headers === reply.headers && text === reply.text ? reply : { ...reply, headers, text };
+}
+
+/** Records a call whose connection is dropped on purpose (a fault: `ex.fault` is `drop`): no answer, status 0. */
+export function recordDrop(ex: ContractExchange): void {
+  recordCall(ex, NONE, { status: 0, headers: {} });
+}
+
+/** No violations: one shared list, since every valid call would otherwise keep an empty one of its own. */
+const NONE: Violation[] = Object.freeze([]) as unknown as Violation[];
+
+/** Records a call as the journal keeps it: secrets redacted (unless `journalSecrets`), who answered, any fault. */
+export function recordCall(
+  ex: ContractExchange,
+  violations: Violation[],
+  response: NewCall['response'],
+  violationCount?: number,
+  verdict: Pick<NewCall, 'refusal' | 'responseViolations'> = {},
+): void {
+  const sent = { headers: ex.requestHeaders as Record<string, string | string[]>, query: ex.query };
+  // Kept as they are, not copied, when nothing is secret: nothing changes them after the request, and the
+  // journal hands out copies.
+  const { headers, query } = ex.redact ? ex.redact(sent.headers, sent.query) : sent;
+  const answered = ex.redact ? ex.redact(response.headers, NO_QUERY).headers : response.headers;
+  ex.session.journal.record({
+    requestId: ex.requestId,
+    // As the log line measures it (log-requests.ts), to the hundredth of a millisecond.
+    ms: elapsedMs(ex),
+    operationId: ex.match?.plan.operation.id ?? null,
+    ...(ex.api === undefined ? {} : { contract: ex.api }),
+    method: ex.method,
+    path: ex.path,
+    pathParams: ex.match?.pathParams ?? {},
+    query,
+    headers,
+    body: ex.unrecordableBody ?? ex.body,
+    bodyBytes: ex.bodyBytes,
+    // The text as it came (a refused or unrecordable body has none to keep).
+    bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : ex.sentJson(),
+    response: answered === response.headers ? response : { ...response, headers: answered },
+    violations,
+    violationCount,
+    ...(verdict.refusal ? { refusal: verdict.refusal } : {}),
+    ...(verdict.responseViolations ? { responseViolations: verdict.responseViolations } : {}),
+    ...(ex.fault ? { fault: ex.fault } : {}),
+    ...(ex.answeredBy ? { answeredBy: ex.answeredBy } : {}),
+    ...(ex.fallback === undefined ? {} : { fallback: ex.fallback }),
+  });
+}
+
+const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>;
