@@ -18,10 +18,17 @@ const LAYERS = [
   ['handler', 'mock/handler/'],
   ['reports', 'mock/reports/'],
   ['control', 'mock/control/'],
+  ['msw', 'mock/msw/'],
   ['admin', 'mock/admin/'],
   ['node', 'mock/node/'],
   ['entry', 'mock/(?:cli|testing|verify)/|mock/[^/]+\\.ts$'],
 ];
+
+/** The Node.js built-in modules, by either name (`fs`, `node:fs`). */
+const BUILTINS = `^(?:node:)?(?:${require('node:module')
+  .builtinModules.filter((name) => !name.startsWith('_'))
+  .map((name) => name.replace(/[/]/g, '\\/'))
+  .join('|')})$`;
 
 /** The core decides an answer: it must run where there is no Node.js (a browser, a service worker). */
 const CORE = [
@@ -77,6 +84,15 @@ module.exports = {
       severity: 'error',
       from: { path: anyOf(CORE) },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'msw-is-portable',
+      comment:
+        'the MSW handlers (mock/msw/) reach no Node.js built-in, express or better-sqlite3, through any import: ' +
+        'they are to run in a service worker (mock/msw.ts is their Node entry)',
+      severity: 'error',
+      from: { path: '^mock/msw/' },
+      to: { path: `${BUILTINS}|^node_modules/(?:express|better-sqlite3|parseurl)/`, reachable: true },
     },
     {
       name: 'outside-every-layer',

@@ -39,4 +39,4 @@ export type {
   TypedMatch,
   TypedOverride,
   UntypedOperations,
-} from './testing/operation-types.js';
+} from './control/operation-types.js';

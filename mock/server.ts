@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { problem } from './http/problems.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from './app.js';
-import type { Typed, UntypedOperations } from './testing/operation-types.js';
+import type { Typed, UntypedOperations } from './control/operation-types.js';
 import { loadContract } from './node/load-contract.js';
 import { withListeningHost } from './handler/guards/host-guard.js';
 import { watchContract } from './node/watch-contract.js';

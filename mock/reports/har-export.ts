@@ -1,5 +1,6 @@
 // GET /__mock/calls.har: the journal's calls as an HTTP Archive (HAR 1.2), to open in a browser's network panel.
-import { STATUS_CODES } from 'node:http';
+// The reason phrases Node's STATUS_CODES has (the same table), without Node: the MSW handlers export HAR too.
+import statuses from 'statuses';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 
 /** Who made the archive: the `creator` of its log. */
@@ -76,7 +77,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
     },
     response: {
       status: response.status,
-      statusText: response.status === 0 ? '' : (STATUS_CODES[response.status] ?? ''),
+      statusText: response.status === 0 ? '' : (statuses.message[response.status] ?? ''),
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(response.headers),

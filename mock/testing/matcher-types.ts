@@ -3,7 +3,7 @@
 // folder or a link. A module augmentation of 'vitest' would attach to the copy this package resolves, which is
 // not the test's when the package is linked. The operation types come from the mock the assertion is on.
 import type { CallRecord } from '../journal/journal.js';
-import type { OperationId, OperationsOf, TypedExpectation, TypedMatch } from './operation-types.js';
+import type { OperationId, OperationsOf, TypedExpectation, TypedMatch } from '../control/operation-types.js';
 
 /**
  * A matcher on a remote mock (`connectMock`) settles later: `await` it. On a mock in this process it is synchronous.

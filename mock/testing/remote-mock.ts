@@ -21,7 +21,7 @@ import type {
   TypedOverrideInForce,
   Unnamed,
   UntypedOperations,
-} from './operation-types.js';
+} from '../control/operation-types.js';
 
 /** The test API of a mock in another process. Every method speaks to `/__mock` and may reject on HTTP errors. */
 export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
