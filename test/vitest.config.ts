@@ -5,7 +5,10 @@ export default defineConfig({
   // The example app (test/examples/vite-app) imports the package by its name, as an app that installed it does:
   // here that name is the source itself, so its tests need no build and no install.
   resolve: {
-    alias: [{ find: /^membership-mock$/, replacement: fileURLToPath(new URL('../mock/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^membership-mock$/, replacement: fileURLToPath(new URL('../mock/index.ts', import.meta.url)) },
+      { find: /^membership-mock\/msw$/, replacement: fileURLToPath(new URL('../mock/msw.ts', import.meta.url)) },
+    ],
   },
   test: {
     // The example app's component tests are .tsx (each picks the jsdom environment with a comment).

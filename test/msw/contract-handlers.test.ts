@@ -1,0 +1,204 @@
+// The contract's MSW handlers (membership-mock/msw) in a real MSW server (msw/node's setupServer): the app's fetch
+// is answered in-process by the mock's engine, and the test API reads and steers it as startMock's does.
+import { readFileSync } from 'node:fs';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import request from 'supertest';
+import { parse } from 'yaml';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
+import { createHandlers, type ContractHandlers } from '../../mock/msw.js';
+import { mockMatchers } from '../../mock/testing/matchers.js';
+import type { operations } from '../../contracts/membership.js';
+
+expect.extend(mockMatchers);
+
+const API = 'https://membership.test';
+const AUTH = { Authorization: 'Bearer t' };
+const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
+
+let mock: ContractHandlers<operations>;
+const server = setupServer();
+
+beforeAll(async () => {
+  mock = await createHandlers<operations>({ contract: DEFAULT_CONTRACT, seed: 7, baseUrl: API });
+  server.use(...mock.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+});
+afterEach(() => {
+  mock.reset();
+  mock.clearFaults();
+});
+afterAll(() => server.close());
+
+const passes = (member = 'm1') => `${API}/members/${member}/passes`;
+const createPass = (body: unknown, member = 'm1') =>
+  fetch(passes(member), { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(body) });
+const listPasses = async (): Promise<{ id: string; name: string }[]> =>
+  ((await (await fetch(passes(), { headers: AUTH })).json()) as { data: { id: string; name: string }[] }).data;
+
+describe('the handlers answer the contract', () => {
+  test('list: the seeded passes, recorded as a listPasses call', async () => {
+    const res = await fetch(passes(), { headers: AUTH });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const { data } = (await res.json()) as { data: { member_id: string }[] };
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.every((pass) => pass.member_id === 'm1')).toBe(true);
+    expect(mock).toHaveReceived('listPasses', { pathParams: { member_id: 'm1' } });
+  });
+
+  test('create, then read back: the created pass is in state', async () => {
+    const created = await createPass({ name: 'Gold membership' });
+    expect(created.status).toBe(201);
+    const pass = (await created.json()) as { id: string; name: string };
+    expect(pass.name).toBe('Gold membership');
+    const read = await fetch(`${passes()}/${pass.id}`, { headers: AUTH });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(pass);
+    expect(mock.calls({ operationId: 'createPass' })[0]?.body).toEqual({ name: 'Gold membership' });
+  });
+
+  test('delete: 204, then the pass is gone (404 problem)', async () => {
+    const { id } = (await (await createPass({ name: 'Day pass' })).json()) as { id: string };
+    const deleted = await fetch(`${passes()}/${id}`, { method: 'DELETE', headers: AUTH });
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+    const read = await fetch(`${passes()}/${id}`, { headers: AUTH });
+    expect(read.status).toBe(404);
+    expect(read.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  test('a body with one bad field is refused 422 with a problem naming it, and nothing is created', async () => {
+    const before = (await listPasses()).length;
+    const res = await createPass({ name: 42 });
+    expect(res.status).toBe(422);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await res.json()) as { violations: { pointer: string }[] };
+    expect(problem.violations.map((v) => v.pointer)).toEqual(['/name']);
+    expect(await listPasses()).toHaveLength(before);
+    expect(mock.calls({ operationId: 'createPass' })[0]?.violations).toHaveLength(1);
+  });
+
+  test('a request without credentials is refused 401', async () => {
+    expect((await fetch(passes())).status).toBe(401);
+  });
+
+  test('Prefer: code=404 answers the documented 404', async () => {
+    const res = await fetch(passes(), { headers: { ...AUTH, Prefer: 'code=404' } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { status: number }).status).toBe(404);
+  });
+
+  test('a path of no operation under the base URL answers 404; a known path with another method 405 with Allow', async () => {
+    expect((await fetch(`${API}/nowhere`, { headers: AUTH })).status).toBe(404);
+    const res = await fetch(passes(), { method: 'PATCH', headers: AUTH });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+  });
+});
+
+describe('the test API, in-process', () => {
+  test('an override answers once, then the contract answers again', async () => {
+    mock.override({ operationId: 'listPasses', status: 500, times: 1 });
+    expect((await fetch(passes(), { headers: AUTH })).status).toBe(500);
+    expect((await fetch(passes(), { headers: AUTH })).status).toBe(200);
+    expect(mock.calls({ operationId: 'listPasses' }).map((c) => c.answeredBy ?? 'mock')).toEqual(['override', 'mock']);
+  });
+
+  test('a failure fault answers every call with a failure, marked in the journal', async () => {
+    mock.setFaults({ failureRate: 1 });
+    const res = await fetch(passes(), { headers: AUTH });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(mock.calls({ operationId: 'listPasses' })[0]?.fault).toBe('failure');
+  });
+
+  test('a drop fault makes the fetch fail as a network error, and is recorded with status 0', async () => {
+    mock.setFaults({ dropRate: 1 });
+    await expect(fetch(passes(), { headers: AUTH })).rejects.toThrow(TypeError);
+    expect(mock.calls({ operationId: 'listPasses' })[0]).toMatchObject({ fault: 'drop', response: { status: 0 } });
+  });
+
+  test('waitForCall resolves with the call of a fetch the test made after it started waiting', async () => {
+    const waited = mock.waitForCall({ operationId: 'createPass', body: { name: 'Awaited' } }, { timeout: 5000 });
+    const res = await createPass({ name: 'Awaited' });
+    const call = await waited;
+    expect(call.response.status).toBe(res.status);
+    expect(call.pathParams).toEqual({ member_id: 'm1' });
+  });
+
+  test('reset empties the journal and takes state back to the seed', async () => {
+    const before = await listPasses();
+    await createPass({ name: 'Kept until reset' });
+    expect(await listPasses()).toHaveLength(before.length + 1);
+    mock.reset();
+    expect(mock.calls()).toEqual([]);
+    expect(await listPasses()).toEqual(before);
+  });
+
+  test('coverage counts the calls made through the handlers', async () => {
+    mock.clearCoverage();
+    await fetch(passes(), { headers: AUTH });
+    await createPass({ name: 'Counted' });
+    const { summary, operations } = mock.coverage();
+    expect(summary.called).toBe(2);
+    expect(operations.filter((op) => op.calls > 0).map((op) => op.operationId)).toEqual(['listPasses', 'createPass']);
+  });
+
+  test("a session header keeps a test's calls apart", async () => {
+    await createPass({ name: 'In session a' });
+    const headers = { ...AUTH, 'X-Mock-Session': 'a' };
+    await fetch(passes(), { headers });
+    expect(mock.calls({ operationId: 'listPasses' }, 'a')).toHaveLength(1);
+    expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(0);
+  });
+});
+
+describe('one engine', () => {
+  test('the handlers answer as the server does, byte for byte, for the same seed and requests', async () => {
+    const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+    for (const path of ['/members/m1/passes', '/members/m2/credentials', '/members/m1/passes/pas_x']) {
+      const served = await request(app.app).get(path).set(AUTH);
+      const handled = await fetch(`${API}${path}`, { headers: AUTH });
+      expect(handled.status).toBe(served.status);
+      expect(await handled.text()).toBe(served.text);
+    }
+    const bad = { name: 42 };
+    const served = await request(app.app).post('/members/m1/passes').set(JSON_AUTH).send(bad);
+    const handled = await createPass(bad);
+    expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
+  });
+});
+
+describe('the contract as a document object (no file system, as in a browser)', () => {
+  test('a parsed OpenAPI document is served, and paths of no operation are left to the next handler', async () => {
+    const document: unknown = parse(readFileSync(DEFAULT_CONTRACT, 'utf8'));
+    const own = await createHandlers({ contract: document as object, seed: 7 });
+    const other = setupServer(
+      ...own.handlers,
+      http.get('*/health', () => HttpResponse.json({ ok: true })),
+    );
+    // One MSW server at a time patches fetch: this test's takes over, then gives it back.
+    server.close();
+    other.listen({ onUnhandledRequest: 'error' });
+    try {
+      expect((await fetch('https://anywhere.test/members/m1/passes', { headers: AUTH })).status).toBe(200);
+      expect(await (await fetch('https://anywhere.test/health')).json()).toEqual({ ok: true });
+      expect(own.calls().map((c) => c.operationId)).toEqual(['listPasses']);
+    } finally {
+      other.close();
+      server.listen({ onUnhandledRequest: 'error' });
+    }
+  });
+
+  test('a document that refers to another file is refused, naming it', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/things': { get: { responses: { '200': { $ref: 'other.yaml#/components/responses/Things' } } } },
+      },
+    };
+    await expect(createHandlers({ contract: document })).rejects.toThrow(/other\.yaml/);
+  });
+});
