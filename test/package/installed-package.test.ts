@@ -112,7 +112,7 @@ beforeAll(async () => {
     ),
   );
   const tools = await Promise.all(
-    ['vitest', 'typescript', 'openapi-fetch', 'supertest', '@types/supertest'].map(versionOf),
+    ['vitest', 'typescript', 'openapi-fetch', 'supertest', '@types/supertest', 'msw'].map(versionOf),
   );
   await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...tools], project);
   for (const { file, code } of [...files, ...marked, PROVIDED]) {

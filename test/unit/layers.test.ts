@@ -94,3 +94,12 @@ test('a folder outside every layer fails the check until it is placed', () => {
   });
   expect(brief(check(dir))).toEqual(['outside-every-layer: mock/misc/thing.ts → mock/lib/memo.ts']);
 }, 60_000);
+
+test('the MSW handlers reaching a Node.js built-in through a layer below them fail the check', () => {
+  const dir = tree({
+    'mock/msw/handlers.ts': "import { text } from '../reports/text.js';\nexport const handlers = text;\n",
+    'mock/reports/text.ts': "import { STATUS_CODES } from 'node:http';\nexport const text = STATUS_CODES;\n",
+  });
+  // The report may use Node (it is no core layer); the handlers, which are to run in a service worker, may not.
+  expect(brief(check(dir))).toEqual(['msw-is-portable: mock/msw/handlers.ts → http']);
+}, 60_000);
