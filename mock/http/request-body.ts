@@ -37,6 +37,11 @@ const IGNORES_BODY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
  * Whether a request comes with a body the mock must look at for an operation that declares none: a length
  * above zero, or chunks, with a method whose content means something.
  */
+/** Whether a body sent with `method` to an operation that declares none is ignored (GET, HEAD, DELETE...). */
+export function ignoresBody(method: string): boolean {
+  return IGNORES_BODY.has(method);
+}
+
 /** Whether a request says it carries a body, whatever its method (a GET with a body the proxy must refuse). */
 export function carriesBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
   const length = req.headers['content-length'];

@@ -15,6 +15,7 @@ import { describe, errorReply, forgetBody } from '../engine/error-reply.js';
 import { recordDrop } from '../engine/record-call.js';
 import { refuseSessionName } from '../handler/guards/select-session.js';
 import { bodyText, FRAMING, type Reply } from '../http/reply.js';
+import { ignoresBody } from '../http/request-body.js';
 import { buildContext } from '../instance/build-context.js';
 import type { MockOptions } from '../instance/options.js';
 import { createRedactor } from '../journal/redact.js';
@@ -100,14 +101,21 @@ export async function createHandlers<Ops = UntypedOperations>(
       }, ms);
     },
     fail(ex, error) {
-      const reply = errorReply(context, ex, error, log);
-      forgetBody(ex, error);
+      const answer = answers.get(ex)!;
       try {
-        transport.finish(ex, reply);
+        const reply = errorReply(context, ex, error, log);
+        forgetBody(ex, error);
+        try {
+          transport.finish(ex, reply);
+        } catch (failure) {
+          // Recording failed too: the app still gets its answer.
+          log(`could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
+          answer(responseOf(ex, reply));
+        }
       } catch (failure) {
-        // Recording failed too: the app still gets its answer.
-        log(`could not record ${ex.method} ${ex.path}: ${describe(failure)}`);
-        answers.get(ex)!(responseOf(ex, reply));
+        // Even the problem could not be made: the app's fetch fails, as when a server closes the connection.
+        log(`could not answer ${ex.method} ${ex.path} after an error: ${describe(failure)}`);
+        answer(HttpResponse.error());
       }
     },
   };
@@ -131,7 +139,9 @@ export async function createHandlers<Ops = UntypedOperations>(
       }
       ex.match = routed;
       admit(context, ex);
-      if (routed.plan.takesBody || request.body !== null) await readFetchBody(request, ex, context.options.bodyLimit);
+      // A body sent to an operation that takes none is read too (to refuse it, 415), unless its method ignores it.
+      const undeclared = request.body !== null && !ignoresBody(ex.method);
+      if (routed.plan.takesBody || undeclared) await readFetchBody(request, ex, context.options.bodyLimit);
       answerRequest(context, ex, transport);
     } catch (error) {
       transport.fail(ex, error);

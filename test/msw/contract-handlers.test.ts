@@ -163,10 +163,21 @@ describe('one engine', () => {
       expect(handled.status).toBe(served.status);
       expect(await handled.text()).toBe(served.text);
     }
-    const bad = { name: 42 };
-    const served = await request(app.app).post('/members/m1/passes').set(JSON_AUTH).send(bad);
-    const handled = await createPass(bad);
+  });
+
+  test.each([
+    ['one bad field', '{"name":42}'],
+    ['malformed JSON', '{"name":'],
+    ['a body past the limit', JSON.stringify({ name: 'x'.repeat(70_000) })],
+    ['JSON nested too deep', '['.repeat(100) + ']'.repeat(100)],
+  ])('%s is refused as the server refuses it', async (_, body) => {
+    const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+    const served = await request(app.app).post('/members/m1/passes').set(JSON_AUTH).send(body);
+    const handled = await fetch(passes(), { method: 'POST', headers: JSON_AUTH, body });
+    expect(handled.status).toBeGreaterThanOrEqual(400);
     expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
+    const [call] = mock.calls({ operationId: 'createPass' });
+    expect(call?.violations).toEqual(app.calls({ operationId: 'createPass' })[0]?.violations);
   });
 });
 
