@@ -62,6 +62,8 @@ export interface RunningMock<Ops = UntypedOperations>
       | 'coverage'
       | 'clearCoverage'
       | 'pact'
+      | 'setFaults'
+      | 'clearFaults'
     > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -221,8 +223,10 @@ function withRecorder(recorder: HarRecorder, next?: (call: CallRecord) => void):
 /** The test API of the app behind the socket: its own methods (they use no `this`), typed overloads and all. */
 function testApiOf<Ops>(mock: MockApp<Ops>): Omit<RunningMock<Ops>, 'url' | 'port' | 'close' | 'mock'> {
   const { calls, waitForCall, override, clearOverrides, importHar, coverage, clearCoverage, pact, reset } = mock;
-  const { state, setState } = mock;
+  const { state, setState, setFaults, clearFaults } = mock;
   return {
+    setFaults,
+    clearFaults,
     calls,
     waitForCall,
     override,

@@ -103,11 +103,11 @@ export interface TestApi<Ops = UntypedOperations> extends Typed<Ops> {
    */
   pact(parties: PactParties): Pact;
   /**
-   * Replaces the faults in force (latency, failures, drops), as `PUT /__mock/faults` does: checked the same
-   * way, a refused spec throws a TypeError naming why.
-   * @example mock.setFaults({ failureRate: 1, failureStatus: 503 })
+   * Replaces the faults in force (latency, failures, drops) for every session, as `PUT /__mock/faults` does:
+   * checked the same way, a refused spec throws a TypeError naming why.
+   * @example mock.setFaults({ latency: '100-300', failureRate: 0.1 })
    */
-  setFaults(spec: Partial<Faults>): Faults;
+  setFaults(spec: Faults): Faults;
   /** Removes every fault in force. */
   clearFaults(): void;
 }

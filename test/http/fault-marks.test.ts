@@ -109,3 +109,15 @@ test('the pretty line names the fault', async () => {
   await request(mock.app).get('/members/m1/passes').set(AUTH).expect(500);
   expect(lines[0]).toMatch(/^GET \/members\/m1\/passes listPasses 500 \S+ms [0-9a-f-]{36} \[fault: failure\]$/);
 });
+
+describe('faults set in-process', () => {
+  test('setFaults injects failures from the next call, clearFaults stops them, and a bad spec is refused', async () => {
+    const mock = await newMock();
+    mock.setFaults({ failureRate: 1 });
+    expect(await statusOf(mock.app, '/members/m1/passes')).toBeGreaterThanOrEqual(500);
+    mock.clearFaults();
+    expect(await statusOf(mock.app, '/members/m1/passes')).toBe(200);
+    expect(mock.calls({ operationId: 'listPasses' }).map((c) => c.fault)).toEqual(['failure', undefined]);
+    expect(() => mock.setFaults({ failureRate: 2 })).toThrow(/setFaults\(\): .*failureRate/);
+  });
+});
