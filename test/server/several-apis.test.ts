@@ -261,6 +261,26 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     expect(up.received.map((r) => r.url)).toEqual(['/api/refunds?limit=2']);
   });
 
+  test('a mount written percent-encoded is taken off too before forwarding, as the router reads it', async () => {
+    const up = await paymentsBackend();
+    const { payments } = await files();
+    const mock = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        { name: 'payments', contract: payments, mount: '/payments', proxy: up.url },
+      ],
+    });
+    started.push(mock);
+    const created = await fetch(`${mock.url}/p%61yments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":9}',
+    });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${mock.url}/p%61yments/refunds`)).status).toBe(404);
+    expect(up.received.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/charges', 'GET /api/refunds']);
+  });
+
   test('a backend for an API the mock does not serve, or a misspelt operationId of its own, is refused', async () => {
     const { payments } = await files();
     const contracts = [
