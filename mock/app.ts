@@ -11,7 +11,7 @@ import { warnGuardedPatterns } from './contract/guarded-patterns.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
-import { compileProxyRules, type ProxyRules } from './respond/proxy-rules.js';
+import { compileProxyRules, type ProxyOptions, type ProxyRules } from './respond/proxy-rules.js';
 import { apiNames, mountOf, unknownApi } from './contract/combine-contracts.js';
 import { unknownOperation } from './journal/call-match.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './instance/mock-context.js';
@@ -294,6 +294,7 @@ function compileProxies(
   for (const api of named) if (!apis.includes(api)) throw new TypeError(`proxies: ${unknownApi(api, apis)}`);
   if (!proxy && named.length === 0) return undefined;
   const rules = new Map<string | undefined, ProxyRules>();
+  if (proxy) refuseOwnBackends(contract, proxy, named);
   if (proxy)
     rules.set(
       undefined,
@@ -314,6 +315,22 @@ function compileProxies(
     rules.set(api, { ...compiled, proxies: (id) => compiled.proxies(ownId(api, id)) });
   }
   return rules;
+}
+
+/**
+ * Refuses the whole mock's backend naming, in its mockOnly or proxyOnly, an operation of an API with a backend
+ * of its own: that API's requests never go to it, so the name would be silently moot.
+ */
+function refuseOwnBackends(contract: Contract, proxy: ProxyOptions, withOwn: string[]): void {
+  for (const option of ['mockOnly', 'proxyOnly'] as const) {
+    for (const name of proxy[option] ?? []) {
+      const api = contract.operations.find((op) => op.id === name)?.api;
+      if (api !== undefined && withOwn.includes(api))
+        throw new TypeError(
+          `proxy.${option}: ${name} is an operation of ${api}, which has its own backend: name it in that backend's ${option}.`,
+        );
+    }
+  }
 }
 
 /** The options, defaulted, with what a caller may get wrong refused at once (as the admin API refuses it). */

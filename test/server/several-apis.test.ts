@@ -304,6 +304,23 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     expect(instance).toBe('/payments/charges');
   });
 
+  test('two backends for one API, or the whole mock’s backend naming an operation of an API with its own, are refused', async () => {
+    const { payments } = await files();
+    const membership = { name: 'membership', contract: DEFAULT_CONTRACT };
+    const mounted = { name: 'payments', contract: payments, mount: '/payments', proxy: 'http://127.0.0.1:9' };
+    await expect(
+      startMock({ contracts: [membership, mounted], proxies: { payments: 'http://127.0.0.1:10' } }),
+    ).rejects.toThrow(/payments has a backend in its contracts entry and another in proxies: give one\./);
+    await expect(
+      startMock({
+        contracts: [membership, mounted],
+        proxy: { url: 'http://127.0.0.1:11', mockOnly: ['listPasses', 'createCharge'] },
+      }),
+    ).rejects.toThrow(
+      /proxy\.mockOnly: createCharge is an operation of payments, which has its own backend: name it in that backend's mockOnly\./,
+    );
+  });
+
   test('a backend for an API the mock does not serve, or a misspelt operationId of its own, is refused', async () => {
     const { payments } = await files();
     const contracts = [
