@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import './node/prism-modules.js';
 import { createAdminApi } from './admin/admin-api.js';
 import { createEventStreams } from './admin/event-streams.js';
+import { createMetrics } from './reports/metrics.js';
 import { createControl, type Outcome } from './control/control.js';
 import type { Contract } from './contract/contract.js';
 import { warnGuardedPatterns } from './contract/guarded-patterns.js';
@@ -136,7 +137,8 @@ export interface MockApp<Ops = UntypedOperations> extends Typed<Ops> {
   /**
    * Ends the event streams of `GET /__mock/events` open on this mock (the inspector's live calls): each client
    * reads the end of its stream. A server of your own calls it when it closes, as startMock's `close()` does,
-   * since a stream never ends by itself. Returns how many were open.
+   * since a stream never ends by itself. From then on `GET /__mock/health/ready` answers 503: the mock is
+   * closing. Returns how many were open.
    */
   endStreams(): number;
   /**
@@ -189,9 +191,19 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   const streams = createEventStreams();
   const proxyRules = compileProxies(contract, resolved);
   const stages: ProxyStage[] = [];
+  // Readiness fails from the moment the server begins to close (endStreams).
+  let closing = false;
+  const admin =
+    resolved.admin === false
+      ? undefined
+      : createAdminApi(context, control, resolved.admin.token, {
+          streams,
+          closing: () => closing,
+          metrics: createMetrics(context),
+        });
   const handle = createHandler(
     context,
-    resolved.admin === false ? undefined : createAdminApi(context, control, resolved.admin.token, streams),
+    admin,
     createBodyReader(resolved.bodyLimit),
     proxyRules &&
       ((finish) => {
@@ -271,6 +283,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       return view;
     },
     endStreams: () => {
+      closing = true;
       // The server is closing: the upstreams' kept-alive connections go too.
       for (const stage of stages) stage.close();
       return streams.endAll();
