@@ -5,13 +5,14 @@ import express, { type Express } from 'express';
 import './node/prism-modules.js';
 import { createAdminApi } from './admin/admin-api.js';
 import { createEventStreams } from './admin/event-streams.js';
+import { createMetrics } from './reports/metrics.js';
 import { createControl } from './control/control.js';
 import { createTestApi, type TestApi, type UntypedTestApi } from './control/test-api.js';
 import type { Contract } from './contract/contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
-import { compileProxyRules, type ProxyRules } from './respond/proxy-rules.js';
+import { compileProxyRules, type ProxyOptions, type ProxyRules } from './respond/proxy-rules.js';
 import { apiNames, mountOf, unknownApi } from './contract/combine-contracts.js';
 import { unknownOperation } from './journal/call-match.js';
 import type { MockOptions, ResolvedMockOptions } from './instance/options.js';
@@ -39,7 +40,8 @@ export interface MockApp<Ops = UntypedOperations> extends TestApi<Ops> {
   /**
    * Ends the event streams of `GET /__mock/events` open on this mock (the inspector's live calls): each client
    * reads the end of its stream. A server of your own calls it when it closes, as startMock's `close()` does,
-   * since a stream never ends by itself. Returns how many were open.
+   * since a stream never ends by itself. From then on `GET /__mock/health/ready` answers 503: the mock is
+   * closing. Returns how many were open.
    */
   endStreams(): number;
   /**
@@ -90,9 +92,19 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
   const streams = createEventStreams();
   const proxyRules = compileProxies(contract, resolved);
   const stages: ProxyStage[] = [];
+  // Readiness fails from the moment the server begins to close (endStreams).
+  let closing = false;
+  const admin =
+    resolved.admin === false
+      ? undefined
+      : createAdminApi(context, control, resolved.admin.token, {
+          streams,
+          closing: () => closing,
+          metrics: createMetrics(context),
+        });
   const handle = createHandler(
     context,
-    resolved.admin === false ? undefined : createAdminApi(context, control, resolved.admin.token, streams),
+    admin,
     createBodyReader(resolved.bodyLimit),
     proxyRules &&
       ((finish) => {
@@ -147,6 +159,7 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       return view;
     },
     endStreams: () => {
+      closing = true;
       // The server is closing: the upstreams' kept-alive connections go too.
       for (const stage of stages) stage.close();
       return streams.endAll();
@@ -170,6 +183,7 @@ function compileProxies(
   for (const api of named) if (!apis.includes(api)) throw new TypeError(`proxies: ${unknownApi(api, apis)}`);
   if (!proxy && named.length === 0) return undefined;
   const rules = new Map<string | undefined, ProxyRules>();
+  if (proxy) refuseOwnBackends(contract, proxy, named);
   if (proxy)
     rules.set(
       undefined,
@@ -190,6 +204,22 @@ function compileProxies(
     rules.set(api, { ...compiled, proxies: (id) => compiled.proxies(ownId(api, id)) });
   }
   return rules;
+}
+
+/**
+ * Refuses the whole mock's backend naming, in its mockOnly or proxyOnly, an operation of an API with a backend
+ * of its own: that API's requests never go to it, so the name would be silently moot.
+ */
+function refuseOwnBackends(contract: Contract, proxy: ProxyOptions, withOwn: string[]): void {
+  for (const option of ['mockOnly', 'proxyOnly'] as const) {
+    for (const name of proxy[option] ?? []) {
+      const api = contract.operations.find((op) => op.id === name)?.api;
+      if (api !== undefined && withOwn.includes(api))
+        throw new TypeError(
+          `proxy.${option}: ${name} is an operation of ${api}, which has its own backend: name it in that backend's ${option}.`,
+        );
+    }
+  }
 }
 
 /** Express without the defaults a mock never wants: no X-Powered-By, no ETag, plain query parsing. */

@@ -137,6 +137,9 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     ...Object.fromEntries((apis ?? []).flatMap((a) => (a.proxy ? [[a.name, a.proxy]] : []))),
     ...rest.proxies,
   };
+  for (const api of apis ?? [])
+    if (api.proxy && rest.proxies?.[api.name] !== undefined)
+      throw new TypeError(`${api.name} has a backend in its contracts entry and another in proxies: give one.`);
   // `today` is read once: the fixtures are completed as of the day the mock's placeholders are read.
   const mockOptions = { ...rest, ...(rest.asOf && { asOf: pinAsOf(rest.asOf) }), logTo, onCall, proxies };
   const collections = inferCollections(contract.operations);

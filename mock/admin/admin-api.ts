@@ -1,6 +1,7 @@
-// The admin API under /__mock: health, the call journal (list, count, wait), state, overrides, faults,
-// sessions (and a page's joining one), reset. Its own requests are never journaled; `X-Mock-Session` (or
-// `?session=`) picks the session; a change must be a request no web page can forge (csrf-guard.ts).
+// The admin API under /__mock: health (the probes and metrics: probe-endpoints.ts), the call journal (list,
+// count, wait), state, overrides, faults, sessions (and a page's joining one), reset. Its own requests are never
+// journaled; `X-Mock-Session` (or `?session=`) picks the session; a change must be a request no web page can
+// forge (csrf-guard.ts).
 import type { IncomingMessage } from 'node:http';
 import accepts from 'accepts';
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
@@ -29,6 +30,7 @@ import { createEventStreams, type EventStreams } from './event-streams.js';
 import { INSPECTOR, inspectorFiles } from './inspector-files.js';
 import { JOIN, joinSession, LEAVE, leaveSession, opensSession } from './join-session.js';
 import { loopDelay } from './loop-delay.js';
+import { isProbe, probeEndpoints, type ProbeParts } from './probe-endpoints.js';
 import { recordEndpoints } from './record-endpoints.js';
 import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
 
@@ -70,6 +72,11 @@ interface BodyReading {
   readBody: BodyReader;
 }
 
+/** What the admin API serves besides the control: the live event streams, what the probes and metrics read. */
+export interface AdminParts extends Partial<ProbeParts> {
+  streams?: EventStreams;
+}
+
 /** An endpoint as routed: what answers, its path parameters, and how it reads a body (and how large). */
 interface Routed extends BodyReading {
   endpoint: Endpoint;
@@ -86,11 +93,11 @@ export function createAdminApi(
   context: MockContext,
   control: MockControl,
   token: string | undefined,
-  streams: EventStreams = createEventStreams(),
+  { streams = createEventStreams(), closing = () => false, metrics }: AdminParts = {},
 ): AdminHandler {
   const guard = adminGuard(token);
   const refuseForgery = csrfGuard(context.options.cors);
-  const { routes, listed, index, records } = adminRoutes(context, control, streams);
+  const { routes, listed, index, records } = adminRoutes(context, control, streams, { closing, metrics });
   const files = inspectorFiles();
   return (ex) => {
     const reading = ex.method === 'GET' || ex.method === 'HEAD';
@@ -105,8 +112,9 @@ export function createAdminApi(
       if (files.servePage(ex)) return;
     }
     const instance = targetOf(ex.req);
-    // Joining or leaving a session sets a cookie and nothing else: no token (see join-session.ts), not authenticated.
-    const open = opensSession(ex.method, ex.path);
+    // Joining or leaving a session sets a cookie and nothing else: no token (see join-session.ts), not authenticated;
+    // nor do the probes, which an orchestrator sends without one and which hold no data.
+    const open = opensSession(ex.method, ex.path) || isProbe(ex.method, ex.path);
     const refused =
       (open ? undefined : guard(ex.req.headers.authorization, instance)) ?? refuseForgery(ex.req, instance);
     if (refused) return writeAnswer(ex, refused);
@@ -124,10 +132,10 @@ export function createAdminApi(
 }
 
 /** The admin API's routes: the table of endpoints, what it lists, the index, and the state's records. */
-function adminRoutes(context: MockContext, control: MockControl, streams: EventStreams) {
+function adminRoutes(context: MockContext, control: MockControl, streams: EventStreams, probes: ProbeParts) {
   const reading: BodyReading = { bodyLimit: ADMIN_BODY_LIMIT, readBody: createJsonReader(ADMIN_BODY_LIMIT) };
   const routes = new RouteTable<Routed>(
-    Object.entries(endpoints(context, control, streams)).map(([key, endpoint]) => {
+    Object.entries(endpoints(context, control, streams, probes)).map(([key, endpoint]) => {
       const [method, path] = key.split(' ') as [string, string];
       const params = compilePathParams(`/__mock${path}`);
       return {
@@ -171,9 +179,15 @@ function run(context: MockContext, control: MockControl, ex: Exchange, instance:
 }
 
 /** The endpoints, by `METHOD /path` below `/__mock`, in the order the 404 lists them. */
-function endpoints(context: MockContext, control: MockControl, streams: EventStreams): Record<string, Endpoint> {
+function endpoints(
+  context: MockContext,
+  control: MockControl,
+  streams: EventStreams,
+  probes: ProbeParts,
+): Record<string, Endpoint> {
   return {
     'GET /health': () => health(context),
+    ...probeEndpoints(context, probes),
     ...callEndpoints(context, control, streams),
     ...reportEndpoints(control),
     ...stateEndpoints(control),

@@ -87,8 +87,9 @@ Every switch has its opposite, to undo a config file's: --no-stateless, --no-err
 --no-journal-secrets, --no-record-state; --cors, --watch, --security-check, --proxy-passthrough, --admin.
 
 Admin API: GET /__mock lists its endpoints: health, calls (count, wait), overrides, faults, sessions,
-           state and its records, reset. X-Mock-Session: NAME (or ?session=NAME) speaks to one session;
-           changes need Content-Type: application/json, an Authorization or an X-Mock-* header
+           state and its records, reset, metrics (Prometheus); without the token, the probes
+           /__mock/health/live and /__mock/health/ready. X-Mock-Session: NAME (or ?session=NAME) speaks
+           to one session; changes need Content-Type: application/json, an Authorization or an X-Mock-* header
 Per request: Prefer: code=404 | example=NAME | dynamic=true|false | delay=MS, comma-separated,
              or the query ?__code=404&__example=NAME&__dynamic=false&__delay=MS`;
 

@@ -20,10 +20,11 @@ export type ParsedFlags<T extends FlagTable> = ReturnType<
  */
 export function parseFlags<T extends FlagTable>(argv: string[], options: T): ParsedFlags<T> {
   try {
-    const { args, undone } = opposites(argv, options);
-    const parsed = parseArgs({ args, strict: true, allowPositionals: false, options });
-    Object.assign(parsed.values, undone);
-    return parsed;
+    const { table, opposite } = withOpposites(options);
+    const parsed = parseArgs({ args: argv, strict: true, allowPositionals: false, options: table, tokens: true });
+    undoOpposites(parsed, opposite);
+    delete (parsed as { tokens?: unknown }).tokens;
+    return parsed as unknown as ParsedFlags<T>;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
@@ -39,32 +40,35 @@ export function parseFlags<T extends FlagTable>(argv: string[], options: T): Par
 
 /**
  * Every switch has its opposite, so a flag can undo what a config file turned on: `--no-stateless` for
- * `--stateless`, `--cors` for `--no-cors`. The opposites are taken out of the arguments and set to `false`;
- * the last of a switch and its opposite wins.
- * @example opposites(['--no-errors'], { errors: { type: 'boolean' } }) // { args: [], undone: { errors: false } }
+ * `--stateless`, `--cors` for `--no-cors`. The opposites are added to the table parseArgs reads, so an argument
+ * is a flag or a value as parseArgs says (`--contract --cors` misses a value; `--contract=--cors` names a file).
+ * @example withOpposites({ errors: { type: 'boolean' } }) // { errors: …, 'no-errors': { type: 'boolean' } }
  */
-function opposites(argv: string[], options: FlagTable): { args: string[]; undone: Record<string, false> } {
-  const undone: Record<string, false> = {};
-  const args: string[] = [];
-  for (const arg of argv) {
-    const name = /^--([a-z][a-z-]*)$/.exec(arg)?.[1];
-    const opposite =
-      name === undefined || name in options
-        ? undefined
-        : name.startsWith('no-') && options[name.slice(3)]?.type === 'boolean'
-          ? name.slice(3)
-          : options[`no-${name}`]?.type === 'boolean'
-            ? `no-${name}`
-            : undefined;
-    if (opposite === undefined) {
-      // A switch given after its opposite wins.
-      if (name !== undefined && name in undone) delete undone[name];
-      args.push(arg);
-      continue;
-    }
-    undone[opposite] = false;
-    // Its opposite given before it loses.
-    for (let i = args.length - 1; i >= 0; i--) if (args[i] === `--${opposite}`) args.splice(i, 1);
+function withOpposites(options: FlagTable): { table: FlagTable; opposite: Map<string, string> } {
+  const opposite = new Map<string, string>();
+  for (const [name, { type }] of Object.entries(options)) {
+    if (type !== 'boolean') continue;
+    const other = name.startsWith('no-') ? name.slice(3) : `no-${name}`;
+    if (!(other in options)) opposite.set(other, name);
   }
-  return { args, undone };
+  const added = Object.fromEntries([...opposite.keys()].map((name) => [name, { type: 'boolean' as const }]));
+  return { table: { ...options, ...added }, opposite };
+}
+
+/**
+ * The values parseArgs read, with each opposite set as `false` on its switch: the last of a switch and its
+ * opposite wins (the tokens give the order).
+ */
+function undoOpposites(
+  parsed: { values: Record<string, unknown>; tokens?: { kind: string; name?: string }[] },
+  opposite: Map<string, string>,
+): void {
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    const name = opposite.get(token.name);
+    if (name !== undefined) {
+      parsed.values[name] = false;
+      delete parsed.values[token.name];
+    } else if (typeof parsed.values[token.name] === 'boolean') parsed.values[token.name] = true;
+  }
 }

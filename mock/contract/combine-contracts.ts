@@ -3,7 +3,7 @@
 import type { Contract, Operation } from './contract.js';
 import { ContractError } from './contract-error.js';
 import { editDistance } from '../lib/nearest-name.js';
-import { isUnder } from '../lib/path-prefix.js';
+import { below } from '../lib/path-prefix.js';
 
 /** One API of a combined contract. */
 export interface Api {
@@ -83,7 +83,7 @@ export function apiOfPath(contract: Contract, path: string): string | undefined 
   if (!apis) return undefined;
   let best: Api | undefined;
   for (const api of apis) {
-    if (api.mount !== '/' && isUnder(path, api.mount)) {
+    if (api.mount !== '/' && below(path, api.mount) !== undefined) {
       if (!best || api.mount.length > best.mount.length) best = api;
     }
   }

@@ -30,6 +30,8 @@ export interface UpstreamFailure {
   kind: 'unreachable' | 'timeout';
   /** For people: `connect ECONNREFUSED 127.0.0.1:8080`, `no answer within 10000 ms`. */
   message: string;
+  /** Where the request went: the upstream's URL with the path forwarded, without the query. */
+  url: string;
 }
 
 export type ForwardResult = { ok: true; answer: UpstreamAnswer } | { ok: false; failure: UpstreamFailure };
@@ -73,7 +75,9 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         clearTimeout(timer);
         done(result);
       };
-      const target = `${base}${rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount)}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const path = `${base}${rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount)}`;
+      const target = `${path}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const url = `${rules.url.origin}${path}`;
       const upstream = send({
         protocol: rules.url.protocol,
         hostname: rules.url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -86,7 +90,7 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
       upstream.setNoDelay(true);
       const timer = setTimeout(() => {
         upstream.destroy();
-        settle({ ok: false, failure: { kind: 'timeout', message: `no answer within ${rules.timeout} ms` } });
+        settle({ ok: false, failure: { kind: 'timeout', message: `no answer within ${rules.timeout} ms`, url } });
       }, rules.timeout);
       timer.unref();
       // The client left (or close() cut it off): nothing is waiting for the upstream's answer any more.
@@ -95,11 +99,11 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
       };
       ex.res.once('close', cut);
       upstream.on('error', (error: NodeJS.ErrnoException) => {
-        settle({ ok: false, failure: { kind: 'unreachable', message: error.message || error.code || 'failed' } });
+        settle({ ok: false, failure: { kind: 'unreachable', message: error.message || error.code || 'failed', url } });
       });
       upstream.on('response', (answer) => {
         answer.on('error', () =>
-          settle({ ok: false, failure: { kind: 'unreachable', message: 'the answer broke off' } }),
+          settle({ ok: false, failure: { kind: 'unreachable', message: 'the answer broke off', url } }),
         );
         const head = { status: answer.statusCode ?? 502, ...headersOf(answer) };
         const chunks: Buffer[] = [];

@@ -51,7 +51,8 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
   /** The mock's own problem for an upstream that gave no answer (fallbacks off): 502 or 504. */
   const failed = (ex: Exchange, result: Extract<ForwardResult, { ok: false }>): void => {
     const kind: ProblemKind = result.failure.kind === 'timeout' ? 'upstreamTimeout' : 'upstreamUnreachable';
-    const detail = `The upstream ${rules.url.origin} gave no answer to ${ex.method} ${ex.path}: ${result.failure.message}.`;
+    const { url, message } = result.failure;
+    const detail = `The upstream gave no answer to ${ex.method} ${url} (for ${ex.path}): ${message}.`;
     finish(ex, problemReply(problem(kind, detail, { instance: ex.path })));
   };
   return {

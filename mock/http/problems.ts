@@ -87,6 +87,7 @@ export const PROBLEMS = {
   invalidOverride: { type: `${BASE}invalid-override`, title: 'The override does not fit the contract', status: 422 },
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
+  notReady: { type: `${BASE}not-ready`, title: 'The mock is not ready to answer', status: 503 },
   noResponse: { type: `${BASE}no-response`, title: 'The operation documents no response', status: 500 },
   invalidResponse: {
     type: `${BASE}invalid-response`,

@@ -9,9 +9,32 @@ export function isUnder(path: string, prefix: string): boolean {
 }
 
 /**
- * `path` with `prefix` taken off (`/` for the prefix itself); `path` as it is when it is not under it.
+ * The part of `path` below `prefix` (`/` for the prefix itself), its segments compared percent-decoded as the
+ * router reads them (`/p%61yments/charges` is below `/payments`); `undefined` when it is not below it.
+ * @example below('/p%61yments/charges', '/payments') // '/charges'
+ */
+export function below(path: string, prefix: string): string | undefined {
+  if (isUnder(path, prefix)) return path.slice(prefix.length) || '/';
+  if (!path.includes('%')) return undefined;
+  const wanted = prefix.split('/');
+  const segments = path.split('/');
+  if (segments.length < wanted.length) return undefined;
+  for (let i = 1; i < wanted.length; i++) if (decoded(segments[i]!) !== wanted[i]) return undefined;
+  return `/${segments.slice(wanted.length).join('/')}`;
+}
+
+/**
+ * `path` with `prefix` taken off (see {@link below}); `path` as it is when it is not under it.
  * @example withoutPrefix('/payments/charges', '/payments') // '/charges'
  */
 export function withoutPrefix(path: string, prefix: string): string {
-  return isUnder(path, prefix) ? path.slice(prefix.length) || '/' : path;
+  return below(path, prefix) ?? path;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

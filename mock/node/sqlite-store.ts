@@ -79,6 +79,8 @@ export class SqliteStore implements Store {
   #seq: number;
   #lastError: StoreInfo['lastError'];
   #failing = false;
+  /** Writes that failed or were refused since the file was opened (metrics count them). */
+  #errors = 0;
   /** Why the file at its path is no longer the one opened (see {@link SqliteStore.guardFile}). */
   #lost: () => string | undefined = () => undefined;
 
@@ -240,7 +242,8 @@ export class SqliteStore implements Store {
     const { name: file } = this.#db;
     this.#checkFile();
     const lastError = this.#lastError ? { lastError: this.#lastError } : {};
-    return { kind: 'sqlite', file, failing: this.#failing, cached: this.#cachedRecords, ...lastError };
+    const info = { kind: 'sqlite', file, failing: this.#failing, errors: this.#errors } as const;
+    return { ...info, cached: this.#cachedRecords, ...lastError };
   }
 
   close(): void {
@@ -319,7 +322,10 @@ export class SqliteStore implements Store {
   /** Runs the statements in one transaction, committed when it returns; a failure changes nothing and is kept. */
   #write(statements: () => void): void {
     const gone = this.#checkFile();
-    if (gone) throw gone;
+    if (gone) {
+      this.#errors++;
+      throw gone;
+    }
     const seq = this.#seq;
     // Within a transaction of the caller's (a new file's first state), the caller commits.
     const own = !this.#db.inTransaction;
@@ -330,6 +336,7 @@ export class SqliteStore implements Store {
       this.#failing = false;
     } catch (error) {
       this.#failing = true;
+      this.#errors++;
       if (own && this.#db.inTransaction) this.#sql.rollback.run();
       this.#seq = seq;
       const { message, code } = error as Error & { code?: string };

@@ -43,6 +43,8 @@ export interface StoreInfo {
   lastError?: { message: string; at: string };
   /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */
   failing?: boolean;
+  /** Writes that failed or were refused since the store was opened (a memory store never fails: none). */
+  errors?: number;
   /** Records (and removed ids) of the file kept parsed in memory, at most 20,000: what the state costs the heap. */
   cached?: number;
 }

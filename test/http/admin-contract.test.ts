@@ -108,6 +108,21 @@ const exchanges: Record<string, { valid: Exchange; refused?: Exchange }> = {
   'GET /__mock/health': {
     valid: { status: 200, run: async (app) => ({ res: await send(app, 'GET', '/__mock/health') }) },
   },
+  'GET /__mock/health/live': {
+    valid: { status: 200, run: async (app) => ({ res: await send(app, 'GET', '/__mock/health/live') }) },
+  },
+  'GET /__mock/health/ready': {
+    valid: { status: 200, run: async (app) => ({ res: await send(app, 'GET', '/__mock/health/ready') }) },
+  },
+  'GET /__mock/metrics': {
+    valid: {
+      status: 200,
+      run: async (app) => {
+        await listPasses(app);
+        return { res: await send(app, 'GET', '/__mock/metrics') };
+      },
+    },
+  },
   'GET /__mock/calls': {
     valid: {
       status: 200,
@@ -426,6 +441,13 @@ describe('contracts/admin.openapi.yaml', () => {
       exchanges['POST /__mock/state/{collectionPath}']!.valid,
     );
     expect(res.headers.location).toBe(`/__mock/state/members/m1/passes/${res.body.id as string}`);
+  });
+
+  test('readiness answers the documented 503 once the mock closes', async () => {
+    const mock = createApp(contract);
+    mock.endStreams();
+    const res = await request(mock.app).get('/__mock/health/ready').expect(503);
+    expect(validator.check('getReadiness', 503, res.headers['content-type'], res.body)).toEqual([]);
   });
 
   test('behind a token, an endpoint answers the documented 401 without it', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } from '../../mock/index.js';
 import { AUTH } from '../support/harness.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import { deadUrl, startUpstream, type Upstream } from '../support/upstream.js';
 
 /** A small payments API; `items` gives it an operationId another API has too. */
 const PAYMENTS = `openapi: 3.0.3
@@ -259,6 +259,66 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     // Under the membership API's paths, nothing goes upstream: it has no backend.
     expect((await fetch(`${mock.url}/nowhere`)).status).toBe(404);
     expect(up.received.map((r) => r.url)).toEqual(['/api/refunds?limit=2']);
+  });
+
+  test('a mount written percent-encoded is taken off too before forwarding, as the router reads it', async () => {
+    const up = await paymentsBackend();
+    const { payments } = await files();
+    const mock = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        { name: 'payments', contract: payments, mount: '/payments', proxy: up.url },
+      ],
+    });
+    started.push(mock);
+    const created = await fetch(`${mock.url}/p%61yments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":9}',
+    });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${mock.url}/p%61yments/refunds`)).status).toBe(404);
+    expect(up.received.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/charges', 'GET /api/refunds']);
+  });
+
+  test('a backend that gives no answer: the 502 names the URL the request went to, not the mock’s path', async () => {
+    const url = `${await deadUrl()}/api`;
+    const { payments } = await files();
+    const mock = await startMock({
+      contracts: [
+        { name: 'membership', contract: DEFAULT_CONTRACT },
+        { name: 'payments', contract: payments, mount: '/payments', proxy: { url, fallback: 'off' } },
+      ],
+    });
+    started.push(mock);
+    const failed = await fetch(`${mock.url}/payments/charges?expand=all`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":9}',
+    });
+    expect(failed.status).toBe(502);
+    const { detail, instance } = (await failed.json()) as { detail: string; instance: string };
+    expect(detail).toMatch(
+      new RegExp(`^The upstream gave no answer to POST ${url}/charges \\(for /payments/charges\\): `),
+    );
+    expect(instance).toBe('/payments/charges');
+  });
+
+  test('two backends for one API, or the whole mock’s backend naming an operation of an API with its own, are refused', async () => {
+    const { payments } = await files();
+    const membership = { name: 'membership', contract: DEFAULT_CONTRACT };
+    const mounted = { name: 'payments', contract: payments, mount: '/payments', proxy: 'http://127.0.0.1:9' };
+    await expect(
+      startMock({ contracts: [membership, mounted], proxies: { payments: 'http://127.0.0.1:10' } }),
+    ).rejects.toThrow(/payments has a backend in its contracts entry and another in proxies: give one\./);
+    await expect(
+      startMock({
+        contracts: [membership, mounted],
+        proxy: { url: 'http://127.0.0.1:11', mockOnly: ['listPasses', 'createCharge'] },
+      }),
+    ).rejects.toThrow(
+      /proxy\.mockOnly: createCharge is an operation of payments, which has its own backend: name it in that backend's mockOnly\./,
+    );
   });
 
   test('a backend for an API the mock does not serve, or a misspelt operationId of its own, is refused', async () => {

@@ -417,6 +417,17 @@ describe('a switch and its opposite', () => {
     expect([admin['admin-token'], admin['no-admin']]).toEqual(['s3cret', false]);
   });
 
+  test('a value that looks like an opposite is still the value of its flag', () => {
+    // parseArgs reads `--contract --cors` as a missing value, not as `--contract` of the next argument.
+    expect(() => flags('--contract', '--cors', 'a.yaml')).toThrow(/--contract/);
+    expect(flags('--contract=--cors').contract).toEqual(['--cors']);
+  });
+
+  test('an opposite takes no value, as a switch does', () => {
+    expect(() => flags('--cors=true')).toThrow(/--cors/);
+    expect(() => flags('--no-stateless=1')).toThrow(/--no-stateless/);
+  });
+
   test('a flag that is no switch has no opposite', () => {
     expect(() => flags('--no-port')).toThrow(/^Unknown option '--no-port'\./);
   });

@@ -1,7 +1,7 @@
 // The two small readers the session cookie and the mounts share: one cookie of a Cookie header, a path's prefix.
 import { describe, expect, test } from 'vitest';
 import { cookieValue, withoutCookie } from '../../mock/http/cookie-header.js';
-import { isUnder, withoutPrefix } from '../../mock/lib/path-prefix.js';
+import { below, isUnder, withoutPrefix } from '../../mock/lib/path-prefix.js';
 
 describe('a cookie of a Cookie header', () => {
   test.each<[string | undefined, string | undefined]>([
@@ -30,5 +30,19 @@ describe('a path under a prefix', () => {
   ])('%s under %s: %s, then %s', (path, prefix, under, rest) => {
     expect(isUnder(path, prefix)).toBe(under);
     expect(withoutPrefix(path, prefix)).toBe(rest);
+  });
+});
+
+describe('a path below a mount, read as the router reads it (segments percent-decoded)', () => {
+  test.each<[string, string, string | undefined]>([
+    ['/p%61yments/charges', '/payments', '/charges'],
+    ['/p%61yments', '/payments', '/'],
+    ['/api/v%31/x', '/api/v1', '/x'],
+    ['/p%61yments%2Fcharges', '/payments', undefined],
+    ['/p%61ymentsX/charges', '/payments', undefined],
+    ['/%E0%A4%A/charges', '/payments', undefined],
+  ])('%s below %s: %s', (path, prefix, rest) => {
+    expect(below(path, prefix)).toBe(rest);
+    expect(withoutPrefix(path, prefix)).toBe(rest ?? path);
   });
 });

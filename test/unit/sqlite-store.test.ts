@@ -127,12 +127,14 @@ describe('SqliteStore', () => {
     expect(store.info()).toMatchObject({
       kind: 'sqlite',
       failing: true,
+      errors: 2,
       lastError: { message: expect.stringContaining('readonly'), at: expect.any(String) },
     });
 
     db.pragma('query_only = OFF');
     expect(store.put(PASSES, 'p2', { id: 'p2' })).toBe('stored');
-    expect(store.info()).toMatchObject({ failing: false, lastError: expect.any(Object) });
+    // The failed writes stay counted (metrics read them as a counter) once writing works again.
+    expect(store.info()).toMatchObject({ failing: false, errors: 2, lastError: expect.any(Object) });
   });
 
   /** Puts a copy of `path` in its place, as a restore from a backup does. */
@@ -167,7 +169,7 @@ describe('SqliteStore', () => {
     expect(() => store.delete(PASSES, 'p1')).toThrow(gone);
     expect(() => store.restore({}, (_, record) => String(record.id))).toThrow(gone);
     expect(store.list(PASSES)).toEqual([{ id: 'p1' }]);
-    expect(store.info()).toMatchObject({ failing: true });
+    expect(store.info()).toMatchObject({ failing: true, errors: 3 });
   });
 
   test('a file put back where it was is written to again', async () => {
@@ -250,6 +252,6 @@ describe('SqliteStore', () => {
 
   test('reports its kind and file for health', async () => {
     const file = await tempFile();
-    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false, cached: 0 });
+    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false, errors: 0, cached: 0 });
   });
 });
