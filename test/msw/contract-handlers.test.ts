@@ -6,10 +6,11 @@ import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
+import { createApp, DEFAULT_CONTRACT, loadContract, type CallRecord } from '../../mock/index.js';
 import { createHandlers, type ContractHandlers } from '../../mock/msw.js';
 import { mockMatchers } from '../../mock/testing/matchers.js';
 import type { operations } from '../../contracts/membership.js';
+import { track } from '../support/harness.js';
 
 expect.extend(mockMatchers);
 
@@ -21,7 +22,16 @@ let mock: ContractHandlers<operations>;
 const server = setupServer();
 
 beforeAll(async () => {
-  mock = await createHandlers<operations>({ contract: DEFAULT_CONTRACT, seed: 7, baseUrl: API });
+  // Every answer the handlers give is checked against the contract with ajv when the file ends, as the mocks of
+  // the other tests are (test/support/conformance-setup.ts).
+  const answered: CallRecord[] = [];
+  mock = await createHandlers<operations>({
+    contract: DEFAULT_CONTRACT,
+    seed: 7,
+    baseUrl: API,
+    onCall: (call) => answered.push(call),
+  });
+  track(mock.contract.source, () => answered);
   server.use(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
 });
