@@ -6,7 +6,7 @@ import {
   overlayCost,
   planDelete,
   planPut,
-  recordCost,
+  recordsCost,
   visibleCount,
   visibleRecord,
   visibleRecords,
@@ -223,7 +223,7 @@ export class MemoryStore implements Store {
       const overlay = newOverlay(false, ++this.#changes);
       // A frozen record is shared, not copied: nobody can change it (fixtures read from a file come so).
       for (const record of list) overlay.written.set(idOf(name, record), frozenCopyOf(record));
-      for (const [id, record] of overlay.written) cost += recordCost(id, record);
+      cost += recordsCost(overlay.written);
       cost += overlayCost(name);
       records += overlay.written.size;
       overlays.set(name, overlay);
