@@ -2,7 +2,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, type Readable, type Transform } from 'node:stream';
-import { MIMEType } from 'node:util';
 import zlib from 'node:zlib';
 import express from 'express';
 import iconv from 'iconv-lite';
@@ -64,17 +63,23 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || !isNaN(req.headers['content-length'] as unknown as number);
 }
 
-/** The kind of a body and its charset (lower case; UTF-8 unless the Content-Type names one). */
+/** A media type's `type/subtype`, each a token (RFC 9110). */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** A `charset` parameter's value, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;
+
+/**
+ * The kind of a body and its charset (lower case; UTF-8 unless the Content-Type names one), read from the
+ * Content-Type once: a missing or malformed one reads the body as bytes, as Express's parsers did.
+ */
 function kindOf(contentType: string | undefined): { kind: BodyKind; charset: string } {
-  let mime: MIMEType;
-  try {
-    if (!contentType) return { kind: 'raw', charset: '' };
-    mime = new MIMEType(contentType);
-  } catch {
-    return { kind: 'raw', charset: '' };
-  }
-  const charset = mime.params.get('charset')?.toLowerCase() || 'utf-8';
-  const { type, subtype } = mime;
+  const semicolon = contentType?.indexOf(';') ?? -1;
+  const essence = (semicolon === -1 ? contentType : contentType!.slice(0, semicolon))?.trim().toLowerCase();
+  if (!essence || !MEDIA_TYPE.test(essence)) return { kind: 'raw', charset: '' };
+  const found = semicolon === -1 ? null : CHARSET.exec(contentType!);
+  const charset = (found?.[1] ?? found?.[2])?.toLowerCase() || 'utf-8';
+  const slash = essence.indexOf('/');
+  const [type, subtype] = [essence.slice(0, slash), essence.slice(slash + 1)];
   if (type === 'application' && (subtype === 'json' || subtype.endsWith('+json'))) return { kind: 'json', charset };
   if (type === 'application' && subtype === 'x-www-form-urlencoded') return { kind: 'form', charset };
   if (type === 'text') return { kind: 'text', charset };

@@ -98,6 +98,21 @@ describe('text and charsets', () => {
     expect(lastRequest().body).toBe('café');
   });
 
+  test('a media type and charset are read whatever their case, the charset quoted or not', async () => {
+    await post('TEXT/Plain; Charset="ISO-8859-1"', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    expect(lastRequest().body).toBe('café');
+  });
+
+  test('a JSON type with a +json suffix is read as JSON', async () => {
+    await post('application/merge-patch+json', PASS);
+    expect(lastRequest().body).toEqual({ name: 'Gold' });
+  });
+
+  test('a malformed Content-Type reads the body as UTF-8 text', async () => {
+    await post('not a type', PASS);
+    expect(lastRequest().body).toBe(PASS);
+  });
+
   test('text in a charset the mock does not know is refused, 415, naming it', async () => {
     const res = await post('text/plain; charset=klingon', 'hello');
     expect(res.status).toBe(415);
