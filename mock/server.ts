@@ -30,7 +30,7 @@ import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
 import { StateBudget } from './state/state-budget.js';
 import { counted } from './lib/counted.js';
-import type { StoreSnapshot } from './state/store.js';
+import { deepFreeze, type StoreSnapshot } from './state/store.js';
 import { combineContracts, type Api, type CombinedContract } from './contract/combine-contracts.js';
 import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
 import { packageCreator } from './node/package-info.js';
@@ -143,8 +143,10 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   // `today` is read once: the fixtures are completed as of the day the mock's placeholders are read.
   const mockOptions = { ...rest, ...(rest.asOf && { asOf: pinAsOf(rest.asOf) }), logTo, onCall, proxies };
   const collections = inferCollections(contract.operations);
+  // Fixtures read from a file are the mock's own: frozen, every session's store (and every reset) keeps them as
+  // they are, without a copy each.
   const fixtures = data
-    ? fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions)
+    ? deepFreeze(fixturesOf(await readJsonFile(data, 'data file'), data, collections, mockOptions))
     : fixturesOf(mockOptions.state ?? {}, 'the initial state', collections, mockOptions);
   const logger = createLogger(resolveMockOptions(mockOptions).log, logTo);
   const store = stateFile

@@ -27,7 +27,7 @@ export function guardedPatterns(operations: readonly Operation[]): GuardedPatter
     } catch {
       return; // not an ECMA-262 pattern: ajv refuses the schema, as it always did
     }
-    if (compiled.engine === 're2') return;
+    if (compiled.engine !== 'guarded') return;
     const entry =
       found.get(pattern) ?? found.set(pattern, { pattern, reason: compiled.reason!, operations: [] }).get(pattern)!;
     if (!entry.operations.includes(operation)) entry.operations.push(operation);

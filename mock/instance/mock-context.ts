@@ -7,8 +7,8 @@ import type { ResolvedMockOptions } from './options.js';
 import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
 import type { StateTools } from '../state/answer-from-state.js';
-import { recordId } from '../state/check-snapshot.js';
-import type { StoreSnapshot } from '../state/store.js';
+import { collectionOf } from '../state/check-snapshot.js';
+import type { StoredRecord, StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
 import { datedGenerators } from './dated-generators.js';
 import type { CallListener } from '../journal/journal.js';
@@ -136,7 +136,15 @@ export function restoreState(
   snapshot: StoreSnapshot,
   charged = false,
 ): 'stored' | 'state-full' {
-  return session.store.restore(snapshot, (path, record) => recordId(context.served.collections, path, record), charged);
+  // Each record's id field by its collection's path, found once per path (fixtures hold thousands a path).
+  const idFields = new Map<string, string>();
+  const idOf = (path: string, record: StoredRecord) => {
+    let field = idFields.get(path);
+    if (field === undefined)
+      idFields.set(path, (field = collectionOf(context.served.collections, path)?.idField ?? 'id'));
+    return String(record[field]);
+  };
+  return session.store.restore(snapshot, idOf, charged);
 }
 
 /**

@@ -4,6 +4,7 @@
 // read: in Node, node/prism-modules.ts (every entry point imports it); a browser bundle would do the same.
 import type { IHttpOperation } from '@stoplight/types';
 import { patternEngine } from '../lib/pattern-engine.js';
+import { quickDateTime } from './quick-date-time.js';
 import { keepUnsentAbsent, type DeepObjectDeserializer } from './deep-object.js';
 
 interface Left<L> {
@@ -168,7 +169,8 @@ export function createSchemaCompiler(draft: keyof PrismModules['ajv']): SchemaCo
     logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
   });
   addFormats(ajv);
-  ajv.addFormat('date-time', dateTime.fmtDef(dateTime.date_time, dateTime.compareDateTime));
+  const prismDateTime = dateTime.date_time as (value: string) => boolean;
+  ajv.addFormat('date-time', dateTime.fmtDef(quickDateTime(prismDateTime), dateTime.compareDateTime));
   return ajv;
 }
 

@@ -56,8 +56,7 @@ export function completeRecord(
   owners = Object.keys(ownersOf(collection, pathParams)),
 ): unknown {
   if (!isObject(given)) return given;
-  const needed = [collection.idField, ...requiredOf(collection), ...owners];
-  if (needed.every((name) => Object.hasOwn(given, name))) return given;
+  if (hasAll(given, collection.idField, requiredOf(collection), owners)) return given;
   const { generator } = maker;
   const made = makeCreated(generator, collection, maker.createPlan(collection), {
     key,
@@ -67,12 +66,24 @@ export function completeRecord(
   });
   // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be
   // refused.
-  return Object.fromEntries([
-    ...Object.keys(made).map((name) => [name, Object.hasOwn(given, name) ? given[name] : made[name]]),
-    ...Object.keys(given)
-      .filter((name) => !Object.hasOwn(made, name))
-      .map((name) => [name, given[name]]),
-  ]);
+  const record: Record<string, unknown> = {};
+  for (const name of Object.keys(made)) define(record, name, Object.hasOwn(given, name) ? given[name] : made[name]);
+  for (const name of Object.keys(given)) if (!Object.hasOwn(made, name)) define(record, name, given[name]);
+  return record;
+}
+
+function hasAll(given: object, idField: string, required: readonly string[], owners: readonly string[]): boolean {
+  if (!Object.hasOwn(given, idField)) return false;
+  for (const name of required) if (!Object.hasOwn(given, name)) return false;
+  for (const name of owners) if (!Object.hasOwn(given, name)) return false;
+  return true;
+}
+
+/** Sets a field as JSON.parse and Object.fromEntries do: `__proto__` too is a field, not the prototype. */
+function define(record: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
 }
 
 /**
@@ -98,7 +109,15 @@ export function completeSnapshot(maker: RecordMaker, given: unknown): unknown {
   );
 }
 
-function requiredOf(collection: Collection): string[] {
-  const { required } = collection.schema;
-  return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
+/** The record schema's required fields, by collection (read for every record completed). */
+const requiredFields = new WeakMap<Collection, readonly string[]>();
+
+function requiredOf(collection: Collection): readonly string[] {
+  let fields = requiredFields.get(collection);
+  if (!fields) {
+    const { required } = collection.schema;
+    fields = Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
+    requiredFields.set(collection, fields);
+  }
+  return fields;
 }

@@ -200,6 +200,11 @@ function copyOf<T>(value: T): T {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
+/** The last moment written by {@link iso}: records completed together (fixtures) are made at one moment. */
+let lastIso = { time: NaN, text: '' };
+
 function iso(date: Date): string {
-  return date.toISOString().replace('.000Z', 'Z');
+  const time = date.getTime();
+  if (time !== lastIso.time) lastIso = { time, text: date.toISOString().replace('.000Z', 'Z') };
+  return lastIso.text;
 }

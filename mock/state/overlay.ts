@@ -107,6 +107,19 @@ export function recordCost(id: string, record: StoredRecord): number {
   return JSON.stringify(record).length + id.length + ENTRY_COST;
 }
 
+/**
+ * What records are charged together, each as {@link recordCost} charges it: their JSON texts written as one
+ * array (one call for a collection of fixtures, not one a record), less its brackets and commas.
+ * @example recordsCost(new Map([['pas_1', { id: 'pas_1' }]])) === recordCost('pas_1', { id: 'pas_1' }) // true
+ */
+export function recordsCost(records: ReadonlyMap<string, StoredRecord>): number {
+  if (records.size === 0) return 0;
+  let ids = 0;
+  for (const id of records.keys()) ids += id.length;
+  const texts = JSON.stringify([...records.values()]).length - 2 - (records.size - 1);
+  return texts + ids + records.size * ENTRY_COST;
+}
+
 /** What a removed placeholder is charged: its id and the entry. */
 export function removedCost(id: string): number {
   return id.length + ENTRY_COST;

@@ -6,7 +6,7 @@ import {
   overlayCost,
   planDelete,
   planPut,
-  recordCost,
+  recordsCost,
   visibleCount,
   visibleRecord,
   visibleRecords,
@@ -123,7 +123,7 @@ export interface Store {
  * The in-memory store: an overlay per collection clients changed. Records are frozen when they go in, so reads
  * hand them out without copying: a list of fifty records costs no clone on every request, and no caller can
  * change the store by accident. A put takes the record as it is (the mock made it for the store); a restore
- * copies the snapshot first.
+ * copies the snapshot first, but for records already frozen (nobody can change them).
  * @example
  * const store = new MemoryStore({ collection: 1000, budget: new StateBudget(64 * 1024 * 1024) });
  * store.put('/members/m1/passes', 'pas_1', { id: 'pas_1' }); // 'stored'
@@ -223,8 +223,9 @@ export class MemoryStore implements Store {
     for (const [name, list] of Object.entries(snapshot)) {
       // Versions go on counting from where they were, so nothing kept from before a restore is taken as current.
       const overlay = newOverlay(false, ++this.#changes);
-      for (const record of list) overlay.written.set(idOf(name, record), deepFreeze(structuredClone(record)));
-      for (const [id, record] of overlay.written) cost += recordCost(id, record);
+      // A frozen record is shared, not copied: nobody can change it (fixtures read from a file come so).
+      for (const record of list) overlay.written.set(idOf(name, record), frozenCopyOf(record));
+      cost += recordsCost(overlay.written);
       cost += overlayCost(name);
       records += overlay.written.size;
       overlays.set(name, overlay);
@@ -269,6 +270,11 @@ export class MemoryStore implements Store {
     this.#charged += cost;
     return true;
   }
+}
+
+/** A record the store can keep: itself when frozen (through, as deepFreeze takes it), else a frozen copy. */
+function frozenCopyOf(record: StoredRecord): StoredRecord {
+  return Object.isFrozen(record) ? record : deepFreeze(structuredClone(record));
 }
 
 /** Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). */

@@ -1,6 +1,7 @@
 // The start with --data: writes fixture files of COUNTS passes (100 a member, every other one leaving out its
 // id and dates, which the mock makes from the seed), then times the CLI from spawn to the first list answered
 // (median of RUNS). Prints figures; asserts nothing. Run: npx tsx test/bench/data-start.ts
+// BEFORE=/path/to/another/checkout (built) times its CLI too, the runs interleaved: a before and after in one run.
 // Profile one start: node --cpu-prof dist/mock/cli.js --data /tmp/membership-data-100000.json
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOTS = [...(process.env.BEFORE ? [process.env.BEFORE] : []), ROOT];
 const COUNTS = (process.env.COUNTS ?? '10000,100000').split(',').map(Number);
 const RUNS = Number(process.env.RUNS ?? 3);
 const AUTH = { authorization: 'Bearer bench' };
@@ -53,11 +55,11 @@ function cpuMsOf(pid: number): number {
  * Milliseconds from spawn to the first answer to a list of a fixture member's passes, and the CPU time the mock
  * spent until then (less disturbed by other load on the machine).
  */
-async function startOnce(file: string): Promise<{ wall: number; cpu: number }> {
+async function startOnce(root: string, file: string): Promise<{ wall: number; cpu: number }> {
   const port = await freePort();
   const args = ['--max-old-space-size=512', 'dist/mock/cli.js', '--port', String(port), '--data', file];
   const began = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
@@ -75,13 +77,14 @@ async function startOnce(file: string): Promise<{ wall: number; cpu: number }> {
 for (const count of COUNTS) {
   const file = join(tmpdir(), `membership-data-${count}.json`);
   writeFileSync(file, JSON.stringify(fixtures(count)));
-  const runs: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await startOnce(file));
+  const runs = new Map<string, { wall: number; cpu: number }[]>(ROOTS.map((root) => [root, []]));
+  for (let i = 0; i < RUNS; i++) for (const root of ROOTS) runs.get(root)!.push(await startOnce(root, file));
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const seconds = (ms: number) => (ms / 1000).toFixed(2);
-  console.log(
-    `--data of ${count} records (${file}): spawn to first list ${seconds(median(runs.map((r) => r.wall)))} s, ` +
-      `the mock's CPU ${seconds(median(runs.map((r) => r.cpu)))} s (median of ${RUNS}; ` +
-      `${runs.map((r) => `${seconds(r.wall)}/${seconds(r.cpu)}`).join(', ')} s)`,
-  );
+  for (const [root, times] of runs)
+    console.log(
+      `--data of ${count} records (${file})${ROOTS.length > 1 ? ` [${root}]` : ''}: spawn to first list ` +
+        `${seconds(median(times.map((r) => r.wall)))} s, the mock's CPU ${seconds(median(times.map((r) => r.cpu)))} s ` +
+        `(median of ${RUNS}; ${times.map((r) => `${seconds(r.wall)}/${seconds(r.cpu)}`).join(', ')} s)`,
+    );
 }

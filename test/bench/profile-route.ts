@@ -4,7 +4,8 @@
 // and a CPU profile summary (--cpu-prof) restricted to the measured load.
 // Run: npx tsx test/bench/profile-route.ts <list|read|create|fixed-create> [--server ours|floor|express]
 //      [--seconds 10] [--warmup 3] [--members 1000] [--cpu-prof DIR] [--trace-gc] [--windows]
-//      [--node="FLAGS for the server's node"] [-- ARGS for our CLI]
+//      [--node="FLAGS for the server's node"] [--root DIR] [-- ARGS for our CLI]
+// --root runs our CLI from another checkout (built), under the same load: a before and after, in turns.
 // Examples:
 //   npx tsx test/bench/profile-route.ts create --warmup 6 --cpu-prof /tmp/prof-create
 //   npx tsx test/bench/profile-route.ts create --members 100000000   (every create to a member never seen)
@@ -38,6 +39,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     server: { type: 'string', default: 'ours' },
+    root: { type: 'string' },
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     members: { type: 'string' },
@@ -75,7 +77,7 @@ const target =
     : ['--import', 'tsx', 'test/bench/floor-server.ts'];
 const spawnedAt = performance.now();
 const child = spawn(process.execPath, [...nodeFlags, ...target], {
-  cwd: ROOT,
+  cwd: server === 'ours' ? (values.root ?? ROOT) : ROOT,
   env: { ...process.env, PORT: String(port), BODY_BYTES: '639', FLOOR: server === 'express' ? 'express' : 'http' },
   stdio: ['ignore', 'pipe', 'pipe'],
   detached: true,

@@ -48,3 +48,22 @@ describe('readJsonFile', () => {
     );
   });
 });
+
+describe('readJsonFile on a file larger than it reads', () => {
+  test('refuses it before reading, with its size and the limit', async () => {
+    const path = join(dir, 'big.json');
+    await writeFile(path, `[${'1,'.repeat(1024)}1]`);
+    await expect(readJsonFile(path, 'data file', 1024)).rejects.toThrow(
+      new StateError(
+        `The data file ${path} is 2KB (2051 bytes); a JSON file of state may be 1KB at most. ` +
+          'Split it, or keep that much state in a SQLite state file (--state-file).',
+      ),
+    );
+  });
+
+  test('reads one of exactly the limit', async () => {
+    const path = join(dir, 'edge.json');
+    await writeFile(path, `"${'a'.repeat(1022)}"`);
+    await expect(readJsonFile(path, 'data file', 1024)).resolves.toBe('a'.repeat(1022));
+  });
+});

@@ -329,3 +329,29 @@ describe.each(STORES)('%s', (_kind, make) => {
     });
   });
 });
+
+describe('MemoryStore restore', () => {
+  test('charges each record what a put of it charges, with odd characters and ids of other lengths', () => {
+    const records = [{ id: '1', name: 'Ada "the first"\n' }, { id: '22', tags: ['é', '😀', null] }, { id: '333' }];
+    const restored = new MemoryStore();
+    restored.restore({ '/a': records }, byId);
+    const put = new MemoryStore();
+    for (const record of records) put.put('/a', String(record.id), structuredClone(record));
+    expect(restored.usage()).toEqual(put.usage());
+    expect(restored.usage().bytes).toBe(
+      records.reduce((sum, r) => sum + recordCost(String(r.id), r), 0) + overlayCost('/a'),
+    );
+  });
+
+  test('keeps a frozen record as it is, and a frozen copy of one that is not', () => {
+    const frozen = deepFreeze({ id: '1', tags: ['a'] });
+    const open = { id: '2', tags: ['b'] };
+    const store = new MemoryStore();
+    store.restore({ '/a': [frozen, open] }, byId);
+    expect(store.get('/a', '1')).toBe(frozen);
+    const kept = store.get('/a', '2')!;
+    expect([kept === open, Object.isFrozen(kept), Object.isFrozen(kept.tags)]).toEqual([false, true, true]);
+    open.tags.push('c');
+    expect(kept.tags).toEqual(['b']);
+  });
+});
