@@ -30,7 +30,7 @@ export function isProbe(method: string, path: string): boolean {
  */
 export function probeEndpoints(context: MockContext, { closing, metrics }: ProbeParts): Record<string, Endpoint> {
   return {
-    'GET /health/live': () => json({ status: 'live' }, 200, { 'Cache-Control': 'no-store' }),
+    'GET /health/live': ({ instance }) => live(context, instance),
     'GET /health/ready': ({ instance }) => ready(context, closing(), instance),
     ...(metrics && {
       'GET /metrics': async () => ({
@@ -44,21 +44,32 @@ export function probeEndpoints(context: MockContext, { closing, metrics }: Probe
 }
 
 /**
- * 200 while the mock can answer the contract: it is not closing, and the state file (if any) takes changes.
- * Else 503 saying which; the details (a file's path, its error) stay behind the token, in GET /__mock/health.
+ * 200 while the mock can answer the contract: it is not closing, and its state file (if any) is still the file
+ * at its path. Else 503 saying which; the details (the file's path) stay behind the token, in GET /__mock/health.
+ * A write that failed does not make the mock unready: reads are answered, each change refused says why, and a
+ * probe taking the traffic away would leave no write to show the file works again.
  */
 function ready(context: MockContext, closing: boolean, instance: string): Reply {
-  const noStore = { 'Cache-Control': 'no-store' };
   if (closing) {
     const detail = 'The mock is closing: it finishes the requests in flight and takes no new connection.';
-    return problemReply(problem('notReady', detail, { instance }), noStore);
+    return problemReply(problem('notReady', detail, { instance }), NO_STORE);
   }
-  if (context.sessions.get('')!.store.info().failing === true) {
-    const detail =
-      'The state file refuses changes (a write failed, or the file was deleted or replaced): ' +
-      'GET /__mock/health, with the admin token, says why.';
-    return problemReply(problem('notReady', detail, { instance }), noStore);
-  }
+  if (stateFileLost(context)) return problemReply(problem('notReady', LOST, { instance }), NO_STORE);
   const { title, version } = context.served.contract;
-  return json({ status: 'ready', contract: { title, version } }, 200, noStore);
+  return json({ status: 'ready', contract: { title, version } }, 200, NO_STORE);
+}
+
+/** 200 while the process answers; 503 once its state file was deleted or replaced: only a restart mends that. */
+function live(context: MockContext, instance: string): Reply {
+  if (stateFileLost(context)) return problemReply(problem('notLive', LOST, { instance }), NO_STORE);
+  return json({ status: 'live' }, 200, NO_STORE);
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const LOST =
+  'The state file was deleted or replaced while the mock ran: changes are refused, and a restart serves the ' +
+  'file at its path again. GET /__mock/health, with the admin token, says which.';
+
+function stateFileLost(context: MockContext): boolean {
+  return context.sessions.get('')!.store.info().lost === true;
 }

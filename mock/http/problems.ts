@@ -88,6 +88,7 @@ export const PROBLEMS = {
   invalidBody: { type: `${BASE}invalid-body`, title: 'The request body does not match the contract', status: 422 },
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
   notReady: { type: `${BASE}not-ready`, title: 'The mock is not ready to answer', status: 503 },
+  notLive: { type: `${BASE}not-live`, title: 'The mock must be restarted', status: 503 },
   noResponse: { type: `${BASE}no-response`, title: 'The operation documents no response', status: 500 },
   invalidResponse: {
     type: `${BASE}invalid-response`,

@@ -240,9 +240,9 @@ export class SqliteStore implements Store {
 
   info(): StoreInfo {
     const { name: file } = this.#db;
-    this.#checkFile();
+    const lost = this.#checkFile() !== undefined;
     const lastError = this.#lastError ? { lastError: this.#lastError } : {};
-    const info = { kind: 'sqlite', file, failing: this.#failing, errors: this.#errors } as const;
+    const info = { kind: 'sqlite', file, failing: this.#failing, lost, errors: this.#errors } as const;
     return { ...info, cached: this.#cachedRecords, ...lastError };
   }
 

@@ -43,6 +43,8 @@ export interface StoreInfo {
   lastError?: { message: string; at: string };
   /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */
   failing?: boolean;
+  /** The file was deleted or replaced while the mock ran: only a restart serves the file at that path again. */
+  lost?: boolean;
   /** Writes that failed or were refused since the store was opened (a memory store never fails: none). */
   errors?: number;
   /** Records (and removed ids) of the file kept parsed in memory, at most 20,000: what the state costs the heap. */
@@ -272,16 +274,23 @@ export class MemoryStore implements Store {
   }
 }
 
-/** A record the store can keep: itself when frozen (through, as deepFreeze takes it), else a frozen copy. */
+/**
+ * A record the store can keep: itself when {@link deepFreeze} froze it (fixtures read from a file), else a frozen
+ * copy. A record a caller froze itself may be frozen at the top only: its lists and objects could still change.
+ */
 function frozenCopyOf(record: StoredRecord): StoredRecord {
-  return Object.isFrozen(record) ? record : deepFreeze(structuredClone(record));
+  return frozenThrough.has(record) ? record : deepFreeze(structuredClone(record));
 }
+
+/** The values {@link deepFreeze} froze, everything in them included. */
+const frozenThrough = new WeakSet<object>();
 
 /** Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);
+    frozenThrough.add(value);
   }
   return value;
 }

@@ -73,7 +73,7 @@ describe('GET /__mock/health/live and /__mock/health/ready', () => {
     expect(await closed).toEqual({ cutOff: 0 });
   });
 
-  test('ready answers 503 once the state file is deleted, without naming it; live still answers 200', async () => {
+  test('ready and live answer 503 once the state file is deleted (a restart mends it), without naming it', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'probes-')), 'state.db');
     const mock = await mockWith({ stateFile: file });
     expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(200);
@@ -83,13 +83,15 @@ describe('GET /__mock/health/live and /__mock/health/ready', () => {
     const problem = (await ready.json()) as { type: string; detail: string };
     expect(problem).toMatchObject({
       type: 'https://example.com/problems/not-ready',
-      detail: expect.stringContaining('The state file refuses changes'),
+      detail: expect.stringContaining('The state file was deleted or replaced'),
     });
     // The file's path and error are for the token's holder, in GET /__mock/health.
     expect(problem.detail).not.toContain(file);
     const health = await fetch(`${mock.url}/__mock/health`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(health.status).toBe(503);
-    expect((await fetch(`${mock.url}/__mock/health/live`)).status).toBe(200);
+    const live = await fetch(`${mock.url}/__mock/health/live`);
+    expect(live.status).toBe(503);
+    expect(((await live.json()) as { type: string }).type).toBe('https://example.com/problems/not-live');
   });
 });
 

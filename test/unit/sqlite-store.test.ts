@@ -252,6 +252,13 @@ describe('SqliteStore', () => {
 
   test('reports its kind and file for health', async () => {
     const file = await tempFile();
-    expect((await onDisk(file)).info()).toEqual({ kind: 'sqlite', file, failing: false, errors: 0, cached: 0 });
+    expect((await onDisk(file)).info()).toEqual({
+      kind: 'sqlite',
+      file,
+      failing: false,
+      lost: false,
+      errors: 0,
+      cached: 0,
+    });
   });
 });
