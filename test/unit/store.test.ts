@@ -354,4 +354,13 @@ describe('MemoryStore restore', () => {
     open.tags.push('c');
     expect(kept.tags).toEqual(['b']);
   });
+
+  test('copies a record frozen at the top only: its list and object could still be changed by the caller', () => {
+    const shallow = Object.freeze({ id: '1', tags: ['x'], profile: { tier: 'gold' } });
+    const store = new MemoryStore();
+    store.restore({ '/a': [shallow] }, byId);
+    shallow.tags.push('y');
+    shallow.profile.tier = 'lead';
+    expect(store.get('/a', '1')).toEqual({ id: '1', tags: ['x'], profile: { tier: 'gold' } });
+  });
 });
