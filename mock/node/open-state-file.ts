@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { StateSync } from '../instance/options.js';
+import { FILE_STATE_BYTES, type StateSync } from '../instance/options.js';
 import { StateError } from '../state/check-snapshot.js';
 import { damaged, refuseDamagedLog, refuseDamagedPages, refuseReadOnly } from './check-state-file.js';
 import { guardStateFile } from './guard-state-file.js';
@@ -205,7 +205,8 @@ function kindOf(path: string): 'none' | 'sqlite' | 'json' | 'other' {
 
 /** The collections of a JSON state file of earlier versions, or why it cannot be read (it is then left as it is). */
 async function readJsonState(path: string, shown: string): Promise<unknown> {
-  const value = (await readJsonFile(path, 'state file')) as {
+  // Files of earlier versions had the state file's budget: they are imported up to it.
+  const value = (await readJsonFile(path, 'state file', FILE_STATE_BYTES)) as {
     format?: unknown;
     version?: unknown;
     collections?: unknown;

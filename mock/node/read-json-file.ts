@@ -1,5 +1,5 @@
 // Reads JSON files of state: fixtures (--data), and state files of earlier versions to import.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import bytes from 'bytes';
 import { StateError } from '../state/check-snapshot.js';
 
@@ -24,12 +24,12 @@ export async function readJsonFile(path: string, what: string, limit = JSON_FILE
   try {
     const { size } = await file.stat();
     if (size > limit) throw tooLarge(path, what, size, limit);
-    bytes = await file.readFile().catch(cannot);
+    // Read up to one byte past the limit: a pipe (`--data <(curl …)`) has no size, and a file may grow.
+    bytes = await readAtMost(file, limit + 1).catch(cannot);
   } finally {
     await file.close();
   }
-  // It grew while it was read.
-  if (bytes.length > limit) throw tooLarge(path, what, bytes.length, limit);
+  if (bytes.length > limit) throw tooLarge(path, what, undefined, limit);
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (error) {
@@ -40,9 +40,28 @@ export async function readJsonFile(path: string, what: string, limit = JSON_FILE
   }
 }
 
-function tooLarge(path: string, what: string, size: number, limit: number): StateError {
+/** The file's bytes, `max` at most (a pipe or a growing file ends where the reading stopped). */
+async function readAtMost(file: FileHandle, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < max) {
+    const chunk = Buffer.allocUnsafe(Math.min(max - total, 1024 * 1024));
+    const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** `size` `undefined`: read past the limit, with no size known before (a pipe) or grown since. */
+function tooLarge(path: string, what: string, size: number | undefined, limit: number): StateError {
+  const more =
+    what === 'data file'
+      ? 'Split it, or keep that much state in a SQLite state file (--state-file).'
+      : 'It is left as it is.';
   return new StateError(
-    `The ${what} ${path} is ${bytes(size)} (${size} bytes); a JSON file of state may be ${bytes(limit)} at most. ` +
-      'Split it, or keep that much state in a SQLite state file (--state-file).',
+    `The ${what} ${path} is ${size === undefined ? 'larger than that' : `${bytes(size)} (${size} bytes)`}; ` +
+      `a JSON file of state may be ${bytes(limit)} at most. ${more}`,
   );
 }

@@ -67,3 +67,33 @@ describe('readJsonFile on a file larger than it reads', () => {
     await expect(readJsonFile(path, 'data file', 1024)).resolves.toBe('a'.repeat(1022));
   });
 });
+
+describe('readJsonFile on a pipe, which has no size before it is read', () => {
+  test('stops one byte past the limit and refuses it', async () => {
+    const { spawn } = await import('node:child_process');
+    const path = join(dir, 'pipe');
+    await new Promise<void>((done, fail) =>
+      spawn('mkfifo', [path]).on('exit', (code) => (code === 0 ? done() : fail(new Error(`mkfifo ${code}`)))),
+    );
+    // The writer offers four times the limit; the reader must stop after limit + 1 bytes.
+    const writer = writeFile(path, `[${'1,'.repeat(2048)}1]`).catch(() => undefined);
+    await expect(readJsonFile(path, 'data file', 1024)).rejects.toThrow(
+      new StateError(
+        `The data file ${path} is larger than that; a JSON file of state may be 1KB at most. ` +
+          'Split it, or keep that much state in a SQLite state file (--state-file).',
+      ),
+    );
+    await writer;
+  });
+
+  test('reads one within the limit', async () => {
+    const { spawn } = await import('node:child_process');
+    const path = join(dir, 'small-pipe');
+    await new Promise<void>((done, fail) =>
+      spawn('mkfifo', [path]).on('exit', (code) => (code === 0 ? done() : fail(new Error(`mkfifo ${code}`)))),
+    );
+    const writer = writeFile(path, '{"a":[1,2]}');
+    await expect(readJsonFile(path, 'data file', 1024)).resolves.toEqual({ a: [1, 2] });
+    await writer;
+  });
+});
