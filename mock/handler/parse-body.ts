@@ -98,7 +98,7 @@ function readBody(req: IncomingMessage, limit: number, done: (error: unknown, re
   if (kind === 'json' && !charset.startsWith('utf-')) return unsupported();
   if (kind === 'form' && charset !== 'utf-8' && charset !== 'iso-8859-1') return unsupported();
   if (kind !== 'raw' && !iconv.encodingExists(charset)) return unsupported();
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase();
   const inflate = encoding === 'identity' ? undefined : decompressor(encoding);
   if (encoding !== 'identity' && !inflate)
     return done(bodyError(`unsupported content encoding "${encoding}"`, 415, 'encoding.unsupported', { encoding }));

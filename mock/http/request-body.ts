@@ -33,10 +33,6 @@ export function formText(body: unknown): string | undefined {
  */
 const IGNORES_BODY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
 
-/**
- * Whether a request comes with a body the mock must look at for an operation that declares none: a length
- * above zero, or chunks, with a method whose content means something.
- */
 /** Whether a body sent with `method` to an operation that declares none is ignored (GET, HEAD, DELETE...). */
 export function ignoresBody(method: string): boolean {
   return IGNORES_BODY.has(method);
@@ -49,6 +45,10 @@ export function carriesBody(req: { headers: Record<string, string | string[] | u
   return req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Whether a request comes with a body the mock must look at for an operation that declares none: a length
+ * above zero, or chunks, with a method whose content means something.
+ */
 export function sendsUndeclaredBody(req: {
   method?: string | undefined;
   headers: Record<string, string | string[] | undefined>;

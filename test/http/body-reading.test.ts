@@ -45,6 +45,12 @@ describe('a compressed body', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
+  test('with an empty Content-Encoding is read as sent (no encoding), as Express read it', async () => {
+    const res = await post('application/json', PASS, { 'Content-Encoding': '' });
+    expect(res.status).toBe(201);
+    expect(lastRequest().body).toEqual({ name: 'Gold' });
+  });
+
   test('with an encoding the mock cannot read is refused, 415, naming it', async () => {
     const res = await post('application/json', PASS, { 'Content-Encoding': 'compress' });
     expect(res.status).toBe(415);
