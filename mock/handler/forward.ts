@@ -30,7 +30,10 @@ export interface UpstreamFailure {
   kind: 'unreachable' | 'timeout';
   /** For people: `connect ECONNREFUSED 127.0.0.1:8080`, `no answer within 10000 ms`. */
   message: string;
-  /** Where the request went: the upstream's URL with the path forwarded, without the query. */
+  /**
+   * Where the request went, for people: the upstream's origin and the path forwarded, its base path written `…`
+   * (a base path may hold a secret, as a webhook's does), without the query.
+   */
   url: string;
 }
 
@@ -75,9 +78,9 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         clearTimeout(timer);
         done(result);
       };
-      const path = `${base}${rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount)}`;
-      const target = `${path}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
-      const url = `${rules.url.origin}${path}`;
+      const below = rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount);
+      const target = `${base}${below}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const url = `${rules.url.origin}${base === '' ? '' : '/…'}${below}`;
       const upstream = send({
         protocol: rules.url.protocol,
         hostname: rules.url.hostname.replace(/^\[(.*)\]$/, '$1'),

@@ -281,7 +281,7 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     expect(up.received.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/charges', 'GET /api/refunds']);
   });
 
-  test('a backend that gives no answer: the 502 names the URL the request went to, not the mock’s path', async () => {
+  test('a backend that gives no answer: the 502 names where the request went (its base path hidden), not the mock’s path', async () => {
     const url = `${await deadUrl()}/api`;
     const { payments } = await files();
     const mock = await startMock({
@@ -298,9 +298,9 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     });
     expect(failed.status).toBe(502);
     const { detail, instance } = (await failed.json()) as { detail: string; instance: string };
-    expect(detail).toMatch(
-      new RegExp(`^The upstream gave no answer to POST ${url}/charges \\(for /payments/charges\\): `),
-    );
+    const shown = `${new URL(url).origin}/…/charges`;
+    expect(detail.startsWith(`The upstream gave no answer to POST ${shown} (for /payments/charges): `)).toBe(true);
+    expect(detail).not.toContain('/api');
     expect(instance).toBe('/payments/charges');
   });
 
