@@ -5,24 +5,17 @@ import { finished, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import express from 'express';
 import iconv from 'iconv-lite';
-import qs from 'qs';
 import getRawBody from 'raw-body';
 import type { Exchange } from './exchange.js';
 import { requestBody, withFormText } from '../http/request-body.js';
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
+import { UTF8, bodyError, bodyKind, parseForm, refuseCharset, type BodyKind } from '../http/body-kind.js';
 
 /** A body parser of Express's (body-parser), called on Node's own request and response. */
 type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /** Reads a body into `ex.body`, then calls `done` (with the parser's error when it fails: see handle-error.ts). */
 export type BodyReader = (ex: Exchange, done: (error?: unknown) => void) => void;
-
-const UTF8 = /^utf-?8$/i;
-/** The most fields a form may have (as Express's parser allowed). */
-const FORM_FIELDS = 1000;
-
-/** How a body is read, by its media type: JSON, a form, text, or bytes (anything else, or no Content-Type). */
-type BodyKind = 'json' | 'form' | 'text' | 'raw';
 
 /** What a body was read into: the value the pipeline sees, and what the journal and the proxy keep. */
 interface ReadBody {
@@ -63,41 +56,10 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || !isNaN(req.headers['content-length'] as unknown as number);
 }
 
-/** A media type's `type/subtype`, each a token (RFC 9110). */
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
-/** A `charset` parameter's value, quoted or not. */
-const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;
-
-/**
- * The kind of a body and its charset (lower case; UTF-8 unless the Content-Type names one), read from the
- * Content-Type once: a missing or malformed one reads the body as bytes, as Express's parsers did.
- */
-function kindOf(contentType: string | undefined): { kind: BodyKind; charset: string } {
-  const semicolon = contentType?.indexOf(';') ?? -1;
-  const essence = (semicolon === -1 ? contentType : contentType!.slice(0, semicolon))?.trim().toLowerCase();
-  if (!essence || !MEDIA_TYPE.test(essence)) return { kind: 'raw', charset: '' };
-  const found = semicolon === -1 ? null : CHARSET.exec(contentType!);
-  const charset = (found?.[1] ?? found?.[2])?.toLowerCase() || 'utf-8';
-  const slash = essence.indexOf('/');
-  const [type, subtype] = [essence.slice(0, slash), essence.slice(slash + 1)];
-  if (type === 'application' && (subtype === 'json' || subtype.endsWith('+json'))) return { kind: 'json', charset };
-  if (type === 'application' && subtype === 'x-www-form-urlencoded') return { kind: 'form', charset };
-  if (type === 'text') return { kind: 'text', charset };
-  return { kind: 'raw', charset };
-}
-
-/** An error of reading a body, with the `status` and `type` http/to-problem.ts tells them apart by. */
-function bodyError(message: string, status: number, type: string, fields: object = {}): Error {
-  return Object.assign(new Error(message), { status, type, ...fields });
-}
-
 function readBody(req: IncomingMessage, limit: number, done: (error: unknown, read?: ReadBody) => void): void {
-  const { kind, charset } = kindOf(req.headers['content-type']);
-  const unsupported = () =>
-    done(bodyError(`unsupported charset "${charset.toUpperCase()}"`, 415, 'charset.unsupported', { charset }));
-  if (kind === 'json' && !charset.startsWith('utf-')) return unsupported();
-  if (kind === 'form' && charset !== 'utf-8' && charset !== 'iso-8859-1') return unsupported();
-  if (kind !== 'raw' && !iconv.encodingExists(charset)) return unsupported();
+  const { kind, charset } = bodyKind(req.headers['content-type']);
+  const refused = refuseCharset(kind, charset, (name) => iconv.encodingExists(name));
+  if (refused) return done(refused);
   const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase();
   const inflate = encoding === 'identity' ? undefined : decompressor(encoding);
   if (encoding !== 'identity' && !inflate)
@@ -175,21 +137,6 @@ function parseJson(text: string): unknown {
   } catch (error) {
     throw Object.assign(error as Error, { status: 400, type: 'entity.parse.failed' });
   }
-}
-
-/** Form fields as Express's parser (`extended: false`) made them: repeated names make arrays, no nesting. */
-function parseForm(text: string, charset: string): unknown {
-  let fields = 1;
-  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1))
-    if (++fields > FORM_FIELDS) throw bodyError('too many parameters', 413, 'parameters.too.many');
-  return qs.parse(text, {
-    allowPrototypes: true,
-    arrayLimit: fields,
-    depth: 0,
-    charset: charset as 'utf-8' | 'iso-8859-1',
-    parameterLimit: FORM_FIELDS,
-    strictDepth: true,
-  });
 }
 
 /**

@@ -1,79 +1,113 @@
-// Reads the body of a Fetch API request as the Node listener's parsers read one (handler/parse-body.ts): JSON,
-// forms, text, else raw bytes as UTF-8 text, within the size limit, JSON checked for UTF-8 and depth first. Its
-// errors carry body-parser's `type`, so the engine answers them with the same problems (http/to-problem.ts).
+// Reads the body of a Fetch API request by the rules the Node listener reads one by (http/body-kind.ts): JSON,
+// forms, text, else the bytes as UTF-8 text, within the size limit (decoded, when it came compressed), its charset
+// checked, JSON checked for UTF-8 and depth first. Its errors carry body-parser's `type`, so the engine answers
+// them with the same problems (http/to-problem.ts).
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
+import { UTF8, bodyError, bodyKind, parseForm, refuseCharset } from '../http/body-kind.js';
 import { withFormText } from '../http/request-body.js';
 import type { FetchExchange } from './fetch-exchange.js';
 
-const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json$/i;
-const FORM_TYPE = /^application\/x-www-form-urlencoded$/i;
-const TEXT_TYPE = /^text\//i;
-const UTF8 = /^utf-?8$/i;
+/** The Content-Encodings a Fetch runtime decodes (DecompressionStream): gzip and deflate. */
+const DECODED = new Set(['gzip', 'deflate']);
 
 /** Reads `request`'s body into `ex` (body, bodyBytes, JSON text); throws as body-parser does on a bad one. */
 export async function readFetchBody(request: Request, ex: FetchExchange, limit: number): Promise<void> {
+  const encoding = (request.headers.get('content-encoding') || 'identity').toLowerCase();
+  if (encoding !== 'identity' && !DECODED.has(encoding))
+    throw bodyError(`unsupported content encoding "${encoding}"`, 415, 'encoding.unsupported', { encoding });
+  const { kind, charset } = bodyKind(request.headers.get('content-type') ?? undefined);
+  const refused = refuseCharset(kind, charset, decodes);
+  if (refused) throw refused;
   const announced = Number(request.headers.get('content-length') ?? NaN);
-  if (announced > limit) throw httpError(413, 'entity.too.large', 'request entity too large', { length: announced });
-  // In-process, the body is already in memory (the app made it): it is bounded once read.
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > limit)
-    throw httpError(413, 'entity.too.large', 'request entity too large', { length: bytes.length });
+  if (encoding === 'identity' && announced > limit) throw tooLarge(announced);
+  const bytes = await readAtMost(request, encoding, limit);
   ex.bodyBytes = bytes.length;
   // What the client sent said how long it was (fetch sets it on the wire): Prism's checks read it.
   if (ex.requestHeaders['content-length'] === undefined && bytes.length > 0)
     ex.requestHeaders['content-length'] = String(bytes.length);
-  const [type = '', ...params] = (request.headers.get('content-type') ?? '').split(';');
-  const mediaType = type.trim();
-  const charset = params
-    .map((p) => p.trim().split('='))
-    .find(([name]) => name?.toLowerCase() === 'charset')?.[1]
-    ?.replace(/^"|"$/g, '');
-  if (JSON_TYPE.test(mediaType)) return readJson(bytes, charset, ex);
-  if (FORM_TYPE.test(mediaType)) {
-    const text = utf8(bytes);
-    if (text === '') return;
-    const fields = Object.create(null) as Record<string, string | string[]>;
-    for (const [name, value] of new URLSearchParams(text)) {
-      const known = fields[name];
-      fields[name] = known === undefined ? value : Array.isArray(known) ? [...known, value] : [known, value];
-    }
-    ex.body = withFormText(fields, text);
+  if (kind === 'raw') {
+    // Any other media type, or none: the bytes as UTF-8 text (as requestBody makes of a raw body).
+    ex.body = bytes.length === 0 ? undefined : new TextDecoder().decode(bytes);
     return;
   }
-  if (TEXT_TYPE.test(mediaType)) {
-    const text = utf8(bytes);
+  const text = textOf(bytes, charset);
+  if (kind === 'json') return readJson(bytes, text, ex);
+  if (kind === 'text') {
     ex.body = text === '' ? undefined : text;
     return;
   }
-  // Any other media type, or none: the bytes as UTF-8 text (as requestBody makes of a raw body).
-  ex.body = bytes.length === 0 ? undefined : new TextDecoder().decode(bytes);
+  if (text === '') return;
+  ex.body = withFormText(parseForm(text, charset), text);
 }
 
-/** JSON is UTF-8 (RFC 8259): another charset is refused (415); depth is checked on the bytes before parsing. */
-function readJson(bytes: Uint8Array, charset: string | undefined, ex: FetchExchange): void {
-  if (charset !== undefined && !UTF8.test(charset))
-    throw httpError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`, { charset });
-  const text = utf8(bytes);
-  if (text === '') return;
-  if (textNestsTooDeep(bytes)) throw httpError(400, 'entity.too.deep', TOO_DEEP);
-  ex.bodyDepthChecked = true;
-  ex.jsonText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** The body's bytes, decoded when compressed, refused (413) once past `limit`: the limit holds for the decoded size. */
+async function readAtMost(request: Request, encoding: string, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array();
+  const decoded =
+    encoding === 'identity'
+      ? request.body
+      : request.body.pipeThrough(new DecompressionStream(encoding as 'gzip' | 'deflate'));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = decoded.getReader();
   try {
-    ex.body = JSON.parse(ex.jsonText);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        void reader.cancel().catch(() => undefined);
+        throw tooLarge(size);
+      }
+      chunks.push(value);
+    }
   } catch (error) {
-    throw httpError(400, 'entity.parse.failed', (error as Error).message);
+    if ((error as { type?: string }).type === 'entity.too.large') throw error;
+    // A corrupt compressed body is the client's: 400, as on Node.
+    throw bodyError(`the body could not be decoded: ${(error as Error).message}`, 400, 'encoding.invalid');
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** JSON: depth is checked on the bytes before parsing; an empty body is no body. */
+function readJson(bytes: Uint8Array, text: string, ex: FetchExchange): void {
+  if (text === '') return;
+  if (textNestsTooDeep(bytes)) throw bodyError(TOO_DEEP, 400, 'entity.too.deep');
+  ex.bodyDepthChecked = true;
+  ex.jsonText = text;
+  try {
+    ex.body = JSON.parse(text);
+  } catch (error) {
+    throw bodyError((error as Error).message, 400, 'entity.parse.failed');
   }
 }
 
-/** The bytes as UTF-8 text; bad bytes are refused (400), never turned into U+FFFD. */
-function utf8(bytes: Uint8Array): string {
+/** The text of a body in its charset, a byte order mark left out; bad UTF-8 is refused (400), never U+FFFD. */
+function textOf(bytes: Uint8Array, charset: string): string {
+  if (!UTF8.test(charset)) return new TextDecoder(charset).decode(bytes);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw httpError(400, 'encoding.invalid', 'The body is not valid UTF-8');
+    throw bodyError('The body is not valid UTF-8', 400, 'encoding.invalid');
   }
 }
 
-function httpError(status: number, type: string, message: string, extra: object = {}): Error {
-  return Object.assign(new Error(message), { status, type, ...extra });
+/** Whether the runtime's TextDecoder knows a charset label. */
+function decodes(charset: string): boolean {
+  try {
+    new TextDecoder(charset);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tooLarge(length: number): Error {
+  return bodyError('request entity too large', 413, 'entity.too.large', { length });
 }

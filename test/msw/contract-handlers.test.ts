@@ -1,6 +1,7 @@
 // The contract's MSW handlers (membership-mock/msw) in a real MSW server (msw/node's setupServer): the app's fetch
 // is answered in-process by the mock's engine, and the test API reads and steers it as startMock's does.
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
@@ -188,6 +189,40 @@ describe('one engine', () => {
     expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
     const [call] = mock.calls({ operationId: 'createPass' });
     expect(call?.violations).toEqual(app.calls({ operationId: 'createPass' })[0]?.violations);
+  });
+});
+
+describe('bodies read by the same rules as the server (http/body-kind.ts)', () => {
+  test.each([
+    ['JSON in another charset', 'application/json; charset=iso-8859-1', '{"name":"Gold"}'],
+    ['text in a charset nobody knows', 'text/plain; charset=x-nothing', 'Gold'],
+    ['a form in a charset forms do not take', 'application/x-www-form-urlencoded; charset=utf-16', 'name=Gold'],
+    ['a form of more than 1000 fields', 'application/x-www-form-urlencoded', Array(1001).fill('a=1').join('&')],
+  ])('%s is refused as the server refuses it', async (_, type, body) => {
+    const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+    const headers = { ...AUTH, 'Content-Type': type };
+    const served = await request(app.app).post('/members/m1/passes').set(headers).send(body);
+    const handled = await fetch(passes(), { method: 'POST', headers, body });
+    expect(handled.status).toBeGreaterThanOrEqual(400);
+    expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
+  });
+
+  test('a gzip body is read decoded, and held to the limit as decoded', async () => {
+    const zipped = gzipSync(JSON.stringify({ name: 'Gold' }));
+    const headers = { ...JSON_AUTH, 'Content-Encoding': 'gzip' };
+    const created = await fetch(passes(), { method: 'POST', headers, body: zipped });
+    expect(created.status).toBe(201);
+    expect(mock.calls({ operationId: 'createPass' })[0]?.body).toEqual({ name: 'Gold' });
+    const bomb = gzipSync(JSON.stringify({ name: 'x'.repeat(200_000) }));
+    expect(bomb.length).toBeLessThan(65_536);
+    expect((await fetch(passes(), { method: 'POST', headers, body: bomb })).status).toBe(413);
+  });
+
+  test('an encoding a Fetch runtime cannot decode (br) is refused 415, naming it', async () => {
+    const headers = { ...JSON_AUTH, 'Content-Encoding': 'br' };
+    const res = await fetch(passes(), { method: 'POST', headers, body: brotliCompressSync('{"name":"Gold"}') });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { detail: string }).detail).toContain('encoding "br"');
   });
 });
 
