@@ -1,4 +1,5 @@
 // Formats json-schema-faker 0.6.3 draws invalid values for, as validators (ajv-formats) read them.
+import { toBase64 } from '../lib/bytes.js';
 
 /** Random numbers as json-schema-faker hands them to a format. */
 interface Random {
@@ -17,9 +18,9 @@ const int = (random: Random, below: number) => Math.floor(random.next() * below)
  */
 export const FORMATS: Formats = {
   byte: (random) => {
-    const bytes = Buffer.alloc(3 + int(random, 22));
+    const bytes = new Uint8Array(3 + int(random, 22));
     for (let i = 0; i < bytes.length; i++) bytes[i] = int(random, 256);
-    return bytes.toString('base64');
+    return toBase64(bytes);
   },
   duration: (random) => `P${int(random, 30)}DT${int(random, 24)}H${int(random, 60)}M`,
 };

@@ -1,14 +1,15 @@
 // The parsed request body as the rest of the pipeline sees it.
+import { utf8Text } from '../lib/bytes.js';
 
 /** Where a parsed form body keeps the text it was parsed from (not enumerable: the journal and state never see it). */
 const FORM_TEXT = Symbol('form text');
 
 /**
  * The body the parsers left on the request: JSON values and form fields as parsed, raw bytes as UTF-8 text,
- * and `undefined` when nothing was sent (parsers leave an empty Buffer for `Content-Length: 0`).
+ * and `undefined` when nothing was sent (parsers leave an empty Buffer, a Uint8Array for `Content-Length: 0`).
  */
 export function requestBody(body: unknown): unknown {
-  if (Buffer.isBuffer(body)) return body.length === 0 ? undefined : body.toString('utf8');
+  if (body instanceof Uint8Array) return body.length === 0 ? undefined : utf8Text(body);
   if (typeof body === 'string' && body.length === 0) return undefined;
   return body;
 }

@@ -1,6 +1,7 @@
 // How the journal keeps one call: bodies as text up to a size, violations capped, and what it is charged.
 import { capViolations, MAX_VIOLATIONS, type Violation } from '../http/problems.js';
 import type { CallRecord, NewCall } from './call-record.js';
+import { copyText, utf8Length } from '../lib/bytes.js';
 
 /** A body as the journal keeps it: its text, and whether that text is JSON to parse back when handed out. */
 interface KeptBody {
@@ -258,7 +259,7 @@ function keepBody(value: unknown, limit: number, text?: string, bytes?: number):
   const json = serialised !== undefined;
   const whole = serialised ?? (typeof value === 'string' ? value : String(value));
   if (whole.length <= limit) return { text: whole, json };
-  return { text: detach(whole, limit), json, cutFrom: bytes ?? Buffer.byteLength(whole) };
+  return { text: detach(whole, limit), json, cutFrom: bytes ?? utf8Length(whole) };
 }
 
 /** The start of a body too large to hold (`bytes` in all), kept as text cut at `limit` characters. */
@@ -291,7 +292,7 @@ function serialise(value: unknown): string | undefined {
  */
 function detach(text: string, length: number): string {
   const end = length > 0 && isHighSurrogate(text.charCodeAt(length - 1)) ? length - 1 : length;
-  return Buffer.from(text.slice(0, end), 'utf8').toString('utf8');
+  return copyText(text.slice(0, end));
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -2,6 +2,7 @@
 // The reason phrases Node's STATUS_CODES has (the same table), without Node: the MSW handlers export HAR too.
 import statuses from 'statuses';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
+import { utf8Length } from '../lib/bytes.js';
 
 /** Who made the archive: the `creator` of its log. */
 export interface HarCreator {
@@ -73,7 +74,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
             },
           }),
       headersSize: -1,
-      bodySize: call.truncated?.bytes ?? (body === undefined ? 0 : Buffer.byteLength(body)),
+      bodySize: call.truncated?.bytes ?? (body === undefined ? 0 : utf8Length(body)),
     },
     response: {
       status: response.status,
@@ -82,7 +83,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
       cookies: [],
       headers: pairs(response.headers),
       content: {
-        size: response.truncated?.bytes ?? (answered === undefined ? 0 : Buffer.byteLength(answered)),
+        size: response.truncated?.bytes ?? (answered === undefined ? 0 : utf8Length(answered)),
         mimeType: responseType,
         ...(answered === undefined ? {} : { text: answered }),
         ...(response.truncated ? { _truncated: response.truncated } : {}),
@@ -90,9 +91,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
       redirectURL: responseHeader(call, 'location') ?? '',
       headersSize: -1,
       bodySize:
-        response.status === 0
-          ? -1
-          : (response.truncated?.bytes ?? (answered === undefined ? 0 : Buffer.byteLength(answered))),
+        response.status === 0 ? -1 : (response.truncated?.bytes ?? (answered === undefined ? 0 : utf8Length(answered))),
     },
     cache: {},
     timings: { send: 0, wait: ms, receive: 0 },

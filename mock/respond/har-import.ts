@@ -4,6 +4,7 @@
 import type { Served } from '../plan/serve.js';
 import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { Override, OverrideSpec } from './overrides.js';
+import { fromBase64, utf8Text } from '../lib/bytes.js';
 
 /** How recorded answers are given again. */
 export type HarReplay =
@@ -159,7 +160,7 @@ function routeEntry(entry: unknown, index: number, served: Served, replay: HarRe
 function specOf({ spec, content }: RoutedEntry): OverrideSpec | { reasons: string[] } {
   if (!content) return spec;
   try {
-    const decoded = content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+    const decoded = content.encoding === 'base64' ? utf8Text(fromBase64(content.text)) : content.text;
     return { ...spec, body: JSON.parse(decoded) as unknown };
   } catch {
     return { reasons: ['its body is not JSON, though its type says so'] };

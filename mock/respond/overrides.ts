@@ -6,6 +6,7 @@ import type { CallRecord } from '../journal/journal.js';
 import { checkCallMatch, matchesCall, type CallMatch } from '../journal/call-match.js';
 import { MAX_DEPTH, nestsTooDeep } from '../http/body-depth.js';
 import { HEADER_NAME } from '../http/reply.js';
+import { utf8Length } from '../lib/bytes.js';
 
 /** What an override does. At least one of `status`, `body`, `headers`, `delay` or `fault` is set. */
 export interface OverrideSpec {
@@ -159,7 +160,7 @@ export function sizeErrors(field: string, value: unknown): string[] {
   } catch {
     return [`${field} must be JSON`];
   }
-  const size = text === undefined ? 0 : Buffer.byteLength(text);
+  const size = text === undefined ? 0 : utf8Length(text);
   return size > MAX_OVERRIDE_JSON ? [`${field} is ${size} bytes of JSON; at most ${MAX_OVERRIDE_JSON} are kept`] : [];
 }
 
@@ -175,7 +176,7 @@ export function overrideWeight({ match, body, headers }: Pick<OverrideSpec, 'mat
 /** What a JSON value kept costs in memory, as {@link overrideWeight} counts it (0 for none). */
 export function valueWeight(value: unknown): number {
   if (value === undefined) return 0;
-  return Buffer.byteLength(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
+  return utf8Length(JSON.stringify(value) ?? '') + VALUE_COST * countValues(value, Infinity);
 }
 
 /** The values in a JSON value (itself included), counted without recursion, up to `stopAt`. */

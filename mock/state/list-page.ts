@@ -6,6 +6,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import { isNullable, isObject, type JsonObject } from '../schema/schema-facts.js';
 import type { StateRequest, StateTools } from './state-tools.js';
 import { deepFreeze, type StoredRecord } from './store.js';
+import { fromBase64, toBase64Url, utf8Text } from '../lib/bytes.js';
 
 /**
  * A page of the list, made once per version of the collection and page, then shared (frozen); or the 400 of a
@@ -68,7 +69,7 @@ function pageLimit(value: string | string[] | undefined, defaultLimit: number): 
 }
 
 function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset })).toString('base64url');
+  return toBase64Url(JSON.stringify({ offset }));
 }
 
 /**
@@ -79,7 +80,7 @@ function decodeCursor(value: string | string[] | undefined): number | undefined 
   if (value === undefined || value === '') return 0;
   if (typeof value !== 'string') return undefined;
   try {
-    const { offset } = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { offset?: unknown };
+    const { offset } = JSON.parse(utf8Text(fromBase64(value))) as { offset?: unknown };
     return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,6 @@
 import type { IHttpOperationResponse } from '@stoplight/types';
+import accepts from 'accepts';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Contract, Operation } from '../../mock/contract/contract.js';
 import { chooseResponse, negotiateMediaType, type Choosing } from '../../mock/plan/choose-response.js';
@@ -253,5 +255,26 @@ describe('negotiateMediaType', () => {
 
   test('still refuses a type the contract does not have, parameters or not', () => {
     expect(negotiateMediaType('application/xml; charset=utf-8', ['application/json'])).toBe(false);
+  });
+
+  test("chooses as Express's req.accepts (the accepts package) does, with negotiator alone (no mime-db)", () => {
+    const type = fc.constantFrom('application/json', 'text/csv', 'application/*', '*/*', 'text/plain', 'image/png');
+    const range = fc
+      .tuple(type, fc.option(fc.constantFrom('q=0', 'q=0.5', 'q=1', 'level=1'), { nil: undefined }))
+      .map(([t, p]) => (p ? `${t}; ${p}` : t));
+    const accept = fc.option(
+      fc.array(range, { maxLength: 4 }).map((ranges) => ranges.join(', ')),
+      { nil: undefined },
+    );
+    const types = fc.uniqueArray(fc.constantFrom('application/json', 'text/csv', 'text/plain', 'application/xml'));
+    fc.assert(
+      fc.property(accept, types, (header, offered) => {
+        const chosen = accepts({ headers: { accept: header } } as Parameters<typeof accepts>[0]).types([...offered]);
+        // accepts lists every range for no types; the mock takes that as none.
+        const expected = typeof chosen === 'string' ? chosen : false;
+        // Past a bare-range retry (a range with parameters), negotiateMediaType is accepts' choice.
+        if (expected !== false || !header?.includes(';')) expect(negotiateMediaType(header, offered)).toBe(expected);
+      }),
+    );
   });
 });

@@ -1,0 +1,55 @@
+// Bytes and text where there may be no Node.js `Buffer` (a browser, a service worker): the platform's
+// TextEncoder, TextDecoder, btoa and atob, giving what Buffer gives for the same input.
+
+const UTF8_KEEP_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
+const ENCODER = new TextEncoder();
+
+/**
+ * How many bytes `text` takes as UTF-8, as `Buffer.byteLength` counts them (a lone surrogate is 3: U+FFFD).
+ * @example utf8Length('é') // 2
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 2; // a pair: 2 code units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** UTF-8 bytes as text, bad sequences as U+FFFD and a byte order mark kept (as `Buffer#toString` reads them). */
+export function utf8Text(bytes: Uint8Array): string {
+  return UTF8_KEEP_BOM.decode(bytes);
+}
+
+/** `text` as a string of its own (no slice of a larger one kept alive), lone surrogates as U+FFFD. */
+export function copyText(text: string): string {
+  return UTF8_KEEP_BOM.decode(ENCODER.encode(text));
+}
+
+/** Bytes as base64 (with padding). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Base64 or base64url (padding optional, white space ignored) as bytes. @throws DOMException on other characters */
+export function fromBase64(text: string): Uint8Array {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** Text as base64url of its UTF-8 bytes, without padding. */
+export function toBase64Url(text: string): string {
+  return toBase64(ENCODER.encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

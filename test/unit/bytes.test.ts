@@ -1,0 +1,39 @@
+// The core's bytes and text helpers (lib/bytes.ts) give what Node's Buffer gives, so the core runs in a browser
+// (no Buffer there) with the same byte counts, cursors and bodies as on the server.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { copyText, fromBase64, toBase64, toBase64Url, utf8Length, utf8Text } from '../../mock/lib/bytes.js';
+
+/** Any string, lone surrogates included (fast-check's default strings are whole code points). */
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
+
+describe('bytes without Buffer', () => {
+  test('utf8Length counts as Buffer.byteLength does, lone surrogates too', () => {
+    fc.assert(fc.property(anyText, (text) => utf8Length(text) === Buffer.byteLength(text)));
+    expect(utf8Length('a\u00e9\u20ac\u{1f600}\ud800')).toBe(1 + 2 + 3 + 4 + 3);
+  });
+
+  test('copyText reads as Buffer round-trips it', () => {
+    fc.assert(fc.property(anyText, (text) => copyText(text) === Buffer.from(text, 'utf8').toString('utf8')));
+  });
+
+  test('utf8Text reads bytes as Buffer#toString, a byte order mark kept', () => {
+    fc.assert(fc.property(fc.uint8Array(), (bytes) => utf8Text(bytes) === Buffer.from(bytes).toString('utf8')));
+    expect(utf8Text(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe('\ufeffa');
+  });
+
+  test('base64 and base64url as Buffer writes and reads them', () => {
+    fc.assert(
+      fc.property(fc.uint8Array(), (bytes) => {
+        expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+        expect([...fromBase64(Buffer.from(bytes).toString('base64url'))]).toEqual([...bytes]);
+        expect([...fromBase64(Buffer.from(bytes).toString('base64'))]).toEqual([...bytes]);
+      }),
+    );
+    fc.assert(fc.property(anyText, (text) => toBase64Url(text) === Buffer.from(text).toString('base64url')));
+  });
+
+  test('fromBase64 refuses what is not base64 (a cursor the mock did not issue)', () => {
+    expect(() => fromBase64('not base64!')).toThrow();
+  });
+});
