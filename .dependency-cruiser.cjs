@@ -19,6 +19,7 @@ const LAYERS = [
   ['reports', 'mock/reports/'],
   ['control', 'mock/control/'],
   ['msw', 'mock/msw/'],
+  ['browser', 'mock/browser/'],
   ['admin', 'mock/admin/'],
   ['node', 'mock/node/'],
   ['entry', 'mock/(?:cli|testing|verify)/|mock/[^/]+\\.ts$'],
@@ -88,10 +89,11 @@ module.exports = {
     {
       name: 'msw-is-portable',
       comment:
-        'the MSW handlers (mock/msw/) reach no Node.js built-in, express or better-sqlite3, through any import: ' +
-        'they are to run in a service worker (mock/msw.ts is their Node entry)',
+        'the MSW handlers (mock/msw/), their browser platform (mock/browser/) and browser entry (mock/msw-browser.ts) ' +
+        'reach no Node.js built-in, express or better-sqlite3, through any import: they run in a browser or a ' +
+        'service worker (mock/msw.ts is their Node entry)',
       severity: 'error',
-      from: { path: '^mock/msw/' },
+      from: { path: '^mock/(?:msw/|browser/|msw-browser\\.ts$)' },
       to: { path: `${BUILTINS}|^node_modules/(?:express|better-sqlite3|parseurl)/`, reachable: true },
     },
     {

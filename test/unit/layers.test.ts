@@ -103,3 +103,15 @@ test('the MSW handlers reaching a Node.js built-in through a layer below them fa
   // The report may use Node (it is no core layer); the handlers, which are to run in a service worker, may not.
   expect(brief(check(dir))).toEqual(['msw-is-portable: mock/msw/handlers.ts → http']);
 }, 60_000);
+
+test('the browser entry and its platform reaching a Node.js built-in fail the check', () => {
+  const dir = tree({
+    'mock/msw-browser.ts': "import { modules } from './browser/modules.js';\nexport const entry = modules;\n",
+    'mock/browser/modules.ts': "import { text } from '../reports/text.js';\nexport const modules = text;\n",
+    'mock/reports/text.ts': "import { STATUS_CODES } from 'node:http';\nexport const text = STATUS_CODES;\n",
+  });
+  expect(brief(check(dir)).sort()).toEqual([
+    'msw-is-portable: mock/browser/modules.ts → http',
+    'msw-is-portable: mock/msw-browser.ts → http',
+  ]);
+}, 60_000);

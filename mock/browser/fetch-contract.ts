@@ -1,0 +1,49 @@
+// A contract the browser fetches: a URL (absolute, or relative to the page) whose answer is an OpenAPI document
+// in JSON or YAML, every schema it refers to inside it (no other document is read), read up to a size limit.
+import { ContractError } from '../contract/contract-error.js';
+import { describe, parseDocument } from '../contract/parse-document.js';
+
+/** The largest contract fetched: bigger ones are refused before they are parsed. */
+export const CONTRACT_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * The parsed document at `url`.
+ * @throws ContractError when it cannot be fetched, is too large, or is not YAML or JSON
+ * @example const document = await fetchContract('/openapi.yaml');
+ */
+export async function fetchContract(url: string | URL, limit = CONTRACT_LIMIT): Promise<unknown> {
+  const what = `the contract ${String(url)}`;
+  let text: string;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    text = await readText(response, limit);
+  } catch (error) {
+    throw new ContractError(`Cannot read ${what}: ${describe(error)}`);
+  }
+  return parseDocument(text, what);
+}
+
+/** The body as UTF-8 text, refused once past `limit` bytes. */
+async function readText(response: Response, limit: number): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.length;
+    if (size > limit) {
+      void reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function tooLarge(limit: number): Error {
+  return new Error(`it is larger than ${limit / 1024 / 1024} MiB`);
+}
