@@ -2,6 +2,7 @@
 // node/prism-modules.ts does in Node through `require`). The bundle (build/browser-bundle.ts) resolves them as
 // Prism does (its own ajv-formats), gives Prism ajv classes that run patterns in linear time (linear-ajv.ts), and
 // leaves Postman's transformer out: a Postman collection is refused with a clear error.
+/// <reference path="./modules.d.ts" />
 import * as oas2 from '@stoplight/http-spec/oas2/operation';
 import * as oas from '@stoplight/http-spec/oas';
 import * as oas3 from '@stoplight/http-spec/oas3/operation';
