@@ -35,6 +35,8 @@ beforeAll(async () => {
   server = await createServer({
     root: APP,
     publicDir,
+    // An installed package resolves this itself; here it is the repository's build (npm run build).
+    resolve: { alias: { 'membership-mock/msw/browser': BUNDLE } },
     logLevel: 'warn',
     server: { host: '127.0.0.1', port: 0, hmr: false },
     // Every dependency optimised before the page asks: a discovery would reload the page mid-test.
