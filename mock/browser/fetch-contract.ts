@@ -45,5 +45,5 @@ async function readText(response: Response, limit: number): Promise<string> {
 }
 
 function tooLarge(limit: number): Error {
-  return new Error(`it is larger than ${limit / 1024 / 1024} MiB`);
+  return new Error(`it is larger than ${limit} bytes`);
 }
