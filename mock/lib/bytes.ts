@@ -4,20 +4,24 @@
 const UTF8_KEEP_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
 const ENCODER = new TextEncoder();
 
+/** How much text {@link utf8Length} encodes at a time, into a buffer it keeps. */
+const CHUNK = 1 << 16;
+/** At most 3 bytes a UTF-16 unit, one unit more when a chunk ends inside a surrogate pair. */
+const scratch = new Uint8Array(CHUNK * 3 + 4);
+
 /**
- * How many bytes `text` takes as UTF-8, as `Buffer.byteLength` counts them (a lone surrogate is 3: U+FFFD).
+ * How many bytes `text` takes as UTF-8, as `Buffer.byteLength` counts them (a lone surrogate is 3: U+FFFD),
+ * without making them all: the text is encoded a chunk at a time into one buffer.
  * @example utf8Length('é') // 2
  */
 export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      bytes += 2; // a pair: 2 code units, 4 bytes
-      i++;
-    } else bytes += 2;
+  let bytes = 0;
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(at + CHUNK, text.length);
+    // A pair is not cut in two: each half alone would count as U+FFFD.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+    bytes += ENCODER.encodeInto(text.slice(at, end), scratch).written;
+    at = end;
   }
   return bytes;
 }
@@ -50,6 +54,6 @@ export function toBase64Url(text: string): string {
   return toBase64(ENCODER.encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -11,6 +11,9 @@ describe('bytes without Buffer', () => {
   test('utf8Length counts as Buffer.byteLength does, lone surrogates too', () => {
     fc.assert(fc.property(anyText, (text) => utf8Length(text) === Buffer.byteLength(text)));
     expect(utf8Length('a\u00e9\u20ac\u{1f600}\ud800')).toBe(1 + 2 + 3 + 4 + 3);
+    // Past one chunk (64 Ki units), a pair across the chunks' border, a lone surrogate at the very end.
+    for (const text of ['a'.repeat(65_535) + '\u{1f600}'.repeat(3), '\u00e9'.repeat(200_000) + '\ud800'])
+      expect(utf8Length(text)).toBe(Buffer.byteLength(text));
   });
 
   test('copyText reads as Buffer round-trips it', () => {
