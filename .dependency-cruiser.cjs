@@ -77,7 +77,7 @@ module.exports = {
       comment: 'the core imports no Node.js built-in, no express and no better-sqlite3 (see mock/docs/architecture.md)',
       severity: 'error',
       from: { path: anyOf(CORE) },
-      to: { path: '^(?:node_modules/(?:express|better-sqlite3|@types/express|@types/better-sqlite3)/)' },
+      to: { path: '^(?:node_modules/(?:express|better-sqlite3|ioredis|@types/express|@types/better-sqlite3)/)' },
     },
     {
       name: 'core-is-portable',

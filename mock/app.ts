@@ -17,6 +17,7 @@ import { apiNames, mountOf, unknownApi } from './contract/combine-contracts.js';
 import { unknownOperation } from './journal/call-match.js';
 import type { MockOptions, ResolvedMockOptions } from './instance/options.js';
 import { buildContext } from './instance/build-context.js';
+import type { MockContext } from './instance/mock-context.js';
 import type { CallMatch } from './journal/call-match.js';
 import type { CallFilter, CallRecord } from './journal/journal.js';
 import type { WaitOptions } from './journal/wait-for-call.js';
@@ -165,8 +166,19 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       return streams.endAll();
     },
   };
+  contexts.set(mock, context);
   // The operation types exist only for the compiler: the mock is the same whatever they are.
   return mock as unknown as MockApp<Ops>;
+}
+
+/** The context of each app made, for the process that serves it (the Redis store binds to it: server.ts). */
+const contexts = new WeakMap<object, MockContext>();
+
+/** The context behind an app `createApp` made. */
+export function contextOfApp(mock: object): MockContext {
+  const context = contexts.get(mock);
+  if (!context) throw new TypeError('Not an app createApp made.');
+  return context;
 }
 
 /**

@@ -85,6 +85,7 @@ function readOptions(argv: string[]): CliOptions {
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
     stateSync: stateSync(values['state-sync'] ?? 'normal'),
+    redis: values.store,
     cors: values['no-cors']
       ? false
       : values['cors-origin'] === undefined

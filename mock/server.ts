@@ -4,7 +4,7 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from './http/problems.js';
 import type { AddressInfo } from 'node:net';
-import { createApp, type MockApp } from './app.js';
+import { contextOfApp, createApp, type MockApp } from './app.js';
 import type { Typed, UntypedOperations } from './control/operation-types.js';
 import { loadContract } from './node/load-contract.js';
 import { withListeningHost } from './handler/guards/host-guard.js';
@@ -25,6 +25,7 @@ import { checkSnapshot, recordId } from './state/check-snapshot.js';
 import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
 import { openStateFile } from './node/open-state-file.js';
+import { RedisReplica } from './node/redis-replica.js';
 import { readJsonFile } from './node/read-json-file.js';
 import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
@@ -118,6 +119,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     data,
     stateFile,
     stateSync,
+    redis,
     watch = false,
     headersTimeout = HEADERS_TIMEOUT,
     requestTimeout = REQUEST_TIMEOUT,
@@ -161,6 +163,14 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     recorder?.close();
     throw error;
   }
+  let replica: RedisReplica | undefined;
+  try {
+    replica = redis ? await RedisReplica.open(contextOfApp(mock), { url: redis }) : undefined;
+  } catch (error) {
+    store?.close();
+    recorder?.close();
+    throw error;
+  }
   const stopWatching = !watch
     ? () => undefined
     : 'apis' in contract
@@ -180,6 +190,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     stopWatching();
     store?.close();
     recorder?.close();
+    replica?.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -193,6 +204,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
       // A stream of /__mock/events never ends by itself: ended now, its connection is closed as idle at once.
       mock.endStreams();
       const report = await closeServer(server, grace);
+      replica?.close();
       store?.close();
       recorder?.close();
       return report;

@@ -10,6 +10,7 @@ import type { AdminHandler } from '../handler/handle.js';
 import { describe, isStateFailure } from '../handler/handle-error.js';
 import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
+import { storeUnavailable } from '../handler/store-unavailable.js';
 import { createStreamingJsonReader } from '../handler/stream-json.js';
 import { MAX_HAR_ENTRIES, TOO_MANY_HAR_ENTRIES } from '../respond/har-import.js';
 import { MAX_STATE_RECORDS, tooManyRecords } from '../instance/replace-state.js';
@@ -170,11 +171,28 @@ function run(context: MockContext, control: MockControl, ex: Exchange, instance:
     const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
     // A client that left (during a long-poll) has no one to answer; a stream answered itself.
     const answer = (reply: Reply | undefined) => {
-      if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
+      try {
+        if (reply && !ex.res.destroyed) writeAnswer(ex, reply);
+      } catch {
+        ex.res.destroy(); // even the answer failed: close
+      }
     };
-    new Promise<Reply | undefined>((resolve) => resolve(endpoint(request)))
-      .then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)))
-      .catch(() => ex.res.destroy()); // even the answer failed: close, never an unhandled rejection
+    const { replication } = context;
+    const unavailable = () => answer(storeUnavailable(ex));
+    // The endpoint runs in a section (the state it reads is current), and its answer goes out once what it
+    // changed is shared; one that waits (a call, the metrics) answers when it is done.
+    const respond = () => {
+      let reply: Reply | undefined | Promise<Reply | undefined>;
+      try {
+        reply = endpoint(request);
+      } catch (thrown) {
+        reply = failure(context, ex, thrown, instance, bodyLimit);
+      }
+      if (!(reply instanceof Promise)) return replication.afterPublish(() => answer(reply), unavailable);
+      reply.then(answer, (thrown: unknown) => answer(failure(context, ex, thrown, instance, bodyLimit)));
+    };
+    if (ex.path.startsWith('/__mock/health') || ex.path === '/__mock/metrics') return respond();
+    replication.within(respond, unavailable);
   });
 }
 

@@ -55,6 +55,9 @@ function ready(context: MockContext, closing: boolean, instance: string): Reply 
     return problemReply(problem('notReady', detail, { instance }), NO_STORE);
   }
   if (stateFileLost(context)) return problemReply(problem('notReady', LOST, { instance }), NO_STORE);
+  const store = context.sessions.get('')!.store.info();
+  if (store.kind === 'redis' && store.failing)
+    return problemReply(problem('notReady', SHARED_AWAY, { instance }), NO_STORE);
   const { title, version } = context.served.contract;
   return json({ status: 'ready', contract: { title, version } }, 200, NO_STORE);
 }
@@ -69,6 +72,10 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 const LOST =
   'The state file was deleted or replaced while the mock ran: changes are refused, and a restart serves the ' +
   'file at its path again. GET /__mock/health, with the admin token, says which.';
+
+const SHARED_AWAY =
+  'The Redis server the replicas share does not answer: requests that need it are answered 503 ' +
+  '(store-unavailable) until it does again; the mock reconnects by itself.';
 
 function stateFileLost(context: MockContext): boolean {
   return context.sessions.get('')!.store.info().lost === true;

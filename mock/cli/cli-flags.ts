@@ -31,6 +31,8 @@ Options:
   --state-file FILE      keep the default session's state in the SQLite database FILE across restarts:
                          every change is committed before it is answered; a new FILE starts from --data;
                          a JSON state file of earlier versions is imported once (kept as FILE.imported.json)
+  --store URL            share state, overrides, faults and the journal with other replicas through Redis:
+                         redis://host:port/db (?prefix=name: keeps this mock's keys apart); see replicas.md
   --state-sync MODE      normal (default): answered changes survive the mock being killed; full: they
                          survive the machine losing power too (a disk sync per change)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
@@ -118,6 +120,7 @@ export const FLAGS = {
   data: { type: 'string' },
   'state-file': { type: 'string' },
   'state-sync': { type: 'string' },
+  store: { type: 'string' },
   'cors-origin': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'no-cors': { type: 'boolean' },

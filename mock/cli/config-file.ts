@@ -47,6 +47,7 @@ export interface MockConfig {
   data?: string;
   stateFile?: string;
   stateSync?: 'normal' | 'full';
+  store?: string;
   cors?: boolean | string[];
   allowedHosts?: true | string[];
   watch?: boolean;

@@ -19,7 +19,8 @@ import type { BodyReader } from './parse-body.js';
 import { carriesBody, sendsUndeclaredBody } from '../http/request-body.js';
 import { apiOfPath } from '../contract/combine-contracts.js';
 import { isAdminPath, refuseSessionName } from './guards/select-session.js';
-import { recordDrop, writeAnswer } from './send-reply.js';
+import { recordCall, writeAnswer } from './send-reply.js';
+import { storeUnavailable } from './store-unavailable.js';
 import type { ProxyStage } from './proxy.js';
 
 /** The proxy stage that stands for an API (`undefined`: a mock of one contract), if its requests go upstream. */
@@ -44,13 +45,54 @@ export function createHandler(
   const redact = context.options.journalSecrets ? undefined : createRedactor(() => context.served.secrets);
   const refuseHost = hostGuard(context.options);
   const checkAndRecord = createCheckAndRecord(context);
+  /**
+   * Runs shared work in a section (replication.ts), and its writes once what it changed is shared: alone, both
+   * at once; a replica answers 503 when the store it shares does not answer.
+   */
+  const shared = (ex: Exchange, work: () => void, write: () => void): void => {
+    const { replication } = context;
+    const unavailable = () => writeAnswer(ex, storeUnavailable(ex));
+    replication.within(() => {
+      work();
+      replication.afterPublish(write, unavailable);
+    }, unavailable);
+  };
   /** The last stages of every contract request: check the answer against the contract, record, write. */
-  const finish = (ex: Exchange, reply: Reply): void => writeAnswer(ex, checkAndRecord(ex, reply));
+  const finish = (ex: Exchange, reply: Reply): void => {
+    let checked: Reply;
+    shared(
+      ex,
+      () => (checked = checkAndRecord(ex, reply)),
+      () => writeAnswer(ex, checked),
+    );
+  };
+  /** A dropped connection: recorded (status 0), then closed with no answer. */
+  const drop = (ex: Exchange): void =>
+    shared(
+      ex,
+      () => recordCall(ex, [], { status: 0, headers: {} }),
+      () => {
+        ex.req.socket.destroy();
+        ex.log?.(ex, undefined);
+      },
+    );
+  /** Decides and carries out the answer in a section: the state, counters and overrides it reads are current. */
+  const answer = (ex: Exchange, proxy: ProxyStage | undefined): void =>
+    context.replication.within(
+      () => {
+        try {
+          answerRequest(context, ex, transport, proxy);
+        } catch (error) {
+          handleError(context, ex, error, finish);
+        }
+      },
+      () => writeAnswer(ex, storeUnavailable(ex)),
+    );
   const proxyOf = makeProxy?.(finish);
   /** How the engine's stages (engine/answer-request.ts) reach Node: made once, for every request. */
   const transport: Transport<Exchange> = {
     finish,
-    drop: recordDrop,
+    drop,
     later: (ex, ms, action) => later(context, ex, ms, finish, action),
     fail: (ex, error) => handleError(context, ex, error, finish),
   };
@@ -86,15 +128,10 @@ export function createHandler(
       // A body sent to an operation that takes none is read too (to refuse it, 415, and journal what came).
       // A GET with a body going upstream is read too, to refuse it (see decide.ts).
       const forwardsBody = proxy?.rules.proxies(routed.plan.operation.id) === true && carriesBody(ex.req);
-      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req) && !forwardsBody)
-        return answerRequest(context, ex, transport, proxy);
+      if (!routed.plan.takesBody && !sendsUndeclaredBody(ex.req) && !forwardsBody) return answer(ex, proxy);
       readBody(ex, (error) => {
-        try {
-          if (error) return handleError(context, ex, error, finish);
-          answerRequest(context, ex, transport, proxy);
-        } catch (thrown) {
-          handleError(context, ex, thrown, finish);
-        }
+        if (error) return handleError(context, ex, error, finish);
+        answer(ex, proxy);
       });
     } catch (error) {
       handleError(context, ex, error, finish);

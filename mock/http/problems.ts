@@ -89,6 +89,11 @@ export const PROBLEMS = {
   internal: { type: `${BASE}internal`, title: 'Internal error', status: 500 },
   notReady: { type: `${BASE}not-ready`, title: 'The mock is not ready to answer', status: 503 },
   notLive: { type: `${BASE}not-live`, title: 'The mock must be restarted', status: 503 },
+  storeUnavailable: {
+    type: `${BASE}store-unavailable`,
+    title: 'The store the replicas share does not answer',
+    status: 503,
+  },
   noResponse: { type: `${BASE}no-response`, title: 'The operation documents no response', status: 500 },
   invalidResponse: {
     type: `${BASE}invalid-response`,

@@ -14,6 +14,7 @@ import { datedGenerators } from './dated-generators.js';
 import type { CallListener } from '../journal/journal.js';
 import { PlaceholderSource } from '../state/placeholders.js';
 import { StateBudget } from '../state/state-budget.js';
+import { ALONE, type Replication } from './replication.js';
 
 /** The per-instance state every request of one mock shares. Nothing here is a module global. */
 export interface MockContext {
@@ -30,6 +31,12 @@ export interface MockContext {
   nextCallNumber: () => number;
   /** The number of the last call numbered, 0 before the first. */
   lastCallNumber: () => number;
+  /** Numbers calls after `number` from now on (a call another replica numbered): ids stay unique across them. */
+  seeCallNumber: (number: number) => void;
+  /** How this mock shares its state with other replicas: not at all (`ALONE`), or through Redis (replicas.md). */
+  replication: Replication;
+  /** Hears each session made, once it holds its initial state (replication instruments it). */
+  sessionMade?: ((session: Session) => void) | undefined;
   /** The bytes every session's journal shares (`journalBytes`): past them, the oldest call anywhere goes. */
   journalBudget: JournalBudget;
   /** The faults in force: from the options, replaced by `PUT /__mock/faults`. */
@@ -64,6 +71,10 @@ export function createMockContext(
     sessions: new Map(),
     nextCallNumber: () => ++calls,
     lastCallNumber: () => calls,
+    seeCallNumber: (number) => {
+      calls = Math.max(calls, number);
+    },
+    replication: ALONE,
     journalBudget: new JournalBudget(options.journalBytes),
     faults: options.faults,
     texts: new WeakMap(),
@@ -108,6 +119,7 @@ export function sessionOf(context: MockContext, name: string): Session {
   });
   context.sessions.set(name, session);
   if (session.store !== context.options.store) restoreState(context, session, context.initialState);
+  context.sessionMade?.(session);
   return session;
 }
 

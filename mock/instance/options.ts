@@ -270,6 +270,14 @@ export interface ServerOptions extends MockOptions {
    */
   stateSync?: StateSync;
   /**
+   * Share state, counters, overrides, faults and the journal with the other replicas of this mock through Redis
+   * (the CLI's `--store`): `redis://host:port/db`, `?prefix=name:` to keep this mock's keys apart from another's
+   * on the same server. Requests that need it answer 503 `store-unavailable` while it does not answer in time.
+   * See mock/docs/replicas.md.
+   * @default none (this process keeps everything to itself)
+   */
+  redis?: string;
+  /**
    * A HAR file the calls the real backend answered (`proxy`) are written to as they happen, secrets redacted
    * unless `journalSecrets`: `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start.
    * @default none

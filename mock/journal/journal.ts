@@ -4,6 +4,8 @@ import type { CallFilter, CallRecord, NewCall } from './call-record.js';
 import { JournalBudget, type BudgetHolder } from './journal-budget.js';
 import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
 
+export type { Kept };
+
 /** How a journal is made. */
 export interface JournalSettings {
   /** Numbers the calls; the sessions of one mock share one, so ids stay unique across resets. @default its own */
@@ -36,6 +38,14 @@ export class JournalClosedError extends Error {
  */
 export type CallListener = (call: CallRecord, copy: () => CallRecord) => void;
 
+/** Hears what a journal keeps and clears, to hand it to other replicas (see {@link Journal.share}). */
+export interface JournalShare {
+  kept(kept: Kept): void;
+  cleared(): void;
+  /** The journal was closed: its session was dropped. */
+  closed(): void;
+}
+
 /** The journal of one session. It hands out copies; its own records never leave it. */
 export class Journal implements BudgetHolder {
   #ring: (Kept | undefined)[] = [];
@@ -51,6 +61,7 @@ export class Journal implements BudgetHolder {
   readonly #bodyLimit: number;
   readonly #listeners = new Map<CallListener, Ends>();
   readonly #observe: CallListener | undefined;
+  #share: JournalShare | undefined;
 
   /** @param limit how many calls it keeps */
   constructor(
@@ -78,13 +89,33 @@ export class Journal implements BudgetHolder {
     if (this.#closed) return id;
     if (this.#size === this.limit) this.dropOldest();
     const kept = keepCall(number, call, this.#bodyLimit);
+    this.#keep(kept);
+    this.#share?.kept(kept);
+    return id;
+  }
+
+  /**
+   * Keeps a call another replica recorded, as that replica kept it (its number and time): replicas number
+   * calls in one order, so it is newer than every call kept here.
+   */
+  adopt(kept: Kept): void {
+    if (this.#closed) return;
+    if (this.#size === this.limit) this.dropOldest();
+    this.#keep(kept);
+  }
+
+  /** Hands every call kept from now on, and every clear, to `share` (one at a time; `undefined`: none). */
+  share(share: JournalShare | undefined): void {
+    this.#share = share;
+  }
+
+  #keep(kept: Kept): void {
     this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
     this.#size++;
     this.#bytes += kept.cost;
-    this.#budget.charge(this, kept.cost, number);
+    this.#budget.charge(this, kept.cost, kept.number);
     if (this.#observe || this.#listeners.size > 0) this.#tell(kept);
-    return id;
   }
 
   #tell(kept: Kept): void {
@@ -203,6 +234,7 @@ export class Journal implements BudgetHolder {
   /** Forgets every call, releasing their bytes; ids keep increasing. Tells the listeners that asked. */
   clear(): void {
     this.#forget();
+    this.#share?.cleared();
     for (const { cleared } of [...this.#listeners.values()]) cleared?.();
   }
 
@@ -219,6 +251,7 @@ export class Journal implements BudgetHolder {
   close(): void {
     this.#forget();
     this.#closed = true;
+    this.#share?.closed();
     const closing = [...this.#listeners.values()];
     this.#listeners.clear();
     for (const { closed } of closing) closed?.();

@@ -38,7 +38,7 @@ export interface StoreLimits {
 
 /** What a store is, for health: its kind, its file, and the last write that failed (if any did). */
 export interface StoreInfo {
-  kind: 'memory' | 'sqlite';
+  kind: 'memory' | 'sqlite' | 'redis';
   file?: string;
   lastError?: { message: string; at: string };
   /** The last write failed: changes are being refused (answered with a problem) until one succeeds. */

@@ -1,0 +1,267 @@
+// A replica of the mock that shares its state, counters, overrides, faults and journal with the others through
+// Redis (`--store redis://host:port/db`): each keeps its own copy, Redis keeps the ordered log of changes (a
+// stream) and a short lock. See mock/docs/replicas.md.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import type { MockContext } from '../instance/mock-context.js';
+import { dropSession, resetSession } from '../instance/mock-context.js';
+import type { Replication } from '../instance/replication.js';
+import { ReplicaChanges, type Change } from './replica-changes.js';
+
+/** How a replica reaches Redis. */
+export interface RedisStoreOptions {
+  /** `redis://host:port/db`, `?prefix=name:` to keep this mock's keys apart from another's on the same server. */
+  url: string;
+  /** Milliseconds a command, or waiting for the lock, may take before a request is answered 503. @default 1000 */
+  timeout?: number;
+  /** Milliseconds the lock is held at most, should a replica die holding it. @default 5000 */
+  lockTtl?: number;
+}
+
+/** Takes the lock (with this section's token) and returns the log after the id this replica applied last. */
+const BEGIN = `if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+return redis.call('XRANGE', KEYS[2], '(' .. ARGV[3], '+')`;
+/** Adds the section's changes to the log and lets go of the lock, only while this section still holds it. */
+const COMMIT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('LOST the lock expired') end
+local id = false
+if ARGV[2] ~= '' then id = redis.call('XADD', KEYS[2], '*', 'c', ARGV[2]) end
+redis.call('DEL', KEYS[1])
+return id`;
+
+type Entry = [id: string, fields: string[]];
+
+interface Work {
+  work: () => void;
+  unavailable: () => void;
+}
+
+/** Sections run one batch at a time: the requests that arrived while one ran run together in the next. */
+const BATCH = 64;
+
+/** The sections of a replica that shares its state through Redis (see Replication). */
+export class RedisReplica implements Replication {
+  readonly #redis: Redis;
+  readonly #reader: Redis;
+  readonly #changes: ReplicaChanges;
+  readonly #keys: [lock: string, log: string];
+  readonly #timeout: number;
+  readonly #lockTtl: number;
+  #applied = '0-0';
+  #queue: Work[] = [];
+  #running = false;
+  #writes: Work[] | undefined;
+  #closed = false;
+  #lastError: { message: string; at: string } | undefined;
+  #errors = 0;
+  /** Counts the times this replica forgot its copy: a read begun before one is not applied after it. */
+  #forgotten = 0;
+  /**
+   * A section is open (from taking the lock to publishing): the follower applies nothing then, since what it
+   * read may be this section's own changes, published but not yet known to be.
+   */
+  #open = false;
+
+  private constructor(
+    readonly context: MockContext,
+    { url, timeout = 1000, lockTtl = 5000 }: RedisStoreOptions,
+  ) {
+    const { address, prefix } = readStoreUrl(url);
+    this.#keys = [`${prefix}lock`, `${prefix}log`];
+    this.#timeout = timeout;
+    this.#lockTtl = lockTtl;
+    const settings = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: timeout,
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
+    };
+    this.#redis = new Redis(address, { ...settings, commandTimeout: timeout });
+    this.#reader = new Redis(address, settings);
+    for (const client of [this.#redis, this.#reader]) client.on('error', (error: Error) => this.#failed(error));
+    this.#changes = new ReplicaChanges(context, () => this.#health());
+  }
+
+  /** Connects, applies the log as it stands, and follows it. Fails when Redis cannot be reached in time. */
+  static async open(context: MockContext, options: RedisStoreOptions): Promise<RedisReplica> {
+    const replica = new RedisReplica(context, options);
+    try {
+      await Promise.all([replica.#redis.connect(), replica.#reader.connect()]);
+      await replica.#catchUp();
+    } catch (error) {
+      replica.close();
+      throw new Error(`Cannot use the Redis store at ${options.url}: ${(error as Error).message}`, { cause: error });
+    }
+    context.replication = replica;
+    void replica.#follow();
+    return replica;
+  }
+
+  within(work: () => void, unavailable: () => void): void {
+    if (this.#writes) return work();
+    this.#queue.push({ work, unavailable });
+    if (!this.#running) void this.#drain();
+  }
+
+  afterPublish(write: () => void, unavailable: () => void): void {
+    if (this.#writes) this.#writes.push({ work: write, unavailable });
+    else write();
+  }
+
+  /** Stops following the log and closes both connections. */
+  close(): void {
+    this.#closed = true;
+    this.#redis.disconnect();
+    this.#reader.disconnect();
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) {
+        this.#open = true;
+        await this.#section(this.#queue.splice(0, BATCH));
+        this.#open = false;
+      }
+    } finally {
+      this.#running = false;
+      this.#open = false;
+    }
+  }
+
+  /** One section: current, then the batch's work, then its changes published, then what it wrote. */
+  async #section(batch: Work[]): Promise<void> {
+    const token = randomUUID();
+    try {
+      await this.#begin(token);
+    } catch (error) {
+      this.#failed(error as Error);
+      for (const { unavailable } of batch) quietly(unavailable);
+      return;
+    }
+    const writes: Work[] = [];
+    this.#writes = writes;
+    try {
+      for (const { work } of batch) quietly(work);
+    } finally {
+      this.#writes = undefined;
+    }
+    const published = await this.#commit(token, this.#changes.take()).then(
+      () => true,
+      (error: Error) => {
+        this.#failed(error);
+        this.#forget();
+        return false;
+      },
+    );
+    for (const { work, unavailable } of writes) quietly(published ? work : unavailable);
+  }
+
+  /** Takes the lock and applies the log since the last entry applied; retries while another replica holds it. */
+  async #begin(token: string): Promise<void> {
+    const until = Date.now() + this.#timeout;
+    for (;;) {
+      const entries = (await this.#redis.eval(BEGIN, 2, ...this.#keys, token, this.#lockTtl, this.#applied)) as
+        Entry[] | null;
+      if (entries) return this.#apply(entries);
+      if (Date.now() > until) throw new Error(`another replica held the lock for more than ${this.#timeout} ms`);
+      await sleep(2 + Math.random() * 8);
+    }
+  }
+
+  async #commit(token: string, changes: Change[]): Promise<void> {
+    const text = changes.length === 0 ? '' : JSON.stringify(changes);
+    const id = (await this.#redis.eval(COMMIT, 2, ...this.#keys, token, text)) as string | null;
+    if (id) this.#applied = id;
+  }
+
+  /** Applies entries of the log newer than the last applied, in order. */
+  #apply(entries: Entry[]): void {
+    for (const [id, fields] of entries) {
+      if (!isAfter(id, this.#applied)) continue;
+      this.#changes.apply(JSON.parse(fields[1]!) as Change[]);
+      this.#applied = id;
+    }
+  }
+
+  /** Applies the whole log, a page at a time (a replica that starts, or one that forgot its copy). */
+  async #catchUp(): Promise<void> {
+    for (;;) {
+      const entries = (await this.#redis.xrange(this.#keys[1], `(${this.#applied}`, '+', 'COUNT', 1000)) as Entry[];
+      this.#apply(entries);
+      if (entries.length < 1000) return;
+    }
+  }
+
+  /** Applies what other replicas publish as it comes, between sections: a wait here sees a call served there. */
+  async #follow(): Promise<void> {
+    while (!this.#closed) {
+      try {
+        const forgotten = this.#forgotten;
+        const read = (await this.#reader.xread('BLOCK', 2000, 'STREAMS', this.#keys[1], this.#applied)) as
+          [string, Entry[]][] | null;
+        if (read && !this.#open && forgotten === this.#forgotten) this.#apply(read[0]![1]);
+      } catch (error) {
+        if (this.#closed) return;
+        this.#failed(error as Error);
+        await sleep(200);
+      }
+    }
+  }
+
+  /**
+   * Forgets this replica's copy after a section whose changes could not be published: every session as it
+   * started, then the whole log applied again by the next section.
+   */
+  #forget(): void {
+    this.#changes.quietly(() => {
+      for (const name of [...this.context.sessions.keys()]) dropSession(this.context, name);
+      resetSession(this.context, this.context.sessions.get('')!);
+      this.context.faults = this.context.options.faults;
+    });
+    this.#changes.take();
+    this.#applied = '0-0';
+    this.#forgotten++;
+  }
+
+  #failed(error: Error): void {
+    this.#errors++;
+    this.#lastError = { message: error.message, at: new Date().toISOString() };
+  }
+
+  #health() {
+    // Ready again as soon as both connections are: a probe that took the traffic away brings no request to try.
+    const failing = this.#redis.status !== 'ready' || this.#reader.status !== 'ready';
+    return { failing, errors: this.#errors, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
+  }
+}
+
+/** Runs a function, its failure its own (a request's work answers its own errors). */
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // The handler answered or logged it.
+  }
+}
+
+/** Whether stream id `a` comes after `b` (`ms-seq`). */
+function isAfter(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(Number) as [number, number];
+  const [bm, bs] = b.split('-').map(Number) as [number, number];
+  return am > bm || (am === bm && as > bs);
+}
+
+/**
+ * The Redis address of a `--store` URL, and the prefix of this mock's keys (`?prefix=`, `membership-mock:`).
+ * @example readStoreUrl('redis://localhost:6379/0?prefix=demo:') // { address: 'redis://localhost:6379/0', prefix: 'demo:' }
+ */
+export function readStoreUrl(url: string): { address: string; prefix: string } {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new Error(`--store takes redis://host:port/db, not ${JSON.stringify(url)}.`);
+  const prefix = parsed.searchParams.get('prefix') ?? 'membership-mock:';
+  parsed.search = '';
+  return { address: parsed.toString(), prefix };
+}

@@ -1,0 +1,186 @@
+// What one replica changed in the state it shares with the others, as data to publish, and how a replica applies
+// what another published: records put, deleted and restored; calls kept, journals cleared, sessions dropped;
+// counters, overrides and faults as they stand after a section.
+import type { Faults } from '../respond/faults.js';
+import type { Override } from '../respond/overrides.js';
+import type { Kept } from '../journal/journal.js';
+import type { Session } from '../instance/session.js';
+import { dropSession, restoreState, sessionOf, type MockContext } from '../instance/mock-context.js';
+import type { DerivePlaceholders, Store, StoredRecord, StoreInfo, StoreSnapshot } from '../state/store.js';
+
+/** One change, named by its session (`s`) where it belongs to one. */
+export type Change =
+  | { s: string; k: 'put'; c: string; id: string; r: StoredRecord }
+  | { s: string; k: 'delete'; c: string; id: string }
+  | { s: string; k: 'restore'; snapshot: StoreSnapshot; charged: boolean }
+  | { s: string; k: 'call'; call: Kept }
+  | { s: string; k: 'clear' }
+  | { s: string; k: 'drop' }
+  | { s: string; k: 'steering'; counters: [string, number][]; overrides: Override[] }
+  | { k: 'faults'; faults: Faults };
+
+/**
+ * Watches a mock's sessions for changes while a section runs (`take` hands them over), and applies changes other
+ * replicas published (`apply`) without taking them as its own.
+ */
+export class ReplicaChanges {
+  #changes: Change[] = [];
+  #applying = false;
+  /** Each session's counters and overrides as last published or applied, as JSON. */
+  #steering = new Map<string, string>();
+  #faults: string;
+
+  constructor(
+    readonly context: MockContext,
+    /** How the shared store is doing, for health (see StoreInfo). */
+    readonly health: () => Partial<StoreInfo>,
+  ) {
+    context.sessionMade = (session) => this.#watch(session);
+    for (const session of context.sessions.values()) this.#watch(session);
+    this.#faults = JSON.stringify(context.faults);
+  }
+
+  /** What changed since the last take: the changes seen, then counters, overrides and faults that differ. */
+  take(): Change[] {
+    const changes = this.#changes;
+    this.#changes = [];
+    for (const session of this.context.sessions.values()) {
+      const now = steeringOf(session);
+      if (this.#steering.get(session.name) === now) continue;
+      this.#steering.set(session.name, now);
+      changes.push({ s: session.name, k: 'steering', ...(JSON.parse(now) as SteeringJson) });
+    }
+    const faults = JSON.stringify(this.context.faults);
+    if (faults !== this.#faults) changes.push({ k: 'faults', faults: this.context.faults });
+    this.#faults = faults;
+    return changes;
+  }
+
+  /** Applies what another replica published, in its order. */
+  apply(changes: Change[]): void {
+    this.quietly(() => {
+      for (const change of changes) this.#applyOne(change);
+    });
+  }
+
+  /** Runs `action` without taking what it changes as this replica's own. */
+  quietly(action: () => void): void {
+    this.#applying = true;
+    try {
+      action();
+    } finally {
+      this.#applying = false;
+    }
+    for (const session of this.context.sessions.values()) this.#steering.set(session.name, steeringOf(session));
+    this.#faults = JSON.stringify(this.context.faults);
+  }
+
+  #applyOne(change: Change): void {
+    const { context } = this;
+    if (change.k === 'faults') return void (context.faults = change.faults);
+    if (change.k === 'drop') return dropSession(context, change.s);
+    const session = sessionOf(context, change.s);
+    switch (change.k) {
+      case 'put':
+        return void session.store.put(change.c, change.id, change.r);
+      case 'delete':
+        return void session.store.delete(change.c, change.id);
+      case 'restore':
+        return void restoreState(context, session, change.snapshot, change.charged);
+      case 'call':
+        context.seeCallNumber(change.call.number);
+        return session.journal.adopt(change.call);
+      case 'clear':
+        return session.journal.clear();
+      case 'steering':
+        session.counters.clear();
+        for (const [name, count] of change.counters) session.counters.set(name, count);
+        session.overrides.splice(0, session.overrides.length, ...change.overrides);
+    }
+  }
+
+  /** Sees what a session's store and journal do, from now on. */
+  #watch(session: Session): void {
+    const s = session.name;
+    const note = (change: Change) => {
+      if (!this.#applying) this.#changes.push(change);
+    };
+    this.#steering.set(s, steeringOf(session));
+    session.store = new WatchedStore(session.store, s, note, this.health);
+    session.journal.share({
+      kept: (call) => note({ s, k: 'call', call }),
+      cleared: () => note({ s, k: 'clear' }),
+      closed: () => {
+        this.#steering.delete(s);
+        note({ s, k: 'drop' });
+      },
+    });
+  }
+}
+
+interface SteeringJson {
+  counters: [string, number][];
+  overrides: Override[];
+}
+
+function steeringOf(session: Session): string {
+  return JSON.stringify({ counters: [...session.counters], overrides: session.overrides });
+}
+
+/** A store, with each change it takes noted (a change it refuses is none); the rest goes to it as it is. */
+class WatchedStore implements Store {
+  constructor(
+    readonly inner: Store,
+    readonly s: string,
+    readonly note: (change: Change) => void,
+    readonly health: () => Partial<StoreInfo>,
+  ) {}
+  get limits() {
+    return this.inner.limits;
+  }
+  usePlaceholders(derive: DerivePlaceholders): void {
+    this.inner.usePlaceholders(derive);
+  }
+  get(c: string, id: string) {
+    return this.inner.get(c, id);
+  }
+  list(c: string) {
+    return this.inner.list(c);
+  }
+  count(c: string) {
+    return this.inner.count(c);
+  }
+  put(c: string, id: string, r: StoredRecord) {
+    const outcome = this.inner.put(c, id, r);
+    if (outcome === 'stored') this.note({ s: this.s, k: 'put', c, id, r });
+    return outcome;
+  }
+  delete(c: string, id: string) {
+    const outcome = this.inner.delete(c, id);
+    if (outcome === 'deleted') this.note({ s: this.s, k: 'delete', c, id });
+    return outcome;
+  }
+  version(c: string) {
+    return this.inner.version(c);
+  }
+  usage() {
+    return this.inner.usage();
+  }
+  snapshot() {
+    return this.inner.snapshot();
+  }
+  collections() {
+    return this.inner.collections();
+  }
+  restore(snapshot: StoreSnapshot, idOf: (c: string, r: StoredRecord) => string, charged = false) {
+    const outcome = this.inner.restore(snapshot, idOf, charged);
+    if (outcome === 'stored') this.note({ s: this.s, k: 'restore', snapshot, charged });
+    return outcome;
+  }
+  info(): StoreInfo {
+    return { ...this.inner.info(), ...this.health(), kind: 'redis' };
+  }
+  close(): void {
+    this.inner.close();
+  }
+}

@@ -1,0 +1,159 @@
+// Replicas of the mock sharing one Redis (`--store redis://…`), behind a round-robin proxy as a load balancer
+// puts them: real processes (the built CLI), a real redis-server, real sockets.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_CONTRACT } from '../../mock/index.js';
+import { CliProcess } from '../support/cli-process.js';
+import { AUTH } from '../support/harness.js';
+import { RedisServer, roundRobin, type RoundRobin } from '../support/redis-server.js';
+
+const PASSES = '/members/m1/passes';
+
+async function replicas(redis: RedisServer, count: number, prefix: string): Promise<CliProcess[]> {
+  const store = `${redis.url}?prefix=${prefix}`;
+  const args = ['--port', '0', '--log', 'off', '--no-watch', '--store', store];
+  return Promise.all(Array.from({ length: count }, () => CliProcess.start(args, { contract: DEFAULT_CONTRACT })));
+}
+
+/** A request as a test's client sends it: in its own session, failing instead of hanging. */
+function send(url: string, session: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { ...AUTH, 'X-Mock-Session': session, 'Content-Type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(10_000),
+  });
+}
+
+async function countOf(url: string, session: string): Promise<number> {
+  return ((await (await send(`${url}/__mock/calls/count`, session)).json()) as { count: number }).count;
+}
+
+describe('three replicas behind a round-robin proxy', () => {
+  let redis: RedisServer;
+  let mocks: CliProcess[];
+  let proxy: RoundRobin;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    mocks = await replicas(redis, 3, 'three:');
+    proxy = await roundRobin(mocks.map((m) => m.url));
+  }, 60_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all((mocks ?? []).map((m) => m.stop('SIGKILL')));
+    await redis?.stop();
+  });
+
+  test('a pass created through one replica is listed through each of the others', async () => {
+    const created = await send(`${proxy.url}${PASSES}`, 'create', { method: 'POST', body: { name: 'Shared' } });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const lists = await Promise.all(
+      [0, 1].map(async () => {
+        const listed = (await (await send(`${proxy.url}${PASSES}`, 'create')).json()) as { data: { id: string }[] };
+        return listed.data.map((p) => p.id);
+      }),
+    );
+    for (const ids of lists) expect(ids).toContain(id);
+    // Every replica's journal holds the three calls, whichever served them.
+    const counts = await Promise.all(mocks.map((m) => countOf(m.url, 'create')));
+    console.log(`replicas: served per replica ${proxy.served.join('/')}, calls in each journal ${counts.join('/')}`);
+    expect(counts).toEqual([3, 3, 3]);
+  });
+
+  test('an override for one call set through one replica is used exactly once across all of them', async () => {
+    const set = await send(`${proxy.url}/__mock/overrides`, 'once', {
+      method: 'POST',
+      body: { operationId: 'listPasses', status: 500, times: 1 },
+    });
+    expect(set.status).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send(`${proxy.url}${PASSES}`, 'once')).status);
+    expect(statuses.filter((s) => s === 500)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    for (const mock of mocks) {
+      const listed = (await (await send(`${mock.url}/__mock/overrides`, 'once')).json()) as { overrides: unknown[] };
+      expect(listed.overrides).toEqual([]);
+    }
+  });
+
+  test('a reset from one replica clears the calls and state every replica has', async () => {
+    await send(`${mocks[0]!.url}${PASSES}`, 'reset', { method: 'POST', body: { name: 'Gone' } });
+    await send(`${mocks[1]!.url}${PASSES}`, 'reset');
+    expect(await countOf(mocks[2]!.url, 'reset')).toBe(2);
+    expect((await send(`${mocks[2]!.url}/__mock/reset`, 'reset', { method: 'POST' })).status).toBe(204);
+    const counts = await Promise.all(mocks.map((m) => countOf(m.url, 'reset')));
+    expect(counts).toEqual([0, 0, 0]);
+    const listed = (await (await send(`${mocks[0]!.url}${PASSES}`, 'reset')).json()) as { data: { name: string }[] };
+    expect(listed.data.map((p) => p.name)).not.toContain('Gone');
+  });
+
+  test('a wait on one replica resolves for a call another replica served', async () => {
+    const waiting = send(`${mocks[0]!.url}/__mock/calls/wait`, 'wait', {
+      method: 'POST',
+      body: { match: { operationId: 'listCredentials' }, timeout: 5000 },
+    });
+    // The wait is open once the replica counts it (GET /__mock/sessions lists open waits per session).
+    await expect.poll(async () => waitersOn(mocks[0]!.url), { timeout: 5000, interval: 20 }).toBe(1);
+    expect((await send(`${mocks[1]!.url}/members/m1/credentials`, 'wait')).status).toBe(200);
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    const { call } = (await answer.json()) as { call: { operationId: string } };
+    expect(call.operationId).toBe('listCredentials');
+  });
+});
+
+async function waitersOn(url: string): Promise<number> {
+  const { sessions } = (await (await send(`${url}/__mock/sessions`, 'wait')).json()) as {
+    sessions: { name: string; waiters: number }[];
+  };
+  return sessions.find((s) => s.name === 'wait')?.waiters ?? 0;
+}
+
+describe('the Redis server stopped while two replicas serve', () => {
+  test('requests answer 503 store-unavailable, readiness fails, and both serve what they had once it is back', async () => {
+    const redis = await RedisServer.start({ persistent: true });
+    const mocks = await replicas(redis, 2, 'away:');
+    try {
+      const [a, b] = mocks as [CliProcess, CliProcess];
+      const created = await send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: { name: 'Kept' } });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+
+      await redis.stop();
+      const started = Date.now();
+      const refused = await Promise.all([
+        send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: {} }),
+        send(`${b.url}${PASSES}`, 'away'),
+      ]);
+      const took = Date.now() - started;
+      for (const answer of refused) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('content-type')).toContain('application/problem+json');
+        expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
+      }
+      expect(took).toBeLessThan(3000);
+      for (const mock of mocks) expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
+
+      await redis.restart();
+      const back = Date.now();
+      for (const mock of mocks)
+        await expect
+          .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
+          .toBe(200);
+      const recovered = Date.now() - back;
+      const listed = (await (await send(`${b.url}${PASSES}`, 'away')).json()) as { data: { id: string }[] };
+      expect(listed.data.map((p) => p.id)).toContain(id);
+      // The two answered 503 were never journaled; the create and this list were.
+      const { calls } = (await (await send(`${a.url}/__mock/calls`, 'away')).json()) as {
+        calls: { method: string; response: { status: number } }[];
+      };
+      expect(calls.map((c) => `${c.method} ${c.response.status}`)).toEqual(['POST 201', 'GET 200']);
+      console.log(`redis away: 2 answers 503 in ${took} ms; both ready again ${recovered} ms after it restarted`);
+    } finally {
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
