@@ -127,6 +127,8 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     ...given
   } = options;
   const { contracts: apis, ...rest } = given;
+  if (redis && stateFile)
+    throw new TypeError('Give stateFile (one process keeps its state) or redis (replicas share it), not both.');
   if (apis && options.contract !== undefined)
     throw new TypeError('Give contract (one API) or contracts (several), not both.');
   const contract = apis ? await combinedOf(apis) : typeof source === 'string' ? await loadContract(source) : source;
