@@ -19,8 +19,18 @@ export interface RedisStoreOptions {
   lockTtl?: number;
 }
 
-/** Takes the lock (with this section's token) and returns the log after the id this replica applied last. */
-const BEGIN = `if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+/**
+ * Takes the lock (with this section's token) and returns the log after the id this replica applied last. A
+ * replica that finds the lock taken claims the next turn (`turn`, for as long as a request may wait), so one
+ * that is busy does not take it again and again while another waits.
+ */
+const BEGIN = `local turn = redis.call('GET', KEYS[3])
+if turn and turn ~= ARGV[4] then return false end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('SET', KEYS[3], ARGV[4], 'NX', 'PX', ARGV[5])
+  return false
+end
+if turn then redis.call('DEL', KEYS[3]) end
 return redis.call('XRANGE', KEYS[2], '(' .. ARGV[3], '+')`;
 /** Adds the section's changes to the log and lets go of the lock, only while this section still holds it. */
 const COMMIT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('LOST the lock expired') end
@@ -45,6 +55,9 @@ export class RedisReplica implements Replication {
   readonly #reader: Redis;
   readonly #changes: ReplicaChanges;
   readonly #keys: [lock: string, log: string];
+  readonly #turn: string;
+  /** This replica, as the turn names it. */
+  readonly #id = randomUUID();
   readonly #timeout: number;
   readonly #lockTtl: number;
   #applied = '0-0';
@@ -68,6 +81,7 @@ export class RedisReplica implements Replication {
   ) {
     const { address, prefix } = readStoreUrl(url);
     this.#keys = [`${prefix}lock`, `${prefix}log`];
+    this.#turn = `${prefix}turn`;
     this.#timeout = timeout;
     this.#lockTtl = lockTtl;
     const settings = {
@@ -162,11 +176,12 @@ export class RedisReplica implements Replication {
   async #begin(token: string): Promise<void> {
     const until = Date.now() + this.#timeout;
     for (;;) {
-      const entries = (await this.#redis.eval(BEGIN, 2, ...this.#keys, token, this.#lockTtl, this.#applied)) as
-        Entry[] | null;
+      const keys = [...this.#keys, this.#turn];
+      const args = [token, this.#lockTtl, this.#applied, this.#id, this.#timeout];
+      const entries = (await this.#redis.eval(BEGIN, 3, ...keys, ...args)) as Entry[] | null;
       if (entries) return this.#apply(entries);
       if (Date.now() > until) throw new Error(`another replica held the lock for more than ${this.#timeout} ms`);
-      await sleep(2 + Math.random() * 8);
+      await sleep(1 + Math.random() * 2);
     }
   }
 
