@@ -175,6 +175,11 @@ export class Journal implements BudgetHolder {
     return (this.#next - this.#size + this.limit) % this.limit;
   }
 
+  /** The calls it keeps, oldest first, as it keeps them (to hand them to another replica: read, never change). */
+  keptCalls(): Kept[] {
+    return [...this.#kept()];
+  }
+
   /** How many calls match, without copying them. */
   count(filter: CallFilter = {}): number {
     const matches = matcher(filter);

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { MockContext } from '../instance/mock-context.js';
-import { dropSession, resetSession } from '../instance/mock-context.js';
 import type { Replication } from '../instance/replication.js';
 import { ReplicaChanges, type Change } from './replica-changes.js';
+import { BEGIN, COMMIT } from './redis-scripts.js';
 
 /** How a replica reaches Redis. */
 export interface RedisStoreOptions {
@@ -20,24 +20,10 @@ export interface RedisStoreOptions {
 }
 
 /**
- * Takes the lock (with this section's token) and returns the log after the id this replica applied last. A
- * replica that finds the lock taken claims the next turn (`turn`, for as long as a request may wait), so one
- * that is busy does not take it again and again while another waits.
+ * Entries the log may hold before the next section keeps a snapshot of everything and trims the log before it
+ * (`?snapshotEvery=` in the URL). @default 1000
  */
-const BEGIN = `local turn = redis.call('GET', KEYS[3])
-if turn and turn ~= ARGV[4] then return false end
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('SET', KEYS[3], ARGV[4], 'NX', 'PX', ARGV[5])
-  return false
-end
-if turn then redis.call('DEL', KEYS[3]) end
-return redis.call('XRANGE', KEYS[2], '(' .. ARGV[3], '+')`;
-/** Adds the section's changes to the log and lets go of the lock, only while this section still holds it. */
-const COMMIT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('LOST the lock expired') end
-local id = false
-if ARGV[2] ~= '' then id = redis.call('XADD', KEYS[2], '*', 'c', ARGV[2]) end
-redis.call('DEL', KEYS[1])
-return id`;
+const SNAPSHOT_EVERY = 1000;
 
 type Entry = [id: string, fields: string[]];
 
@@ -54,8 +40,11 @@ export class RedisReplica implements Replication {
   readonly #redis: Redis;
   readonly #reader: Redis;
   readonly #changes: ReplicaChanges;
-  readonly #keys: [lock: string, log: string];
-  readonly #turn: string;
+  /** lock, log, turn, snapshot, snapshot id (see redis-scripts.ts). */
+  readonly #keys: string[];
+  readonly #snapshotEvery: number;
+  /** The log's length after the last publish: past `#snapshotEvery`, the next one keeps a snapshot. */
+  #logLength = 0;
   /** This replica, as the turn names it. */
   readonly #id = randomUUID();
   readonly #timeout: number;
@@ -79,9 +68,9 @@ export class RedisReplica implements Replication {
     readonly context: MockContext,
     { url, timeout = 1000, lockTtl = 5000 }: RedisStoreOptions,
   ) {
-    const { address, prefix } = readStoreUrl(url);
-    this.#keys = [`${prefix}lock`, `${prefix}log`];
-    this.#turn = `${prefix}turn`;
+    const { address, prefix, snapshotEvery } = readStoreUrl(url);
+    this.#keys = ['lock', 'log', 'turn', 'snapshot', 'snapshot-id'].map((key) => prefix + key);
+    this.#snapshotEvery = snapshotEvery;
     this.#timeout = timeout;
     this.#lockTtl = lockTtl;
     const settings = {
@@ -102,7 +91,10 @@ export class RedisReplica implements Replication {
     const replica = new RedisReplica(context, options);
     try {
       await Promise.all([replica.#redis.connect(), replica.#reader.connect()]);
-      await replica.#catchUp();
+      // A first section, with nothing to do: the log (or the snapshot and the log after it) applied.
+      const token = randomUUID();
+      await replica.#begin(token);
+      await replica.#commit(token, []);
     } catch (error) {
       replica.close();
       throw new Error(`Cannot use the Redis store at ${options.url}: ${(error as Error).message}`, { cause: error });
@@ -175,20 +167,36 @@ export class RedisReplica implements Replication {
   /** Takes the lock and applies the log since the last entry applied; retries while another replica holds it. */
   async #begin(token: string): Promise<void> {
     const until = Date.now() + this.#timeout;
+    const args = [token, this.#lockTtl, this.#applied, this.#id, this.#timeout];
     for (;;) {
-      const keys = [...this.#keys, this.#turn];
-      const args = [token, this.#lockTtl, this.#applied, this.#id, this.#timeout];
-      const entries = (await this.#redis.eval(BEGIN, 3, ...keys, ...args)) as Entry[] | null;
-      if (entries) return this.#apply(entries);
+      args[2] = this.#applied;
+      const got = (await this.#redis.eval(BEGIN, 5, ...this.#keys, ...args)) as [string, string, Entry[]] | null;
+      if (got) {
+        const [at, snapshot, entries] = got;
+        if (at !== '') this.#restart(at, snapshot);
+        return this.#apply(entries);
+      }
       if (Date.now() > until) throw new Error(`another replica held the lock for more than ${this.#timeout} ms`);
       await sleep(1 + Math.random() * 2);
     }
   }
 
+  /** Starts this replica's copy again from a snapshot of everything as of log entry `at`. */
+  #restart(at: string, snapshot: string): void {
+    this.#changes.forget();
+    this.#changes.apply(JSON.parse(snapshot) as Change[]);
+    this.#applied = at;
+    this.#forgotten++;
+  }
+
   async #commit(token: string, changes: Change[]): Promise<void> {
     const text = changes.length === 0 ? '' : JSON.stringify(changes);
-    const id = (await this.#redis.eval(COMMIT, 2, ...this.#keys, token, text)) as string | null;
-    if (id) this.#applied = id;
+    // Everything as of this publish, when the log is long enough to trim (this section holds the lock).
+    const snapshot = this.#logLength >= this.#snapshotEvery ? JSON.stringify(this.#changes.snapshot()) : '';
+    const args = [token, text, snapshot, this.#applied];
+    const [id, length] = (await this.#redis.eval(COMMIT, 5, ...this.#keys, ...args)) as [string, number];
+    if (id !== '') this.#applied = id;
+    this.#logLength = length;
   }
 
   /** Applies entries of the log newer than the last applied, in order. */
@@ -200,21 +208,12 @@ export class RedisReplica implements Replication {
     }
   }
 
-  /** Applies the whole log, a page at a time (a replica that starts, or one that forgot its copy). */
-  async #catchUp(): Promise<void> {
-    for (;;) {
-      const entries = (await this.#redis.xrange(this.#keys[1], `(${this.#applied}`, '+', 'COUNT', 1000)) as Entry[];
-      this.#apply(entries);
-      if (entries.length < 1000) return;
-    }
-  }
-
   /** Applies what other replicas publish as it comes, between sections: a wait here sees a call served there. */
   async #follow(): Promise<void> {
     while (!this.#closed) {
       try {
         const forgotten = this.#forgotten;
-        const read = (await this.#reader.xread('BLOCK', 2000, 'STREAMS', this.#keys[1], this.#applied)) as
+        const read = (await this.#reader.xread('BLOCK', 2000, 'STREAMS', this.#keys[1]!, this.#applied)) as
           [string, Entry[]][] | null;
         if (read && !this.#open && forgotten === this.#forgotten) this.#apply(read[0]![1]);
       } catch (error) {
@@ -230,12 +229,7 @@ export class RedisReplica implements Replication {
    * started, then the whole log applied again by the next section.
    */
   #forget(): void {
-    this.#changes.quietly(() => {
-      for (const name of [...this.context.sessions.keys()]) dropSession(this.context, name);
-      resetSession(this.context, this.context.sessions.get('')!);
-      this.context.faults = this.context.options.faults;
-    });
-    this.#changes.take();
+    this.#changes.forget();
     this.#applied = '0-0';
     this.#forgotten++;
   }
@@ -270,13 +264,17 @@ function isAfter(a: string, b: string): boolean {
 
 /**
  * The Redis address of a `--store` URL, and the prefix of this mock's keys (`?prefix=`, `membership-mock:`).
- * @example readStoreUrl('redis://localhost:6379/0?prefix=demo:') // { address: 'redis://localhost:6379/0', prefix: 'demo:' }
+ * @example readStoreUrl('redis://localhost:6379/0?prefix=demo:').prefix // 'demo:'
  */
-export function readStoreUrl(url: string): { address: string; prefix: string } {
+export function readStoreUrl(url: string): { address: string; prefix: string; snapshotEvery: number } {
   const parsed = new URL(url);
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
     throw new Error(`--store takes redis://host:port/db, not ${JSON.stringify(url)}.`);
   const prefix = parsed.searchParams.get('prefix') ?? 'membership-mock:';
+  const every = parsed.searchParams.get('snapshotEvery');
+  const snapshotEvery = every === null ? SNAPSHOT_EVERY : Number(every);
+  if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1)
+    throw new Error(`snapshotEvery must be a whole number of log entries from 1, not ${JSON.stringify(every)}.`);
   parsed.search = '';
-  return { address: parsed.toString(), prefix };
+  return { address: parsed.toString(), prefix, snapshotEvery };
 }

@@ -5,7 +5,7 @@ import type { Faults } from '../respond/faults.js';
 import type { Override } from '../respond/overrides.js';
 import type { Kept } from '../journal/journal.js';
 import type { Session } from '../instance/session.js';
-import { dropSession, restoreState, sessionOf, type MockContext } from '../instance/mock-context.js';
+import { dropSession, resetSession, restoreState, sessionOf, type MockContext } from '../instance/mock-context.js';
 import type { DerivePlaceholders, Store, StoredRecord, StoreInfo, StoreSnapshot } from '../state/store.js';
 
 /** One change, named by its session (`s`) where it belongs to one. */
@@ -54,6 +54,30 @@ export class ReplicaChanges {
     if (faults !== this.#faults) changes.push({ k: 'faults', faults: this.context.faults });
     this.#faults = faults;
     return changes;
+  }
+
+  /** Everything this replica's copy holds, as changes that make it again from a replica that starts. */
+  snapshot(): Change[] {
+    const changes: Change[] = [];
+    for (const session of this.context.sessions.values()) {
+      const s = session.name;
+      changes.push({ s, k: 'restore', snapshot: session.store.snapshot(), charged: false });
+      for (const call of session.journal.keptCalls()) changes.push({ s, k: 'call', call });
+      changes.push({ s, k: 'steering', ...(JSON.parse(steeringOf(session)) as SteeringJson) });
+    }
+    changes.push({ k: 'faults', faults: this.context.faults });
+    return changes;
+  }
+
+  /** Forgets this replica's copy, and what it changed but did not publish: every session as it started. */
+  forget(): void {
+    const { context } = this;
+    this.quietly(() => {
+      for (const name of [...context.sessions.keys()]) dropSession(context, name);
+      resetSession(context, context.sessions.get('')!);
+      context.faults = context.options.faults;
+    });
+    this.#changes = [];
   }
 
   /** Applies what another replica published, in its order. */

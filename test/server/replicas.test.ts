@@ -8,8 +8,8 @@ import { RedisServer, roundRobin, type RoundRobin } from '../support/redis-serve
 
 const PASSES = '/members/m1/passes';
 
-async function replicas(redis: RedisServer, count: number, prefix: string): Promise<CliProcess[]> {
-  const store = `${redis.url}?prefix=${prefix}`;
+async function replicas(redis: RedisServer, count: number, prefix: string, more = ''): Promise<CliProcess[]> {
+  const store = `${redis.url}?prefix=${prefix}${more}`;
   const args = ['--port', '0', '--log', 'off', '--no-watch', '--store', store];
   return Promise.all(Array.from({ length: count }, () => CliProcess.start(args, { contract: DEFAULT_CONTRACT })));
 }
@@ -157,3 +157,43 @@ describe('the Redis server stopped while two replicas serve', () => {
     }
   }, 60_000);
 });
+
+describe('the log in Redis', () => {
+  test('is trimmed behind a snapshot, and a replica started later serves everything from it', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 2, 'trim:', '&snapshotEvery=5');
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const created = await send(`${mocks[i % 2]!.url}${PASSES}`, 'trim', {
+          method: 'POST',
+          body: { name: `P${i}` },
+        });
+        ids.push(((await created.json()) as { id: string }).id);
+      }
+      // Every publish past 5 entries keeps a snapshot and trims the log before it.
+      expect(await logLength(redis)).toBeLessThanOrEqual(6);
+      const [late] = await replicas(redis, 1, 'trim:', '&snapshotEvery=5');
+      mocks.push(late!);
+      const listed = (await (await send(`${late!.url}${PASSES}?limit=100`, 'trim')).json()) as {
+        data: { id: string }[];
+      };
+      expect(listed.data.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
+      expect(await countOf(late!.url, 'trim')).toBe(13);
+    } finally {
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+/** How many entries the log of the `trim:` mocks holds, asked of Redis itself. */
+async function logLength(redis: RedisServer): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redis.url);
+  try {
+    return await client.xlen('trim:log');
+  } finally {
+    client.disconnect();
+  }
+}
