@@ -238,6 +238,8 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     override(name, spec) {
       const session = sessionOf(context, name);
       if (session.overrides.length >= MAX_OVERRIDES) return refuseOverride('tooManyOverrides', [SESSION_FULL]);
+      // Past every id in force, another replica's too (replicas.md): ids never collide.
+      overrides = Math.max(overrides, highestOverride(context));
       const result = readOverride(spec, `override-${++overrides}`, context.served.plans, check);
       if (!result.ok) return refuseOverride('invalidOverride', result.errors);
       // Every session's overrides together stay within a budget, so many sessions cannot fill the memory.
@@ -409,4 +411,12 @@ function refuse(kind: ProblemKind, detail: string, at?: string): { ok: false; er
 
 function refuseOverride(kind: ProblemKind, reasons: string[]): { ok: false; error: ControlError } {
   return { ok: false, error: { kind, detail: `The override was refused: ${reasons.join('; ')}.`, reasons } };
+}
+
+/** The highest number of an override in force in any session, 0 when none is. */
+function highestOverride(context: MockContext): number {
+  let highest = 0;
+  for (const session of context.sessions.values())
+    for (const { id } of session.overrides) highest = Math.max(highest, Number(/^override-(\d+)$/.exec(id)?.[1] ?? 0));
+  return highest;
 }

@@ -78,6 +78,16 @@ describe('three replicas behind a round-robin proxy', () => {
     }
   });
 
+  test('overrides set through two replicas get ids of their own', async () => {
+    const spec = { operationId: 'getPass', status: 404 };
+    const ids = [];
+    for (const mock of mocks.slice(0, 2)) {
+      const set = await send(`${mock.url}/__mock/overrides`, 'ids', { method: 'POST', body: spec });
+      ids.push(((await set.json()) as { id: string }).id);
+    }
+    expect(new Set(ids).size).toBe(2);
+  });
+
   test('a reset from one replica clears the calls and state every replica has', async () => {
     await send(`${mocks[0]!.url}${PASSES}`, 'reset', { method: 'POST', body: { name: 'Gone' } });
     await send(`${mocks[1]!.url}${PASSES}`, 'reset');
