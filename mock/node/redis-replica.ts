@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { MockContext } from '../instance/mock-context.js';
 import type { Replication } from '../instance/replication.js';
 import { ReplicaChanges, type Change } from './replica-changes.js';
-import { BEGIN, COMMIT } from './redis-scripts.js';
+import { BEGIN, COMMIT, RELEASE } from './redis-scripts.js';
 
 /** How a replica reaches Redis. */
 export interface RedisStoreOptions {
@@ -55,6 +55,9 @@ export class RedisReplica implements Replication {
   #writes: Work[] | undefined;
   #closed = false;
   #lastError: { message: string; at: string } | undefined;
+  /** When Redis last answered, and last failed to (ms since the epoch): failing while the failure is newer. */
+  #answeredAt = 0;
+  #failedAt = 0;
   #errors = 0;
   /** Counts the times this replica forgot its copy: a read begun before one is not applied after it. */
   #forgotten = 0;
@@ -82,7 +85,10 @@ export class RedisReplica implements Replication {
     };
     this.#redis = new Redis(address, { ...settings, commandTimeout: timeout });
     this.#reader = new Redis(address, settings);
-    for (const client of [this.#redis, this.#reader]) client.on('error', (error: Error) => this.#failed(error));
+    for (const client of [this.#redis, this.#reader]) {
+      client.on('error', (error: Error) => this.#failed(error));
+      client.on('ready', () => (this.#answeredAt = Date.now()));
+    }
     this.#changes = new ReplicaChanges(context, () => this.#health());
   }
 
@@ -143,6 +149,8 @@ export class RedisReplica implements Replication {
       await this.#begin(token);
     } catch (error) {
       this.#failed(error as Error);
+      // Redis may still run the BEGIN that timed out: this, sent after it, lets go of the lock it would take.
+      this.#redis.eval(RELEASE, 1, this.#keys[0]!, token).catch(() => undefined);
       for (const { unavailable } of batch) quietly(unavailable);
       return;
     }
@@ -154,7 +162,10 @@ export class RedisReplica implements Replication {
       this.#writes = undefined;
     }
     const published = await this.#commit(token, this.#changes.take()).then(
-      () => true,
+      () => {
+        this.#answeredAt = Date.now();
+        return true;
+      },
       (error: Error) => {
         this.#failed(error);
         this.#forget();
@@ -215,6 +226,8 @@ export class RedisReplica implements Replication {
         const forgotten = this.#forgotten;
         const read = (await this.#reader.xread('BLOCK', 2000, 'STREAMS', this.#keys[1]!, this.#applied)) as
           [string, Entry[]][] | null;
+        // Every read that returns, even empty after its 2 s, says Redis answers.
+        this.#answeredAt = Date.now();
         if (read && !this.#open && forgotten === this.#forgotten) this.#apply(read[0]![1]);
       } catch (error) {
         if (this.#closed) return;
@@ -236,12 +249,16 @@ export class RedisReplica implements Replication {
 
   #failed(error: Error): void {
     this.#errors++;
+    this.#failedAt = Date.now();
     this.#lastError = { message: error.message, at: new Date().toISOString() };
   }
 
   #health() {
-    // Ready again as soon as both connections are: a probe that took the traffic away brings no request to try.
-    const failing = this.#redis.status !== 'ready' || this.#reader.status !== 'ready';
+    // Failing while a connection is down, or while the last failure (a command that timed out: Redis hung) is
+    // newer than the last answer. Ready again as soon as Redis answers the follower or a reconnect: a probe that
+    // took the traffic away brings no request to try.
+    const down = this.#redis.status !== 'ready' || this.#reader.status !== 'ready';
+    const failing = down || this.#failedAt >= this.#answeredAt;
     return { failing, errors: this.#errors, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
   }
 }

@@ -47,3 +47,10 @@ if ARGV[3] ~= '' then
 end
 redis.call('DEL', KEYS[1])
 return {id, redis.call('XLEN', KEYS[2])}`;
+
+/**
+ * Lets go of the lock if the token (ARGV[1]) holds it: sent after a section that timed out, whose BEGIN Redis may
+ * still run once it answers again (it then takes the lock nobody would let go of).
+ */
+export const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;

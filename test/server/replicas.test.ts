@@ -207,3 +207,34 @@ async function logLength(redis: RedisServer): Promise<number> {
     client.disconnect();
   }
 }
+
+describe('a Redis server that stops answering (SIGSTOP)', () => {
+  test('requests answer 503 within the timeout, readiness fails, and both come back when it answers again', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 1, 'hung:');
+    const [mock] = mocks as [CliProcess];
+    try {
+      expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
+      redis.signal('SIGSTOP');
+      const started = Date.now();
+      const answer = await send(`${mock.url}${PASSES}`, 'hung', { method: 'POST', body: {} });
+      const took = Date.now() - started;
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
+      // The timeout is 1 s: one command, or waiting for the lock.
+      expect(took).toBeGreaterThanOrEqual(900);
+      expect(took).toBeLessThan(2500);
+      expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
+      redis.signal('SIGCONT');
+      await expect
+        .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
+        .toBe(200);
+      expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
+      console.log(`redis hung: answered 503 in ${took} ms`);
+    } finally {
+      redis.signal('SIGCONT');
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});

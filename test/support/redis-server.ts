@@ -47,6 +47,11 @@ export class RedisServer {
     });
   }
 
+  /** Sends it a signal: SIGSTOP makes it hang (connections open, no answer), SIGCONT lets it go on. */
+  signal(signal: NodeJS.Signals): void {
+    this.#child?.kill(signal);
+  }
+
   /** Stops it with SIGTERM (it writes what it holds, then exits) and resolves once it has exited. */
   async stop(): Promise<void> {
     const child = this.#child;
