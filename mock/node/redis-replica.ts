@@ -157,7 +157,13 @@ export class RedisReplica implements Replication {
     const writes: Work[] = [];
     this.#writes = writes;
     try {
-      for (const { work } of batch) quietly(work);
+      // A request's work answers its own errors; one that throws all the same is not left without an answer.
+      for (const { work, unavailable } of batch)
+        try {
+          work();
+        } catch {
+          quietly(unavailable);
+        }
     } finally {
       this.#writes = undefined;
     }
