@@ -62,6 +62,16 @@ describe('three replicas behind a round-robin proxy', () => {
     expect(counts).toEqual([3, 3, 3]);
   });
 
+  test('thirty calls spread over the three replicas are each in every journal, once', async () => {
+    const before = [...proxy.served];
+    for (let i = 0; i < 30; i++) expect((await send(`${proxy.url}${PASSES}`, 'spread')).status).toBe(200);
+    const served = proxy.served.map((n, i) => n - before[i]!);
+    const counts = await Promise.all(mocks.map((m) => countOf(m.url, 'spread')));
+    console.log(`replicas: 30 calls, served per replica ${served.join('/')}, in each journal ${counts.join('/')}`);
+    expect(served).toEqual([10, 10, 10]);
+    expect(counts).toEqual([30, 30, 30]);
+  });
+
   test('an override for one call set through one replica is used exactly once across all of them', async () => {
     const set = await send(`${proxy.url}/__mock/overrides`, 'once', {
       method: 'POST',
