@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setupServer } from 'msw/node';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type * as BrowserEntry from '../../mock/msw-browser.js';
 
 const BUNDLE = fileURLToPath(new URL('../../dist/browser/msw.js', import.meta.url));
@@ -25,6 +25,7 @@ beforeAll(async () => {
   bundle = (await import(BUNDLE)) as typeof BrowserEntry;
   server.listen({ onUnhandledRequest: 'error' });
 });
+afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 /** A contract of one operation taking `name` in its query and its JSON body, both with a hostile pattern. */
@@ -51,6 +52,29 @@ function patterned(openapi: '3.0.3' | '3.1.0'): object {
   };
 }
 
+const OK = { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } };
+
+/**
+ * Runs `action` with Node's global `Buffer` missing for the bundle's own code, as in a browser: a property of it
+ * read by a function of dist/browser/msw.js throws (Node's fetch and msw, which use it themselves, still have it).
+ */
+async function withoutBuffer<T>(action: () => Promise<T>): Promise<T> {
+  const real = globalThis.Buffer;
+  globalThis.Buffer = new Proxy(real, {
+    get(target, key, receiver) {
+      const caller = new Error().stack!.split('\n')[2] ?? '';
+      if (caller.includes(BUNDLE))
+        throw new ReferenceError(`Buffer is not defined (the bundle read Buffer.${String(key)})`);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  try {
+    return await action();
+  } finally {
+    globalThis.Buffer = real;
+  }
+}
+
 describe('the browser bundle', () => {
   test('answers the membership contract given as a parsed document', async () => {
     const mock = await bundle.createHandlers({
@@ -63,7 +87,6 @@ describe('the browser bundle', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(1);
-    server.resetHandlers();
   });
 
   test.each(['3.0.3', '3.1.0'] as const)(
@@ -80,7 +103,6 @@ describe('the browser bundle', () => {
       expect((await send('fine', HOSTILE)).status).toBe(422);
       expect((await send(HOSTILE, 'fine')).status).toBe(422);
       expect((await send('fine', 'two words')).status).toBe(201);
-      server.resetHandlers();
     },
   );
 
@@ -102,7 +124,39 @@ describe('the browser bundle', () => {
       });
     expect((await send('aaaa')).status).toBe(201);
     expect((await send('a'.repeat(20))).status).toBe(422);
-    server.resetHandlers();
+  });
+
+  test("needs no Buffer of Node's: Prism's Basic-auth check and its multipart reader get the bundle's own", async () => {
+    const contract = {
+      openapi: '3.0.3',
+      info: { title: 'no Buffer', version: '1' },
+      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' } } },
+      paths: {
+        '/secure': { get: { operationId: 'secure', security: [{ basic: [] }], responses: OK } },
+        '/upload': {
+          post: {
+            operationId: 'upload',
+            requestBody: {
+              required: true,
+              content: {
+                'multipart/form-data': { schema: { type: 'object', properties: { name: { type: 'string' } } } },
+              },
+            },
+            responses: OK,
+          },
+        },
+      },
+    };
+    const mock = await bundle.createHandlers({ contract, baseUrl: API });
+    server.use(...mock.handlers);
+    const form = new FormData();
+    form.set('name', 'gold');
+    const statuses = await withoutBuffer(async () => [
+      (await fetch(`${API}/secure`, { headers: { Authorization: `Basic ${btoa('user:secret')}` } })).status,
+      (await fetch(`${API}/upload`, { method: 'POST', body: form })).status,
+    ]);
+    expect(statuses).toEqual([200, 200]);
+    expect(mock.calls().map((call) => call.response?.status)).toEqual([200, 200]);
   });
 
   test('refuses a Postman collection with a clear error', async () => {
