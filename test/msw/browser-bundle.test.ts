@@ -2,14 +2,14 @@
 // shipped: it carries its own copy of the engine and of Prism's modules, installed by static imports. Here it runs
 // under msw/node (the browser test, test/examples/vite-app/e2e/msw-worker.test.ts, runs it in chromium): Prism's
 // ajv instances inside it match patterns in linear time, a Postman collection is refused clearly.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setupServer } from 'msw/node';
 import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type * as BrowserEntry from '../../mock/msw-browser.js';
+import { BUNDLE, builtBundle } from '../support/browser-bundle.js';
 
-const BUNDLE = fileURLToPath(new URL('../../dist/browser/msw.js', import.meta.url));
 const MEMBERSHIP = fileURLToPath(new URL('../../contracts/membership.openapi.yaml', import.meta.url));
 const API = 'https://bundle.test';
 const AUTH = { Authorization: 'Bearer t' };
@@ -21,8 +21,7 @@ let bundle: typeof BrowserEntry;
 const server = setupServer();
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: npm run build first.`);
-  bundle = (await import(BUNDLE)) as typeof BrowserEntry;
+  bundle = (await import(builtBundle())) as typeof BrowserEntry;
   server.listen({ onUnhandledRequest: 'error' });
 });
 afterEach(() => server.resetHandlers());

@@ -2,18 +2,18 @@
 // (.storybook/, src/Passes.stories.tsx) with msw-storybook-addon and the contract's handlers, in Debian's chromium.
 // The public folder (MSW's worker script, the contract) is the test's own, as in msw-worker.test.ts.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { BUNDLE, builtBundle } from '../../../support/browser-bundle.js';
+import { freePort } from '../../../support/free-port.js';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
-const BUNDLE = join(ROOT, 'dist/browser/msw.js');
 
 let publicDir: string;
 let storybook: ChildProcess;
@@ -21,17 +21,8 @@ let output = '';
 let url: string;
 let browser: Browser;
 
-/** A port nobody listens on now (storybook dev takes a port number, not 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: npm run build first.`);
+  builtBundle();
   publicDir = await mkdtemp(join(tmpdir(), 'storybook-public-'));
   execFileSync(process.execPath, [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', publicDir, '--no-save'], {
     stdio: 'ignore',
