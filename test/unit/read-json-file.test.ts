@@ -84,7 +84,7 @@ describe('readJsonFile on a pipe, which has no size before it is read', () => {
       while (writer.write(chunk)) written += chunk.length;
     };
     writer.on('open', more).on('drain', more);
-    const stopped = new Promise((resolve) => writer.on('error', resolve).on('close', resolve));
+    const stopped = new Promise<void>((resolve) => writer.on('error', () => resolve()).on('close', () => resolve()));
     await expect(readJsonFile(path, 'data file', 1024)).rejects.toThrow(
       new StateError(
         `The data file ${path} is larger than that; a JSON file of state may be 1KB at most. ` +
