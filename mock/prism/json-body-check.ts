@@ -59,8 +59,7 @@ export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<obje
 
   return (request) => {
     const { body, headers } = request;
-    if (requestBody?.required && !body)
-      return [{ code: 'required', message: 'Body parameter is required', severity: ERROR }];
+    if (requestBody?.required && !body) return [missingBody()];
     const length = parseInt(headers['content-length']!) || 0;
     // Without a body the media type says nothing (Prism parses it anyway, and throws on a malformed one).
     if (length === 0 && (body === undefined || body === null)) return [];
@@ -100,4 +99,9 @@ function normalise(schema: object): object | undefined {
   }
   const stripped = bodyParts.stripReadOnlyProperties(merged);
   return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+}
+
+/** Prism's finding for a required body not sent. */
+export function missingBody(): Diagnostic {
+  return { code: 'required', message: 'Body parameter is required', severity: ERROR };
 }

@@ -3,7 +3,7 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../http/problems.js';
 import { formText } from '../http/request-body.js';
-import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
+import { createJsonBodyCheck, missingBody, type JsonBodyCheck } from './json-body-check.js';
 import { emptyValueCheck } from './empty-values.js';
 import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
@@ -175,6 +175,8 @@ export interface PrismValidation {
   parameters(request: PreparedRequest): Finding[];
   /** What is wrong with the body: missing, of a media type the operation does not take, or not fitting. */
   body(request: PreparedRequest): Finding[];
+  /** What {@link PrismValidation.body} finds when no body was sent, without a request made ready for Prism. */
+  noBody(): Finding[];
 }
 
 /** Splits an operation's validation into its parts. */
@@ -233,6 +235,7 @@ export function splitValidation(
       jsonBody ??= createJsonBodyCheck(bodyPart(), prepared);
       return jsonBody(element) ?? findings(bodyPart(), element);
     },
+    noBody: () => (request?.body?.required ? [missingBody()] : []),
   };
 }
 
