@@ -5,6 +5,7 @@ import { BoundedMemo } from '../lib/bounded-memo.js';
 import { mapSchema } from '../schema/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
+import { schemaFindings } from './schema-check.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
 export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;
@@ -80,8 +81,7 @@ export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<obje
     }
     if (!requestBody || body === undefined || body === null || !decision.content?.schema) return [];
     if (!decision.content.json) return undefined;
-    const found = bodyParts.validateAgainstSchema(body, decision.content.schema, false, INPUT, 'body', bundle);
-    return found._tag === 'Some' ? found.value : [];
+    return schemaFindings(body, decision.content.schema, bundle, INPUT, 'body');
   };
 }
 
