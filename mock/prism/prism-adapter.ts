@@ -100,10 +100,11 @@ export interface RequestFacts {
 /** The request as Prism reads it. HEAD is validated as GET, as HTTP defines it. */
 export function toPrismRequest(facts: RequestFacts): PrismRequest {
   const headers = { ...facts.headers } as Record<string, string>;
-  // Prism decides from Content-Length whether a body was sent: say so exactly when there is one.
-  delete headers['transfer-encoding'];
-  if (facts.body === undefined) delete headers['content-length'];
-  else headers['content-length'] = headers['content-length'] ?? '1';
+  // Prism decides from Content-Length whether a body was sent: say so exactly when there is one. (A name is
+  // deleted only when there: deleting even a missing one costs the copy its fast properties.)
+  if ('transfer-encoding' in headers) delete headers['transfer-encoding'];
+  if (facts.body !== undefined) headers['content-length'] = headers['content-length'] ?? '1';
+  else if ('content-length' in headers) delete headers['content-length'];
   return {
     method: facts.method === 'HEAD' ? 'get' : facts.method.toLowerCase(),
     url: { path: facts.path, query: { ...facts.query } },
