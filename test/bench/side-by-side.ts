@@ -67,41 +67,36 @@ process.on('exit', () => {
 });
 
 let nextPort = 20000 + Math.floor(Math.random() * 20000);
-for (const [name, dir] of [
-  ['before', values.before],
-  ['after', values.after!],
-] as const) {
+/** Starts one build: what `npm start` runs in its checkout (a port added), or the floor with `env`'s body sizes. */
+function start(name: string, dir: string, env: Record<string, string> = {}): Build {
   const port = nextPort++;
-  // What `npm start` runs, in that checkout (its args after the script's own: a port).
-  const child = spawn(process.execPath, [...startArgs, '--port', String(port)], {
-    cwd: dir,
+  const floor = ['--import', 'tsx', 'test/bench/floor-server.ts'];
+  const child = spawn(process.execPath, dir === 'floor' ? floor : [...startArgs, '--port', String(port)], {
+    cwd: dir === 'floor' ? ROOT : dir,
+    env: { ...process.env, ...env, PORT: String(port), FLOOR: 'http' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  builds.push({
-    name,
-    child,
-    url: `http://127.0.0.1:${port}`,
-    passId: '',
-    cpuUs: 0,
-    responses: 0,
-    non2xx: 0,
-    slices: [],
-  });
+  const url = `http://127.0.0.1:${port}`;
+  const build = { name, child, url, passId: '', cpuUs: 0, responses: 0, non2xx: 0, slices: [] };
+  builds.push(build);
+  return build;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-for (const build of builds) {
+/** Waits for a build's first list, and keeps the id of a pass it lists (the floor lists none: any id does). */
+async function listening(build: Build): Promise<void> {
   for (let i = 0; ; i++) {
     if (build.child.exitCode !== null || i > 1500) throw new Error(`${build.name} did not start`);
     try {
       const res = await fetch(`${build.url}/members/mbr_bench/passes`, { headers: AUTH });
       const text = await res.text();
       if (res.status === 200) {
-        build.passId = (JSON.parse(text) as { data: { id: string }[] }).data[0]?.id ?? 'pas_x';
-        break;
+        const listed = (JSON.parse(text) as { data?: unknown }).data;
+        build.passId = (Array.isArray(listed) ? (listed[0] as { id?: string })?.id : undefined) ?? 'pas_x';
+        return;
       }
     } catch {
       // not listening yet
@@ -109,6 +104,26 @@ for (const build of builds) {
     await sleep(20);
   }
 }
+
+if (values.after === 'floor') throw new Error('--after floor: give the floor as --before');
+const ours = start('after', values.after!);
+await listening(ours);
+// The floor answers bodies of the sizes ours sends (one create to a member the load never uses, for its size).
+const sizeOf = async (path: string, init: { method?: string; body?: string } = {}) => {
+  const type: Record<string, string> = init.body === undefined ? {} : { 'content-type': 'application/json' };
+  const res = await fetch(`${ours.url}${path}`, { ...init, headers: { ...AUTH, ...type } });
+  return String(Buffer.byteLength(await res.text()));
+};
+const sizes: Record<string, string> =
+  values.before === 'floor'
+    ? {
+        BODY_LIST: await sizeOf('/members/mbr_bench/passes'),
+        BODY_READ: await sizeOf(`/members/mbr_bench/passes/${ours.passId}`),
+        BODY_CREATE: await sizeOf('/members/mbr_sizing/credentials', { method: 'POST', body: '{"kind":"pin"}' }),
+      }
+    : {};
+await listening(start(values.before === 'floor' ? 'floor' : 'before', values.before, sizes));
+builds.reverse();
 
 /** The same sequence of creates for both: each build gets its own, from the same seed. */
 const sequences = new Map(builds.map((b) => [b, createSequence(undefined)]));
@@ -162,7 +177,7 @@ for (const b of builds)
       `  (${b.responses} responses, ${b.non2xx} non-2xx)`,
   );
 console.log(
-  `  after/before: ${(perRequest(after) / perRequest(before)).toFixed(3)} (totals), ${median.toFixed(3)} ` +
+  `  ${after.name}/${before.name}: ${(perRequest(after) / perRequest(before)).toFixed(3)} (totals), ${median.toFixed(3)} ` +
     `(median of the slice pairs; middle half ${pairs[Math.floor(pairs.length / 4)]!.toFixed(2)}–` +
     `${pairs[Math.floor((3 * pairs.length) / 4)]!.toFixed(2)})`,
 );
