@@ -2,7 +2,7 @@
 export * from './call-record.js';
 import type { CallFilter, CallRecord, NewCall } from './call-record.js';
 import { JournalBudget, type BudgetHolder } from './journal-budget.js';
-import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
+import { copyOf, keepCall, NOT_PARSED, viewOf, type Kept } from './kept-call.js';
 
 /** How a journal is made. */
 export interface JournalSettings {
@@ -83,12 +83,14 @@ export class Journal implements BudgetHolder {
     this.#size++;
     this.#bytes += kept.cost;
     this.#budget.charge(this, kept.cost, number);
-    if (this.#observe || this.#listeners.size > 0) this.#tell(kept);
+    // A body sent as JSON text was parsed from that text: listeners read it as it is, not parsed again.
+    if (this.#observe || this.#listeners.size > 0)
+      this.#tell(kept, call.bodyText === undefined ? NOT_PARSED : call.body);
     return id;
   }
 
-  #tell(kept: Kept): void {
-    const view = viewOf(kept);
+  #tell(kept: Kept, parsed: unknown): void {
+    const view = viewOf(kept, parsed);
     let copy: CallRecord | undefined;
     const copyOnce = () => (copy ??= copyOf(kept));
     if (this.#observe) this.#hear(this.#observe, view, copyOnce);
