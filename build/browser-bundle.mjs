@@ -14,6 +14,16 @@ const LINEAR_AJV = fileURLToPath(new URL('../mock/browser/linear-ajv.ts', import
 /** The ajv modules Prism requires, and the name of the class each exports. */
 const AJV = { ajv: 'Ajv', 'ajv/dist/2019': 'Ajv2019', 'ajv/dist/2020': 'Ajv2020' };
 const LINEAR = '\0linear-ajv:';
+/**
+ * Modules that use Node's global `Buffer`, unguarded: Prism's Basic-auth check and multipart body reader, and the
+ * multipart parser it calls. A browser has no `Buffer`: they are given the `buffer` package's (its API, on Uint8Array).
+ */
+const USES_BUFFER = [
+  '/node_modules/@stoplight/prism-http/dist/validator/validators/security/handlers/basicAuth.js',
+  '/node_modules/@stoplight/prism-http/dist/validator/validators/body.js',
+  '/node_modules/parse-multipart-data/',
+];
+const BUFFER = JSON.stringify(require.resolve('buffer/'));
 const NO_MIME_NAMES = '\0no-mime-names';
 
 /** Prism's `ajv`, `ajv/dist/2019` and `ajv/dist/2020`, each as itself with a linear-pattern class for default. */
@@ -22,7 +32,7 @@ function linearAjv() {
     name: 'membership-mock:linear-ajv',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source in AJV) return LINEAR + source;
+      if (Object.hasOwn(AJV, source)) return LINEAR + source;
       // Prism's ajv-formats (2.x), not the mock's.
       if (source === 'ajv-formats') return fromPrism.resolve('ajv-formats');
       // type-is (Prism's body validator) looks a name up in mime-types only when it has no `/` (`json`); Prism
@@ -31,6 +41,10 @@ function linearAjv() {
       return undefined;
     },
     transform(code, id) {
+      if (USES_BUFFER.some((path) => id.includes(path))) {
+        if (!/\bBuffer\.from\(/.test(code)) throw new Error(`${id} no longer uses Buffer: drop it from USES_BUFFER`);
+        return `var Buffer = require(${BUFFER}).Buffer;\n${code}`;
+      }
       // uri-template-lite (Prism's path templates) sets `this.URI`, `this` being `exports` in CommonJS: a bundler
       // that reads the file as a module has no `this` there.
       if (!id.includes('/node_modules/uri-template-lite/')) return undefined;

@@ -2,7 +2,8 @@
 // browser, with Prism's modules installed by static imports (browser/prism-modules.ts). The package ships it
 // bundled (dist/browser/msw.js, built by build/browser-bundle.ts): no Node.js module, patterns in linear time.
 import './browser/prism-modules.js';
-import type { Contract } from './contract/contract.js';
+import { buildContract, type Contract } from './contract/contract.js';
+import { noDocuments } from './contract/no-documents.js';
 import type { UntypedOperations } from './control/operation-types.js';
 import { fetchContract } from './browser/fetch-contract.js';
 import {
@@ -35,6 +36,9 @@ export async function createHandlers<Ops = UntypedOperations>(
   options: BrowserHandlersOptions,
 ): Promise<ContractHandlers<Ops>> {
   const { contract, ...rest } = options;
-  const document = typeof contract === 'string' || contract instanceof URL ? await fetchContract(contract) : contract;
-  return createContractHandlers<Ops>({ ...rest, contract: document as object });
+  if (typeof contract !== 'string' && !(contract instanceof URL))
+    return createContractHandlers<Ops>({ ...rest, contract });
+  // Built here, so what is wrong with it names the URL it came from.
+  const built = await buildContract(await fetchContract(contract), String(contract), noDocuments);
+  return createContractHandlers<Ops>({ ...rest, contract: built });
 }

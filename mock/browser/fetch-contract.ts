@@ -16,12 +16,25 @@ export async function fetchContract(url: string | URL, limit = CONTRACT_LIMIT): 
   let text: string;
   try {
     const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    const refused = !response.ok
+      ? `HTTP ${response.status} ${response.statusText}`.trim()
+      : isHtml(response)
+        ? // A dev server (Vite's, for one) answers a file it does not have with the app's index.html.
+          'the server answered an HTML page: is the file in the folder it serves (public/)?'
+        : undefined;
+    if (refused) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new Error(refused);
+    }
     text = await readText(response, limit);
   } catch (error) {
     throw new ContractError(`Cannot read ${what}: ${describe(error)}`);
   }
   return parseDocument(text, what);
+}
+
+function isHtml(response: Response): boolean {
+  return /^\s*text\/html\b/i.test(response.headers.get('content-type') ?? '');
 }
 
 /** The body as UTF-8 text, refused once past `limit` bytes. */

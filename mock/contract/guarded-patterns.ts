@@ -1,7 +1,7 @@
 // The contract's patterns that cannot run in linear time (a backreference): found when it is loaded, named at start.
 import type { IHttpOperation } from '@stoplight/types';
 import { isContainer, isObject } from '../lib/json-value.js';
-import { compileContractPattern } from '../lib/pattern-engine.js';
+import { compileContractPattern, guardDescription } from '../lib/pattern-engine.js';
 import { forEachSubschema } from '../schema/schema-keywords.js';
 import type { Operation } from './contract.js';
 import { schemaHolders } from './operation-schemas.js';
@@ -60,7 +60,7 @@ export function warnGuardedPatterns(
   for (const { pattern, reason, operations: ids } of guardedPatterns(operations)) {
     warn(
       `the pattern ${JSON.stringify(pattern)} (${ids.join(', ')}) cannot run in linear time (${reason}): ` +
-        "JavaScript's RegExp checks it with a time limit per value, and a value it cannot decide in time is refused.",
+        `JavaScript's RegExp ${guardDescription()}, and a value it gives no verdict on is refused.`,
       { event: 'start', pattern, operations: ids },
     );
   }

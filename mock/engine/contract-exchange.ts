@@ -3,6 +3,7 @@
 import type { Redactor } from '../journal/redact.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
+import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
 
@@ -60,4 +61,13 @@ export interface ContractExchange {
 /** Milliseconds since the request arrived, to two decimals: the journal's `ms` and the log line's. */
 export function elapsedMs(ex: Pick<ContractExchange, 'start'>): number {
   return Math.round((performance.now() - ex.start) * 100) / 100;
+}
+
+/**
+ * The session a request is recorded in: the one it names once it is authenticated (made if new), the default one
+ * for no name, else the named one only if it exists (see {@link ContractExchange.session}). A transport keeps what
+ * this gives, so a delayed answer is recorded where it was decided even if the named session is made meanwhile.
+ */
+export function sessionFor(context: MockContext, name: string, authenticated: boolean): Session {
+  return authenticated || name === '' ? sessionOf(context, name) : knownSession(context, name);
 }

@@ -8,10 +8,10 @@ import type { RouteHit } from '../plan/operation-plan.js';
 import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
-import type { ContractExchange, Query, RequestHeaders } from '../engine/contract-exchange.js';
+import { sessionFor, type ContractExchange, type Query, type RequestHeaders } from '../engine/contract-exchange.js';
 import { newRequestId } from './request-id.js';
 import { requestedSession } from './guards/select-session.js';
-import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
+import type { MockContext } from '../instance/mock-context.js';
 
 /** Writes the log line of an answer just written; `status` `undefined` when no answer was sent (a drop). */
 export type RequestLogger = (ex: Exchange, status: number | undefined) => void;
@@ -102,11 +102,7 @@ class OpenExchange implements Exchange {
   }
 
   get session(): Session {
-    if (this.#session) return this.#session;
-    const name = this.sessionName;
-    if (this.#authenticated || name === '') return (this.#session = sessionOf(this.#context, name));
-    // Kept, so a delayed answer is recorded where it was decided even if the named session is made meanwhile.
-    return (this.#session = knownSession(this.#context, name));
+    return (this.#session ??= sessionFor(this.#context, this.sessionName, this.#authenticated));
   }
 
   authenticate(): void {

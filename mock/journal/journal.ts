@@ -2,7 +2,7 @@
 export * from './call-record.js';
 import type { CallFilter, CallRecord, NewCall } from './call-record.js';
 import { JournalBudget, type BudgetHolder } from './journal-budget.js';
-import { copyOf, keepCall, viewOf, type Kept } from './kept-call.js';
+import { copyOf, keepCall, NOT_PARSED, viewOf, type Kept } from './kept-call.js';
 
 export type { Kept };
 
@@ -89,7 +89,8 @@ export class Journal implements BudgetHolder {
     if (this.#closed) return id;
     if (this.#size === this.limit) this.dropOldest();
     const kept = keepCall(number, call, this.#bodyLimit);
-    this.#keep(kept);
+    // A body sent as JSON text was parsed from that text: listeners read it as it is, not parsed again.
+    this.#keep(kept, call.bodyText === undefined ? NOT_PARSED : call.body);
     this.#share?.kept(kept);
     return id;
   }
@@ -101,7 +102,7 @@ export class Journal implements BudgetHolder {
   adopt(kept: Kept): void {
     if (this.#closed) return;
     if (this.#size === this.limit) this.dropOldest();
-    this.#keep(kept);
+    this.#keep(kept, NOT_PARSED);
   }
 
   /** Hands every call kept from now on, and every clear, to `share` (one at a time; `undefined`: none). */
@@ -109,17 +110,18 @@ export class Journal implements BudgetHolder {
     this.#share = share;
   }
 
-  #keep(kept: Kept): void {
+  /** Keeps a call; `parsed`: its body as the handler parsed it, for listeners (else NOT_PARSED). */
+  #keep(kept: Kept, parsed: unknown): void {
     this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
     this.#size++;
     this.#bytes += kept.cost;
     this.#budget.charge(this, kept.cost, kept.number);
-    if (this.#observe || this.#listeners.size > 0) this.#tell(kept);
+    if (this.#observe || this.#listeners.size > 0) this.#tell(kept, parsed);
   }
 
-  #tell(kept: Kept): void {
-    const view = viewOf(kept);
+  #tell(kept: Kept, parsed: unknown): void {
+    const view = viewOf(kept, parsed);
     let copy: CallRecord | undefined;
     const copyOnce = () => (copy ??= copyOf(kept));
     if (this.#observe) this.#hear(this.#observe, view, copyOnce);

@@ -108,12 +108,17 @@ export function copyOf(kept: Kept): CallRecord {
  * a listener hears, so it is an instance of a class (bodies and time read through its prototype, no closures);
  * as JSON it is the record {@link copyOf} gives.
  */
-export function viewOf(kept: Kept): CallRecord {
-  return new CallView(kept) as unknown as CallRecord;
+export function viewOf(kept: Kept, parsed: unknown = NOT_PARSED): CallRecord {
+  const view = new CallView(kept);
+  // The body as the request's JSON text was parsed already: what reading the kept text would give, unless cut.
+  if (parsed !== NOT_PARSED && kept.body?.json && kept.body.cutFrom === undefined) view.useBody(parsed);
+  return view as unknown as CallRecord;
 }
 
 /** A body not read yet. */
 const UNREAD: unknown = Symbol('unread');
+/** No parsed body to hand a view: it parses the kept text if it is read. */
+export const NOT_PARSED: unknown = Symbol('not parsed');
 
 class CallView {
   readonly #kept: Kept;
@@ -169,6 +174,11 @@ class CallView {
   get body(): unknown {
     if (this.#body === UNREAD) this.#body = readBody(this.#kept.body);
     return this.#body;
+  }
+
+  /** Reads the body as `body`, the value its kept text was made from (see {@link viewOf}). */
+  useBody(body: unknown): void {
+    this.#body = body;
   }
 
   /** The record as a view of it was always written out: every field in the order of a copy's. */

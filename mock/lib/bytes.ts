@@ -18,8 +18,9 @@ export function utf8Length(text: string): number {
   let bytes = 0;
   for (let at = 0; at < text.length;) {
     let end = Math.min(at + CHUNK, text.length);
-    // A pair is not cut in two: each half alone would count as U+FFFD.
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+    // A pair is not cut in two: each half alone would count as U+FFFD. A lone high surrogate before another
+    // high one is no pair: it stays where it is (taking the next unit would cut the pair that one starts).
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
     bytes += ENCODER.encodeInto(text.slice(at, end), scratch).written;
     at = end;
   }
@@ -46,7 +47,10 @@ export function toBase64(bytes: Uint8Array): string {
 /** Base64 or base64url (padding optional, white space ignored) as bytes. @throws DOMException on other characters */
 export function fromBase64(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  // A plain loop: Uint8Array.from with a mapping function is some 30 times slower (a HAR's 32 MiB of bodies).
+  const bytes = new Uint8Array(binary.length);
+  for (let at = 0; at < binary.length; at++) bytes[at] = binary.charCodeAt(at);
+  return bytes;
 }
 
 /** Text as base64url of its UTF-8 bytes, without padding. */
@@ -56,4 +60,8 @@ export function toBase64Url(text: string): string {
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

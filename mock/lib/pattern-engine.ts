@@ -27,6 +27,8 @@ export interface GuardedMatch {
   test(source: string, flags: string, value: string): boolean | undefined;
   /** Called when such a pattern is compiled, before any value: a guard may get ready then. */
   prepare?(): void;
+  /** What the guard does, for the warning a person starting the mock reads ("checks it with ..."). */
+  readonly describe: string;
 }
 
 /**
@@ -36,7 +38,13 @@ export interface GuardedMatch {
 const SHORT_VALUE = 16;
 let guardedMatch: GuardedMatch = {
   test: (source, flags, value) => (value.length <= SHORT_VALUE ? new RegExp(source, flags).test(value) : undefined),
+  describe: `tries it only on values of at most ${SHORT_VALUE} characters`,
 };
+
+/** What the installed guard does with a pattern RE2 cannot run (see GuardedMatch.describe). */
+export function guardDescription(): string {
+  return guardedMatch.describe;
+}
 
 /**
  * Installs how patterns RE2 cannot run are run (the last installation wins).

@@ -1,7 +1,7 @@
 // A Fetch API request (what an MSW handler receives) described as the engine's ContractExchange: the path and
 // query split off its URL, its headers as a plain record, its session, its body once read (read-fetch-body.ts).
-import type { ContractExchange, Query, RequestHeaders } from '../engine/contract-exchange.js';
-import { knownSession, sessionOf, type MockContext } from '../instance/mock-context.js';
+import { sessionFor, type ContractExchange, type Query, type RequestHeaders } from '../engine/contract-exchange.js';
+import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import type { RouteHit } from '../plan/operation-plan.js';
 import type { Redactor } from '../journal/redact.js';
@@ -51,10 +51,7 @@ export class FetchExchange implements ContractExchange {
   }
 
   get session(): Session {
-    if (this.#session) return this.#session;
-    const name = this.sessionName;
-    if (this.#authenticated || name === '') return (this.#session = sessionOf(this.#context, name));
-    return (this.#session = knownSession(this.#context, name));
+    return (this.#session ??= sessionFor(this.#context, this.sessionName, this.#authenticated));
   }
 
   authenticate(): void {

@@ -80,5 +80,5 @@ export function createTimedMatch(budget: number): GuardedMatch {
       }
     }
   };
-  return { prepare, test };
+  return { prepare, test, describe: `checks it with a time limit per value (${budget} ms)` };
 }

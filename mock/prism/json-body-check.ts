@@ -5,6 +5,7 @@ import { BoundedMemo } from '../lib/bounded-memo.js';
 import { mapSchema } from '../schema/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
+import { schemaFindings } from './schema-check.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
 export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;
@@ -59,8 +60,7 @@ export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<obje
 
   return (request) => {
     const { body, headers } = request;
-    if (requestBody?.required && !body)
-      return [{ code: 'required', message: 'Body parameter is required', severity: ERROR }];
+    if (requestBody?.required && !body) return [missingBody()];
     const length = parseInt(headers['content-length']!) || 0;
     // Without a body the media type says nothing (Prism parses it anyway, and throws on a malformed one).
     if (length === 0 && (body === undefined || body === null)) return [];
@@ -81,8 +81,7 @@ export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<obje
     }
     if (!requestBody || body === undefined || body === null || !decision.content?.schema) return [];
     if (!decision.content.json) return undefined;
-    const found = bodyParts.validateAgainstSchema(body, decision.content.schema, false, INPUT, 'body', bundle);
-    return found._tag === 'Some' ? found.value : [];
+    return schemaFindings(body, decision.content.schema, bundle, INPUT, 'body');
   };
 }
 
@@ -100,4 +99,9 @@ function normalise(schema: object): object | undefined {
   }
   const stripped = bodyParts.stripReadOnlyProperties(merged);
   return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+}
+
+/** Prism's finding for a required body not sent. */
+export function missingBody(): Diagnostic {
+  return { code: 'required', message: 'Body parameter is required', severity: ERROR };
 }

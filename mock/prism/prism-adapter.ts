@@ -3,7 +3,7 @@
 import type { IHttpOperation } from '@stoplight/types';
 import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../http/problems.js';
 import { formText } from '../http/request-body.js';
-import { createJsonBodyCheck, type JsonBodyCheck } from './json-body-check.js';
+import { createJsonBodyCheck, missingBody, type JsonBodyCheck } from './json-body-check.js';
 import { emptyValueCheck } from './empty-values.js';
 import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
@@ -100,10 +100,11 @@ export interface RequestFacts {
 /** The request as Prism reads it. HEAD is validated as GET, as HTTP defines it. */
 export function toPrismRequest(facts: RequestFacts): PrismRequest {
   const headers = { ...facts.headers } as Record<string, string>;
-  // Prism decides from Content-Length whether a body was sent: say so exactly when there is one.
-  delete headers['transfer-encoding'];
-  if (facts.body === undefined) delete headers['content-length'];
-  else headers['content-length'] = headers['content-length'] ?? '1';
+  // Prism decides from Content-Length whether a body was sent: say so exactly when there is one. (A name is
+  // deleted only when there: deleting even a missing one costs the copy its fast properties.)
+  if ('transfer-encoding' in headers) delete headers['transfer-encoding'];
+  if (facts.body !== undefined) headers['content-length'] = headers['content-length'] ?? '1';
+  else if ('content-length' in headers) delete headers['content-length'];
   return {
     method: facts.method === 'HEAD' ? 'get' : facts.method.toLowerCase(),
     url: { path: facts.path, query: { ...facts.query } },
@@ -175,6 +176,8 @@ export interface PrismValidation {
   parameters(request: PreparedRequest): Finding[];
   /** What is wrong with the body: missing, of a media type the operation does not take, or not fitting. */
   body(request: PreparedRequest): Finding[];
+  /** What {@link PrismValidation.body} finds when no body was sent, without a request made ready for Prism. */
+  noBody(): Finding[];
 }
 
 /** Splits an operation's validation into its parts. */
@@ -233,6 +236,7 @@ export function splitValidation(
       jsonBody ??= createJsonBodyCheck(bodyPart(), prepared);
       return jsonBody(element) ?? findings(bodyPart(), element);
     },
+    noBody: () => (request?.body?.required ? [missingBody()] : []),
   };
 }
 

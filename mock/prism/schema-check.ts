@@ -1,7 +1,13 @@
 // Plain-value wrappers over Prism's allOf merger and ajv, for the state code to read record schemas and to
 // check values against them without touching fp-ts, and for generation to check a hint's value's format.
 import { eachSchemaNode } from '../schema/schema-facts.js';
-import { bodyParts, sharedSchemaCompiler, type SchemaCheck } from './prism-modules.js';
+import {
+  bodyParts,
+  convertAjvErrors,
+  sharedSchemaCompiler,
+  type Diagnostic,
+  type SchemaCheck,
+} from './prism-modules.js';
 
 const OUTPUT = 1;
 const merged = new WeakMap<object, object>();
@@ -56,6 +62,38 @@ export function valueFits(value: unknown, schema: object, bundle?: unknown): boo
     return true;
   }
 }
+
+/**
+ * Prism's findings (errors) for a value against a schema, as its `validateAgainstSchema` gives them without
+ * coercion (`context` 0: a request's, 1: a response's; `prefix` names the part: `body`), from the check made
+ * once: Prism's fp-ts plumbing and draft lookup around the check cost more than the check, on every create.
+ * @example schemaFindings({ kind: 1 }, schema, undefined, 0, 'body')[0].message
+ * // 'Request body property kind must be string'
+ */
+export function schemaFindings(
+  value: unknown,
+  schema: object,
+  bundle: unknown,
+  context: number,
+  prefix: string,
+): Diagnostic[] {
+  const check = checkOf(schema, bundle);
+  if (check === PRISM) {
+    const found = bodyParts.validateAgainstSchema(value, schema, false, context, prefix, bundle);
+    return found._tag === 'Some' ? found.value : [];
+  }
+  if (check === null) return [];
+  try {
+    if (check(value)) return [];
+  } catch {
+    // Prism finds nothing when ajv throws on a value.
+    return [];
+  }
+  const errors = check.errors;
+  return errors?.length ? convertAjvErrors(errors, ERROR, context, prefix) : [];
+}
+
+const ERROR = 0;
 
 /** Ask Prism itself: a schema with an `$id` is compiled into Prism's one ajv, where a copy of it could not be. */
 const PRISM = Symbol('prism');

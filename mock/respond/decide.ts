@@ -281,6 +281,8 @@ function overrideFor(
   query: DecideRequest['query'],
   session: SessionView,
 ): Override | undefined {
+  // Most sessions have none: no call to describe for them.
+  if (session.overrides.length === 0) return undefined;
   return findOverride(session.overrides, {
     operationId: plan.operation.id,
     method: request.method,

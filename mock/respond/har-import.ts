@@ -159,8 +159,15 @@ function routeEntry(entry: unknown, index: number, served: Served, replay: HarRe
 /** The entry's override with its body, or why its body cannot be one. */
 function specOf({ spec, content }: RoutedEntry): OverrideSpec | { reasons: string[] } {
   if (!content) return spec;
+  let decoded = content.text;
+  if (content.encoding === 'base64') {
+    try {
+      decoded = utf8Text(fromBase64(content.text));
+    } catch {
+      return { reasons: ['its body is not base64, though its encoding says so'] };
+    }
+  }
   try {
-    const decoded = content.encoding === 'base64' ? utf8Text(fromBase64(content.text)) : content.text;
     return { ...spec, body: JSON.parse(decoded) as unknown };
   } catch {
     return { reasons: ['its body is not JSON, though its type says so'] };

@@ -122,6 +122,31 @@ describe('a HAR file replayed as overrides', () => {
     ]);
   });
 
+  test('a base64 body is read as its bytes; one that is not base64, or not JSON once read, is refused saying which', async () => {
+    const mock = await newMock();
+    const encoded = (text: string) => {
+      const recorded = entry('GET', `/members/m1/passes/${PASS}`, 200);
+      recorded.response.content = { size: 1, mimeType: 'application/json', text, encoding: 'base64' } as never;
+      return recorded;
+    };
+    const result = mock.importHar({
+      log: {
+        entries: [
+          encoded(Buffer.from(JSON.stringify(pass('Gold'))).toString('base64')),
+          encoded('not base64!'),
+          encoded(Buffer.from('{"id": ').toString('base64')),
+        ],
+      },
+    });
+    expect(result.overrides).toHaveLength(1);
+    expect(result.refused.map((r) => [r.entry, r.reasons[0]])).toEqual([
+      [1, 'its body is not base64, though its encoding says so'],
+      [2, 'its body is not JSON, though its type says so'],
+    ]);
+    const res = await request(mock.app).get(`/members/m1/passes/${PASS}`).set(AUTH);
+    expect(res.body).toMatchObject({ id: PASS, name: 'Gold' });
+  });
+
   test("round-trips the mock's own HAR export, dropped calls included", async () => {
     const recorder = await newMock();
     recorder.override({ operationId: 'listCredentials', fault: 'drop', times: 1 });

@@ -94,7 +94,7 @@ describe('a mock whose state is kept in SQLite', () => {
     await request(mock.app).get(`/members/m1/passes/${first.id}`).set(AUTH).expect(200);
   });
 
-  test('health says failing (503) with the last error while writes fail, and ok once one succeeds', async () => {
+  test('health says failing (503) with the last error while writes fail (ready and live stay 200), and ok once one succeeds', async () => {
     db.pragma('query_only = ON');
     await create().expect(500);
     const failing = await request(mock.app).get('/__mock/health').expect(503);
@@ -102,6 +102,9 @@ describe('a mock whose state is kept in SQLite', () => {
       status: 'failing',
       state: { kind: 'sqlite', failing: true, lastError: { message: expect.stringContaining('readonly') } },
     });
+    // A failed write is no reason to take the mock out of rotation: reads still answer, and the next write may pass.
+    await request(mock.app).get('/__mock/health/ready').expect(200);
+    await request(mock.app).get('/__mock/health/live').expect(200);
     db.pragma('query_only = OFF');
     await create().expect(201);
     const ok = await request(mock.app).get('/__mock/health').expect(200);

@@ -11,9 +11,23 @@ describe('bytes without Buffer', () => {
   test('utf8Length counts as Buffer.byteLength does, lone surrogates too', () => {
     fc.assert(fc.property(anyText, (text) => utf8Length(text) === Buffer.byteLength(text)));
     expect(utf8Length('a\u00e9\u20ac\u{1f600}\ud800')).toBe(1 + 2 + 3 + 4 + 3);
-    // Past one chunk (64 Ki units), a pair across the chunks' border, a lone surrogate at the very end.
-    for (const text of ['a'.repeat(65_535) + '\u{1f600}'.repeat(3), '\u00e9'.repeat(200_000) + '\ud800'])
+    // Past one chunk (64 Ki units), a pair across the chunks' border, a lone surrogate at the very end, a lone high
+    // surrogate last in a chunk with a pair after it.
+    for (const text of [
+      'a'.repeat(65_535) + '\u{1f600}'.repeat(3),
+      '\u00e9'.repeat(200_000) + '\ud800',
+      'a'.repeat(65_535) + '\ud800\ud800\udc00',
+    ])
       expect(utf8Length(text)).toBe(Buffer.byteLength(text));
+  });
+
+  test("utf8Length counts as Buffer.byteLength does whatever falls on a chunk's border", () => {
+    const border = fc.tuple(fc.integer({ min: 65_530, max: 65_536 }), anyText);
+    const counts = ([prefix, text]: [number, string]) => {
+      const whole = 'a'.repeat(prefix) + text;
+      return utf8Length(whole) === Buffer.byteLength(whole);
+    };
+    fc.assert(fc.property(border, counts), { numRuns: 300 });
   });
 
   test('copyText reads as Buffer round-trips it', () => {

@@ -69,21 +69,31 @@ describe('readJsonFile on a file larger than it reads', () => {
 });
 
 describe('readJsonFile on a pipe, which has no size before it is read', () => {
-  test('stops one byte past the limit and refuses it', async () => {
+  test('stops past the limit of a pipe that never ends, and refuses it', async () => {
     const { spawn } = await import('node:child_process');
+    const { createWriteStream } = await import('node:fs');
     const path = join(dir, 'pipe');
     await new Promise<void>((done, fail) =>
       spawn('mkfifo', [path]).on('exit', (code) => (code === 0 ? done() : fail(new Error(`mkfifo ${code}`)))),
     );
-    // The writer offers four times the limit; the reader must stop after limit + 1 bytes.
-    const writer = writeFile(path, `[${'1,'.repeat(2048)}1]`).catch(() => undefined);
+    // The writer writes for as long as the pipe has a reader: a reader that read to the end would never return.
+    const writer = createWriteStream(path);
+    let written = 0;
+    const chunk = '1,'.repeat(512);
+    const more = (): void => {
+      while (writer.write(chunk)) written += chunk.length;
+    };
+    writer.on('open', more).on('drain', more);
+    const stopped = new Promise<void>((resolve) => writer.on('error', () => resolve()).on('close', () => resolve()));
     await expect(readJsonFile(path, 'data file', 1024)).rejects.toThrow(
       new StateError(
         `The data file ${path} is larger than that; a JSON file of state may be 1KB at most. ` +
           'Split it, or keep that much state in a SQLite state file (--state-file).',
       ),
     );
-    await writer;
+    // The reader closed the pipe: the writer's next write fails (EPIPE) and it stops.
+    await stopped;
+    expect(written).toBeGreaterThan(1024);
   });
 
   test('reads one within the limit', async () => {

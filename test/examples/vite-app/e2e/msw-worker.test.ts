@@ -3,7 +3,7 @@
 // engine answers it. The worker script is generated here by `msw init` into a public folder of the test's own
 // (with the contract beside it), so it always matches the installed msw; the docs say the same for an app.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { BUNDLE, builtBundle } from '../../../support/browser-bundle.js';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
-const BUNDLE = join(ROOT, 'dist/browser/msw.js');
 /** Where the screenshot goes (reports/ is not committed; the docs' copy is msw-worker.png beside the app). */
 const SHOT = join(ROOT, 'reports/msw-worker/msw-worker.png');
 const AUTH = { Authorization: 'Bearer dev' };
@@ -26,7 +26,7 @@ let appUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: npm run build first.`);
+  builtBundle();
   publicDir = await mkdtemp(join(tmpdir(), 'msw-public-'));
   execFileSync(process.execPath, [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', publicDir, '--no-save'], {
     stdio: 'ignore',
