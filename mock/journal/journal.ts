@@ -34,9 +34,9 @@ export class JournalClosedError extends Error {
 
 /**
  * Hears each call recorded: `call` is a view of what the journal keeps (read it, do not keep or change it);
- * `copy()` hands out a copy, made once a call however many listeners ask.
+ * `copy()` hands out a copy, made once a call however many listeners ask; `adopted`: another replica served it.
  */
-export type CallListener = (call: CallRecord, copy: () => CallRecord) => void;
+export type CallListener = (call: CallRecord, copy: () => CallRecord, adopted?: boolean) => void;
 
 /** Hears what a journal keeps and clears, to hand it to other replicas (see {@link Journal.share}). */
 export interface JournalShare {
@@ -97,12 +97,13 @@ export class Journal implements BudgetHolder {
 
   /**
    * Keeps a call another replica recorded, as that replica kept it (its number and time): replicas number
-   * calls in one order, so it is newer than every call kept here.
+   * calls in one order, so it is newer than every call kept here. `fresh`: false for a call this replica's
+   * listeners heard already (its copy made again from the log), kept without telling them again.
    */
-  adopt(kept: Kept): void {
+  adopt(kept: Kept, fresh = true): void {
     if (this.#closed) return;
     if (this.#size === this.limit) this.dropOldest();
-    this.#keep(kept, NOT_PARSED);
+    this.#keep(kept, NOT_PARSED, fresh ? 'adopted' : 'heard');
   }
 
   /** Hands every call kept from now on, and every clear, to `share` (one at a time; `undefined`: none). */
@@ -110,27 +111,31 @@ export class Journal implements BudgetHolder {
     this.#share = share;
   }
 
-  /** Keeps a call; `parsed`: its body as the handler parsed it, for listeners (else NOT_PARSED). */
-  #keep(kept: Kept, parsed: unknown): void {
+  /**
+   * Keeps a call; `parsed`: its body as the handler parsed it, for listeners (else NOT_PARSED); `from`: served
+   * here, adopted from another replica, or adopted again (its listeners heard it already: not told again).
+   */
+  #keep(kept: Kept, parsed: unknown, from: 'served' | 'adopted' | 'heard' = 'served'): void {
     this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
     this.#size++;
     this.#bytes += kept.cost;
     this.#budget.charge(this, kept.cost, kept.number);
-    if (this.#observe || this.#listeners.size > 0) this.#tell(kept, parsed);
+    if (from === 'heard') return;
+    if (this.#observe || this.#listeners.size > 0) this.#tell(kept, parsed, from === 'adopted');
   }
 
-  #tell(kept: Kept, parsed: unknown): void {
+  #tell(kept: Kept, parsed: unknown, adopted: boolean): void {
     const view = viewOf(kept, parsed);
     let copy: CallRecord | undefined;
     const copyOnce = () => (copy ??= copyOf(kept));
-    if (this.#observe) this.#hear(this.#observe, view, copyOnce);
-    for (const listener of this.#listeners.keys()) this.#hear(listener, view, copyOnce);
+    if (this.#observe) this.#hear(this.#observe, view, copyOnce, adopted);
+    for (const listener of this.#listeners.keys()) this.#hear(listener, view, copyOnce, adopted);
   }
 
-  #hear(listener: CallListener, view: CallRecord, copy: () => CallRecord): void {
+  #hear(listener: CallListener, view: CallRecord, copy: () => CallRecord, adopted: boolean): void {
     try {
-      listener(view, copy);
+      listener(view, copy, adopted);
     } catch {
       // A listener's failure is its own: the call is recorded, and the request still gets its answer.
     }

@@ -1,6 +1,6 @@
 // What one replica changed in the state it shares with the others, as data to publish, and how a replica applies
 // what another published: records put, deleted and restored; calls kept, journals cleared, sessions dropped;
-// counters, overrides and faults as they stand after a section.
+// counters, overrides and faults as they stand after a section; in a snapshot, the last call number too.
 import type { Faults } from '../respond/faults.js';
 import type { Override } from '../respond/overrides.js';
 import type { Kept } from '../journal/journal.js';
@@ -17,7 +17,8 @@ export type Change =
   | { s: string; k: 'clear' }
   | { s: string; k: 'drop' }
   | { s: string; k: 'steering'; counters: [string, number][]; overrides: Override[] }
-  | { k: 'faults'; faults: Faults };
+  | { k: 'faults'; faults: Faults }
+  | { k: 'numbered'; calls: number };
 
 /**
  * Watches a mock's sessions for changes while a section runs (`take` hands them over), and applies changes other
@@ -29,6 +30,15 @@ export class ReplicaChanges {
   /** Each session's counters and overrides as last published or applied, as JSON. */
   #steering = new Map<string, string>();
   #faults: string;
+  /**
+   * The highest call number this replica's listeners (waits, coverage, the Pact, onCall) heard: a call applied
+   * again (after a forget, from a snapshot) is kept without their hearing it twice.
+   */
+  #heard = 0;
+  /** The highest call number published or applied: a forget takes `#heard` back to it (see forget). */
+  #settled = 0;
+  /** `#heard` as the last take found it: settled once what was taken is published. */
+  #taken = 0;
 
   constructor(
     readonly context: MockContext,
@@ -53,7 +63,13 @@ export class ReplicaChanges {
     const faults = JSON.stringify(this.context.faults);
     if (faults !== this.#faults) changes.push({ k: 'faults', faults: this.context.faults });
     this.#faults = faults;
+    this.#taken = this.#heard;
     return changes;
+  }
+
+  /** What the last take handed over was published: its calls are settled. */
+  published(): void {
+    this.#settled = Math.max(this.#settled, this.#taken);
   }
 
   /** Everything this replica's copy holds, as changes that make it again from a replica that starts. */
@@ -66,6 +82,8 @@ export class ReplicaChanges {
       changes.push({ s, k: 'steering', ...(JSON.parse(steeringOf(session)) as SteeringJson) });
     }
     changes.push({ k: 'faults', faults: this.context.faults });
+    // After a reset the journals hold no call: the number goes on all the same (call ids never go back).
+    changes.push({ k: 'numbered', calls: this.context.lastCallNumber() });
     return changes;
   }
 
@@ -78,6 +96,8 @@ export class ReplicaChanges {
       context.faults = context.options.faults;
     });
     this.#changes = [];
+    // Calls heard here but never published were this replica's alone: another's of the same number is heard.
+    this.#heard = this.#settled;
   }
 
   /** Applies what another replica published, in its order. */
@@ -103,6 +123,7 @@ export class ReplicaChanges {
     const { context } = this;
     if (change.k === 'faults') return void (context.faults = change.faults);
     if (change.k === 'drop') return dropSession(context, change.s);
+    if (change.k === 'numbered') return context.seeCallNumber(change.calls);
     const session = sessionOf(context, change.s);
     switch (change.k) {
       case 'put':
@@ -111,9 +132,14 @@ export class ReplicaChanges {
         return void session.store.delete(change.c, change.id);
       case 'restore':
         return void restoreState(context, session, change.snapshot, change.charged);
-      case 'call':
-        context.seeCallNumber(change.call.number);
-        return session.journal.adopt(change.call);
+      case 'call': {
+        const { number } = change.call;
+        context.seeCallNumber(number);
+        session.journal.adopt(change.call, number > this.#heard);
+        this.#heard = Math.max(this.#heard, number);
+        this.#settled = Math.max(this.#settled, number);
+        return;
+      }
       case 'clear':
         return session.journal.clear();
       case 'steering':
@@ -132,7 +158,10 @@ export class ReplicaChanges {
     this.#steering.set(s, steeringOf(session));
     session.store = new WatchedStore(session.store, s, note, this.health);
     session.journal.share({
-      kept: (call) => note({ s, k: 'call', call }),
+      kept: (call) => {
+        this.#heard = Math.max(this.#heard, call.number);
+        note({ s, k: 'call', call });
+      },
       cleared: () => note({ s, k: 'clear' }),
       closed: () => {
         this.#steering.delete(s);

@@ -73,7 +73,9 @@ export function createMetrics(context: MockContext): MockMetrics {
     registers,
   });
   gauges(context, registers);
-  context.callListeners.add((call) => {
+  // The calls this replica served: another replica's (`adopted`) are that replica's to count.
+  context.callListeners.add((call, _copy, adopted) => {
+    if (adopted) return;
     const one = series.of(call.contract, call.operationId);
     one.statuses.set(call.response.status, (one.statuses.get(call.response.status) ?? 0) + 1);
     if (call.ms !== undefined) latency.observe(one.labels, call.ms / 1000);

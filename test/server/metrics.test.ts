@@ -8,6 +8,7 @@ import { DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } fro
 import { AUTH, newServer } from '../support/harness.js';
 import { histogramOf, readScrape, seriesOf, valueOf } from '../support/prometheus-text.js';
 import { deadUrl, startUpstream } from '../support/upstream.js';
+import { RedisServer } from '../support/redis-server.js';
 
 const TOKEN = 'metrics-token';
 const ADMIN = { Authorization: `Bearer ${TOKEN}` };
@@ -212,4 +213,24 @@ describe('readScrape', () => {
     expect(histogramOf(families, 'h', { op: 'a' })).toEqual({ count: 2, sum: 0.3, buckets: { '0.1': 1, '+Inf': 2 } });
     expect(histogramOf(families, 'h')).toEqual({ count: 1, sum: 0.1, buckets: { '+Inf': 1 } });
   });
+});
+
+describe('replicas sharing one Redis (--store)', () => {
+  test("each counts the calls it served: one that served none shows none, though it holds the other's", async () => {
+    const redis = await RedisServer.start();
+    try {
+      const store = `${redis.url}?prefix=metrics:`;
+      const served = await mockWith({ redis: store });
+      const idle = await mockWith({ redis: store });
+      for (let i = 0; i < 5; i++) expect((await listPasses(served)).status).toBe(200);
+      // A request to the idle one runs in a section: its journal then holds the five calls it did not serve.
+      const counted = await fetch(`${idle.url}/__mock/calls/count`, { headers: ADMIN });
+      expect(((await counted.json()) as { count: number }).count).toBe(5);
+      expect(seriesOf(await scrape(idle), REQUESTS)).toEqual([]);
+      expect(valueOf(await scrape(served), REQUESTS, { operation: 'listPasses', status: '200' })).toBe(5);
+    } finally {
+      await Promise.all(open.splice(0).map((o) => o.close()));
+      await redis.stop();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { JournalBudget } from '../../mock/journal/journal-budget.js';
-import { callNumber, Journal, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
+import { callNumber, Journal, type CallRecord, type Kept, type NewCall } from '../../mock/journal/journal.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
   operationId,
@@ -179,6 +179,41 @@ describe('Journal', () => {
     for (const p of ['/5', '/6']) journal.record(call(p));
     expect(journal.list().map((c) => c.path)).toEqual(['/5', '/6']);
     expect(journal.count()).toBe(2);
+  });
+});
+
+describe('Journal.adopt (a call another replica served)', () => {
+  /** A call as one replica's journal keeps it, to adopt in another's. */
+  function keptBy(path: string): Kept {
+    const kept: Kept[] = [];
+    const served = new Journal(10);
+    served.share({ kept: (k) => kept.push(k), cleared: () => undefined, closed: () => undefined });
+    served.record(call(path));
+    return kept[0]!;
+  }
+
+  test('listeners hear an adopted call once, told it was adopted', () => {
+    const journal = new Journal(10);
+    const heard: [string, boolean | undefined][] = [];
+    journal.subscribe((c, _copy, adopted) => heard.push([c.path, adopted]));
+    journal.record(call('/served'));
+    journal.adopt(keptBy('/adopted'));
+    expect(heard).toEqual([
+      ['/served', false],
+      ['/adopted', true],
+    ]);
+  });
+
+  test('a call adopted again (its copy made again from the log) is kept without its listeners hearing it twice', () => {
+    const journal = new Journal(10);
+    const heard: string[] = [];
+    journal.subscribe((c) => heard.push(c.path));
+    const kept = keptBy('/replayed');
+    journal.adopt(kept);
+    journal.clear();
+    journal.adopt(kept, false);
+    expect(heard).toEqual(['/replayed']);
+    expect(journal.list().map((c) => c.path)).toEqual(['/replayed']);
   });
 });
 
