@@ -33,6 +33,7 @@ import { JOIN, joinSession, LEAVE, leaveSession, opensSession } from './join-ses
 import { loopDelay } from './loop-delay.js';
 import { isProbe, probeEndpoints, type ProbeParts } from './probe-endpoints.js';
 import { recordEndpoints } from './record-endpoints.js';
+import type { Unavailable } from '../instance/replication.js';
 import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
 
 const ADMIN_BODY_LIMIT = 262_144;
@@ -178,7 +179,7 @@ function run(context: MockContext, control: MockControl, ex: Exchange, instance:
       }
     };
     const { replication } = context;
-    const unavailable = () => answer(storeUnavailable(ex));
+    const unavailable = (why?: Unavailable) => answer(storeUnavailable(ex, why));
     // The endpoint runs in a section (the state it reads is current), and its answer goes out once what it
     // changed is shared; one that waits (a call, the metrics) answers when it is done.
     const respond = () => {

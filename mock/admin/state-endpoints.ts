@@ -4,6 +4,8 @@ import type { MockControl } from '../control/control.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { isWrapped, type StateError } from '../state/check-snapshot.js';
+import type { Outcome } from '../control/control.js';
+import type { StoreSnapshot } from '../state/store.js';
 import { streamed, type AdminEndpoint } from './admin-endpoint.js';
 
 /**
@@ -25,13 +27,17 @@ export const STATE = '/__mock/state';
 export function stateEndpoints(control: MockControl): Record<string, AdminEndpoint> {
   return {
     'GET /state': ({ session }) => streamed(control.stateText(session.name)),
-    'PUT /state': async ({ ex, session, body, instance }) => {
+    'PUT /state': ({ ex, session, body, instance }) => {
       if (body === undefined) return noBody(ex.method, instance, 'the state, { "collections": { ... } }');
-      const result = await control.setStateGradually(session.name, body, `PUT ${STATE}`);
-      if (result.ok) return streamed(control.stateText(session.name));
-      // Pointers lead into the body as it was sent: `{ collections: { ... } }`, or the bare map.
-      const prefix = isWrapped(body) ? '/collections' : '';
-      return refusal(result.error.kind as RefusalKind, result.error.state!, instance, prefix);
+      const answer = (result: Outcome<StoreSnapshot>): Reply => {
+        if (result.ok) return streamed(control.stateText(session.name));
+        // Pointers lead into the body as it was sent: `{ collections: { ... } }`, or the bare map.
+        const prefix = isWrapped(body) ? '/collections' : '';
+        return refusal(result.error.kind as RefusalKind, result.error.state!, instance, prefix);
+      };
+      // Alone, a large state is replaced a slice at a time; a replica replaces it in its section, at once.
+      const result = control.setStateGradually(session.name, body, `PUT ${STATE}`);
+      return result instanceof Promise ? result.then(answer) : answer(result);
     },
   };
 }

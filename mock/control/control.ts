@@ -16,6 +16,7 @@ import { serve } from '../plan/serve.js';
 import { checkSnapshot } from '../state/check-snapshot.js';
 import { PlaceholderSource } from '../state/placeholders.js';
 import { replaceState, replaceStateGradually, type ReplaceStateResult } from '../instance/replace-state.js';
+import { ALONE } from '../instance/replication.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
 import { callNumber, JournalClosedError, type CallFilter, type CallRecord, type Journal } from '../journal/journal.js';
 import { apiNames, mountOf, unknownApi } from '../contract/combine-contracts.js';
@@ -121,7 +122,11 @@ export interface MockControl {
   /** Replaces the session's state, records completed and checked as fixtures are, all or nothing. */
   setState(session: string, snapshot: unknown, source: string): Outcome<StoreSnapshot>;
   /** The same, a slice at a time: other requests are answered meanwhile (the admin API's way). */
-  setStateGradually(session: string, snapshot: unknown, source: string): Promise<Outcome<StoreSnapshot>>;
+  setStateGradually(
+    session: string,
+    snapshot: unknown,
+    source: string,
+  ): Outcome<StoreSnapshot> | Promise<Outcome<StoreSnapshot>>;
   /** Resets one session, or the whole mock (every named session dropped) when none is named. */
   reset(session?: string): void;
   sessions(): SessionSummary[];
@@ -294,8 +299,11 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     },
     setState: (session, snapshot, source) =>
       stateOutcome(replaceState(context, sessionOf(context, session), snapshot, source)),
-    setStateGradually: async (session, snapshot, source) =>
-      stateOutcome(await replaceStateGradually(context, sessionOf(context, session), snapshot, source)),
+    // A replica replaces it at once, in its section: published before it is answered, never outside the lock.
+    setStateGradually: (session, snapshot, source) =>
+      context.replication === ALONE
+        ? replaceStateGradually(context, sessionOf(context, session), snapshot, source).then(stateOutcome)
+        : stateOutcome(replaceState(context, sessionOf(context, session), snapshot, source)),
     reset(session) {
       if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
       for (const name of [...context.sessions.keys()]) dropSession(context, name);

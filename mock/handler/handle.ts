@@ -22,6 +22,7 @@ import { isAdminPath, refuseSessionName } from './guards/select-session.js';
 import { recordCall, writeAnswer } from './send-reply.js';
 import { storeUnavailable } from './store-unavailable.js';
 import type { ProxyStage } from './proxy.js';
+import type { Unavailable } from '../instance/replication.js';
 
 /** The proxy stage that stands for an API (`undefined`: a mock of one contract), if its requests go upstream. */
 export type ProxyLookup = (api: string | undefined) => ProxyStage | undefined;
@@ -51,7 +52,7 @@ export function createHandler(
    */
   const shared = (ex: Exchange, work: () => void, write: () => void): void => {
     const { replication } = context;
-    const unavailable = () => writeAnswer(ex, storeUnavailable(ex));
+    const unavailable = (why?: Unavailable) => writeAnswer(ex, storeUnavailable(ex, why));
     replication.within(() => {
       work();
       replication.afterPublish(write, unavailable);
@@ -86,14 +87,21 @@ export function createHandler(
           handleError(context, ex, error, finish);
         }
       },
-      () => writeAnswer(ex, storeUnavailable(ex)),
+      (why) => writeAnswer(ex, storeUnavailable(ex, why)),
     );
   const proxyOf = makeProxy?.(finish);
   /** How the engine's stages (engine/answer-request.ts) reach Node: made once, for every request. */
   const transport: Transport<Exchange> = {
     finish,
     drop,
-    later: (ex, ms, action) => later(context, ex, ms, finish, action),
+    // A delay starts once what decided it is published: a section that fails answers 503, not the delayed answer.
+    later: (ex, ms, action) =>
+      ms <= 0
+        ? action()
+        : context.replication.afterPublish(
+            () => later(context, ex, ms, finish, action),
+            (why) => writeAnswer(ex, storeUnavailable(ex, why)),
+          ),
     fail: (ex, error) => handleError(context, ex, error, finish),
   };
   return (req, res) => {

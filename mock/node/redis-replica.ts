@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { MockContext } from '../instance/mock-context.js';
-import type { Replication } from '../instance/replication.js';
+import type { Replication, Unavailable } from '../instance/replication.js';
 import { ReplicaChanges, type Change } from './replica-changes.js';
 import { BEGIN, COMMIT, RELEASE } from './redis-scripts.js';
+import { readStoreUrl, redactSecrets, redactUrl } from './redis-store-url.js';
 
 /** How a replica reaches Redis. */
 export interface RedisStoreOptions {
@@ -19,18 +20,20 @@ export interface RedisStoreOptions {
   lockTtl?: number;
 }
 
-/**
- * Entries the log may hold before the next section keeps a snapshot of everything and trims the log before it
- * (`?snapshotEvery=` in the URL). @default 1000
- */
-const SNAPSHOT_EVERY = 1000;
-
+/** A log entry: its id, and `['c', changes as JSON, 'p', the id of the entry before it]`. */
 type Entry = [id: string, fields: string[]];
 
 interface Work {
   work: () => void;
-  unavailable: () => void;
+  unavailable: (why?: Unavailable) => void;
+  /** When (ms since the epoch) it is answered 503 if its section has not begun by then. */
+  deadline: number;
+  /** Answered 503 already: its section skips it. */
+  expired?: boolean;
 }
+
+/** What a section wrote, to go out once its changes are published. */
+type Write = Pick<Work, 'work' | 'unavailable'>;
 
 /** Sections run one batch at a time: the requests that arrived while one ran run together in the next. */
 const BATCH = 64;
@@ -43,6 +46,10 @@ export class RedisReplica implements Replication {
   /** lock, log, turn, snapshot, snapshot id (see redis-scripts.ts). */
   readonly #keys: string[];
   readonly #snapshotEvery: number;
+  /** Requests waiting for a section at most; past them, 503 at once. */
+  readonly #maxQueued: number;
+  /** The store URL, to take its password out of every message. */
+  readonly #url: string;
   /** The log's length after the last publish: past `#snapshotEvery`, the next one keeps a snapshot. */
   #logLength = 0;
   /** This replica, as the turn names it. */
@@ -51,8 +58,12 @@ export class RedisReplica implements Replication {
   readonly #lockTtl: number;
   #applied = '0-0';
   #queue: Work[] = [];
+  /** The batch waiting for its section to begin (the lock, the log): answered 503 at its deadline too. */
+  #starting: Work[] = [];
+  /** Answers 503 the requests whose deadline passed while they waited. */
+  #expiry: NodeJS.Timeout | undefined;
   #running = false;
-  #writes: Work[] | undefined;
+  #writes: Write[] | undefined;
   #closed = false;
   #lastError: { message: string; at: string } | undefined;
   /** When Redis last answered, and last failed to (ms since the epoch): failing while the failure is newer. */
@@ -66,14 +77,21 @@ export class RedisReplica implements Replication {
    * read may be this section's own changes, published but not yet known to be.
    */
   #open = false;
+  /**
+   * The copy cannot take the log where it stands (forgotten, or an entry did not follow the one applied): the
+   * follower applies nothing until a section has begun, which starts it again from the snapshot or the log.
+   */
+  #stale = false;
 
   private constructor(
     readonly context: MockContext,
     { url, timeout = 1000, lockTtl = 5000 }: RedisStoreOptions,
   ) {
-    const { address, prefix, snapshotEvery } = readStoreUrl(url);
+    const { address, prefix, snapshotEvery, maxQueued } = readStoreUrl(url);
+    this.#url = url;
     this.#keys = ['lock', 'log', 'turn', 'snapshot', 'snapshot-id'].map((key) => prefix + key);
     this.#snapshotEvery = snapshotEvery;
+    this.#maxQueued = maxQueued;
     this.#timeout = timeout;
     this.#lockTtl = lockTtl;
     const settings = {
@@ -95,28 +113,33 @@ export class RedisReplica implements Replication {
   /** Connects, applies the log as it stands, and follows it. Fails when Redis cannot be reached in time. */
   static async open(context: MockContext, options: RedisStoreOptions): Promise<RedisReplica> {
     const replica = new RedisReplica(context, options);
+    const token = randomUUID();
     try {
       await Promise.all([replica.#redis.connect(), replica.#reader.connect()]);
       // A first section, with nothing to do: the log (or the snapshot and the log after it) applied.
-      const token = randomUUID();
       await replica.#begin(token);
       await replica.#commit(token, []);
     } catch (error) {
+      // A BEGIN that timed out may still take the lock: let go of it rather than hold the others 5 s.
+      if (replica.#redis.status === 'ready') await replica.#release(token);
       replica.close();
-      throw new Error(`Cannot use the Redis store at ${options.url}: ${(error as Error).message}`, { cause: error });
+      const message = redactSecrets((error as Error).message, options.url);
+      throw new Error(`Cannot use the Redis store at ${redactUrl(options.url)}: ${message}`);
     }
     context.replication = replica;
     void replica.#follow();
     return replica;
   }
 
-  within(work: () => void, unavailable: () => void): void {
+  within(work: () => void, unavailable: (why?: Unavailable) => void): void {
     if (this.#writes) return work();
-    this.#queue.push({ work, unavailable });
+    if (this.#queue.length >= this.#maxQueued) return unavailable('queue-full');
+    this.#queue.push({ work, unavailable, deadline: Date.now() + this.#timeout });
+    this.#armExpiry();
     if (!this.#running) void this.#drain();
   }
 
-  afterPublish(write: () => void, unavailable: () => void): void {
+  afterPublish(write: () => void, unavailable: (why?: Unavailable) => void): void {
     if (this.#writes) this.#writes.push({ work: write, unavailable });
     else write();
   }
@@ -124,6 +147,7 @@ export class RedisReplica implements Replication {
   /** Stops following the log and closes both connections. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#expiry);
     this.#redis.disconnect();
     this.#reader.disconnect();
   }
@@ -133,7 +157,7 @@ export class RedisReplica implements Replication {
     try {
       while (this.#queue.length > 0) {
         this.#open = true;
-        await this.#section(this.#queue.splice(0, BATCH));
+        await this.#section((this.#starting = this.#queue.splice(0, BATCH)));
         this.#open = false;
       }
     } finally {
@@ -142,34 +166,67 @@ export class RedisReplica implements Replication {
     }
   }
 
+  /**
+   * Answers 503 the requests waiting past their deadline (the batch whose section is beginning, and the queue),
+   * then waits for the next deadline: one timer, however many wait.
+   */
+  #armExpiry(): void {
+    if (this.#expiry !== undefined || this.#closed) return;
+    const next = this.#starting.find((w) => !w.expired) ?? this.#queue[0];
+    if (!next) return;
+    this.#expiry = setTimeout(
+      () => {
+        this.#expiry = undefined;
+        const now = Date.now();
+        for (const waiting of this.#starting)
+          if (!waiting.expired && waiting.deadline <= now) {
+            waiting.expired = true;
+            quietly(waiting.unavailable);
+          }
+        let gone = 0;
+        while (gone < this.#queue.length && this.#queue[gone]!.deadline <= now) gone++;
+        for (const { unavailable } of this.#queue.splice(0, gone)) quietly(unavailable);
+        this.#armExpiry();
+      },
+      Math.max(0, next.deadline - Date.now()),
+    );
+    this.#expiry.unref();
+  }
+
   /** One section: current, then the batch's work, then its changes published, then what it wrote. */
   async #section(batch: Work[]): Promise<void> {
     const token = randomUUID();
     try {
-      await this.#begin(token);
+      await this.#begin(token, batch);
     } catch (error) {
       this.#failed(error as Error);
       // Redis may still run the BEGIN that timed out: this, sent after it, lets go of the lock it would take.
-      this.#redis.eval(RELEASE, 1, this.#keys[0]!, token).catch(() => undefined);
-      for (const { unavailable } of batch) quietly(unavailable);
+      void this.#release(token);
+      // Redis does not answer: the requests waiting behind this batch would wait for it in vain as well.
+      for (const { unavailable, expired } of [...batch, ...this.#queue.splice(0)]) if (!expired) quietly(unavailable);
       return;
+    } finally {
+      this.#starting = [];
     }
-    const writes: Work[] = [];
+    const writes: Write[] = [];
     this.#writes = writes;
     try {
       // A request's work answers its own errors; one that throws all the same is not left without an answer.
-      for (const { work, unavailable } of batch)
+      for (const { work, unavailable, expired } of batch) {
+        if (expired) continue;
         try {
           work();
         } catch {
           quietly(unavailable);
         }
+      }
     } finally {
       this.#writes = undefined;
     }
     const published = await this.#commit(token, this.#changes.take()).then(
       () => {
         this.#answeredAt = Date.now();
+        this.#changes.published();
         return true;
       },
       (error: Error) => {
@@ -178,22 +235,36 @@ export class RedisReplica implements Replication {
         return false;
       },
     );
-    for (const { work, unavailable } of writes) quietly(published ? work : unavailable);
+    for (const { work, unavailable } of writes) quietly(published ? work : () => unavailable('not-published'));
   }
 
-  /** Takes the lock and applies the log since the last entry applied; retries while another replica holds it. */
-  async #begin(token: string): Promise<void> {
+  /** Lets go of the lock if this token holds it; a failure to is the lock's TTL's to mend. */
+  async #release(token: string): Promise<void> {
+    await this.#redis.eval(RELEASE, 1, this.#keys[0]!, token).catch(() => undefined);
+  }
+
+  /**
+   * Takes the lock and applies the log since the last entry applied (all of it, or the snapshot and the log
+   * after it, when the copy is stale); retries while another replica holds it, while a request of `batch` waits.
+   */
+  async #begin(token: string, batch: Work[] = []): Promise<void> {
     const until = Date.now() + this.#timeout;
     const args = [token, this.#lockTtl, this.#applied, this.#id, this.#timeout];
     for (;;) {
+      if (this.#stale && this.#applied !== '0-0') this.#forget();
       args[2] = this.#applied;
       const got = (await this.#redis.eval(BEGIN, 5, ...this.#keys, ...args)) as [string, string, Entry[]] | null;
       if (got) {
         const [at, snapshot, entries] = got;
+        this.#stale = false;
         if (at !== '') this.#restart(at, snapshot);
-        return this.#apply(entries);
+        if (this.#apply(entries)) return;
+        // Under the lock the log cannot move: an entry that does not follow is a log changed behind the replicas.
+        await this.#release(token);
+        throw new Error('the log in Redis does not follow the entry this replica applied last');
       }
-      if (Date.now() > until) throw new Error(`another replica held the lock for more than ${this.#timeout} ms`);
+      if (Date.now() > until || (batch.length > 0 && batch.every((w) => w.expired)))
+        throw new Error(`another replica held the lock for more than ${this.#timeout} ms`);
       await sleep(1 + Math.random() * 2);
     }
   }
@@ -216,13 +287,22 @@ export class RedisReplica implements Replication {
     this.#logLength = length;
   }
 
-  /** Applies entries of the log newer than the last applied, in order. */
-  #apply(entries: Entry[]): void {
+  /**
+   * Applies entries of the log newer than the last applied, in order, each only onto the entry before it: at the
+   * first that follows another (entries trimmed away unseen), the copy is stale and applies no more. Returns
+   * whether every entry followed.
+   */
+  #apply(entries: Entry[]): boolean {
     for (const [id, fields] of entries) {
       if (!isAfter(id, this.#applied)) continue;
+      if (fields[3] !== this.#applied) {
+        this.#stale = true;
+        return false;
+      }
       this.#changes.apply(JSON.parse(fields[1]!) as Change[]);
       this.#applied = id;
     }
+    return true;
   }
 
   /** Applies what other replicas publish as it comes, between sections: a wait here sees a call served there. */
@@ -234,7 +314,9 @@ export class RedisReplica implements Replication {
           [string, Entry[]][] | null;
         // Every read that returns, even empty after its 2 s, says Redis answers.
         this.#answeredAt = Date.now();
-        if (read && !this.#open && forgotten === this.#forgotten) this.#apply(read[0]![1]);
+        if (!read || this.#open || this.#stale || forgotten !== this.#forgotten) continue;
+        // A copy that cannot take what it read starts again at once: a wait here still hears the calls.
+        if (!this.#apply(read[0]![1])) this.within(noWork, noWork);
       } catch (error) {
         if (this.#closed) return;
         this.#failed(error as Error);
@@ -251,12 +333,13 @@ export class RedisReplica implements Replication {
     this.#changes.forget();
     this.#applied = '0-0';
     this.#forgotten++;
+    this.#stale = true;
   }
 
   #failed(error: Error): void {
     this.#errors++;
     this.#failedAt = Date.now();
-    this.#lastError = { message: error.message, at: new Date().toISOString() };
+    this.#lastError = { message: redactSecrets(error.message, this.#url), at: new Date().toISOString() };
   }
 
   #health() {
@@ -265,9 +348,12 @@ export class RedisReplica implements Replication {
     // took the traffic away brings no request to try.
     const down = this.#redis.status !== 'ready' || this.#reader.status !== 'ready';
     const failing = down || this.#failedAt >= this.#answeredAt;
-    return { failing, errors: this.#errors, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
+    const lastError = this.#lastError ? { lastError: this.#lastError } : {};
+    return { failing, errors: this.#errors, applied: this.#applied, ...lastError };
   }
 }
+
+function noWork(): void {}
 
 /** Runs a function, its failure its own (a request's work answers its own errors). */
 function quietly(action: () => void): void {
@@ -283,21 +369,4 @@ function isAfter(a: string, b: string): boolean {
   const [am, as] = a.split('-').map(Number) as [number, number];
   const [bm, bs] = b.split('-').map(Number) as [number, number];
   return am > bm || (am === bm && as > bs);
-}
-
-/**
- * The Redis address of a `--store` URL, and the prefix of this mock's keys (`?prefix=`, `membership-mock:`).
- * @example readStoreUrl('redis://localhost:6379/0?prefix=demo:').prefix // 'demo:'
- */
-export function readStoreUrl(url: string): { address: string; prefix: string; snapshotEvery: number } {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
-    throw new Error(`--store takes redis://host:port/db, not ${JSON.stringify(url)}.`);
-  const prefix = parsed.searchParams.get('prefix') ?? 'membership-mock:';
-  const every = parsed.searchParams.get('snapshotEvery');
-  const snapshotEvery = every === null ? SNAPSHOT_EVERY : Number(every);
-  if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1)
-    throw new Error(`snapshotEvery must be a whole number of log entries from 1, not ${JSON.stringify(every)}.`);
-  parsed.search = '';
-  return { address: parsed.toString(), prefix, snapshotEvery };
 }

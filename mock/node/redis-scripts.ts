@@ -31,13 +31,18 @@ end
 return {'', '', redis.call('XRANGE', KEYS[2], '(' .. ARGV[3], '+')}`;
 
 /**
- * Adds the section's changes (ARGV[2], or none: '') to the log; with a snapshot (ARGV[3]) of everything as of
- * that entry (or of ARGV[4], the id applied, when it adds none), keeps it and trims the log before it. Lets go of
- * the lock, only while the section's token (ARGV[1]) still holds it. Returns `{ id added or '', log length }`.
+ * Adds the section's changes (ARGV[2], or none: '') to the log, with the id of the entry before it (`p`: a
+ * replica applies an entry only onto the one before it); with a snapshot (ARGV[3]) of everything as of that
+ * entry (or of ARGV[4], the id applied, when it adds none), keeps it and trims the log before it. Lets go of the
+ * lock, only while the section's token (ARGV[1]) still holds it. Returns `{ id added or '', log length }`.
  */
 export const COMMIT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('LOST the lock expired') end
 local id = ''
-if ARGV[2] ~= '' then id = redis.call('XADD', KEYS[2], '*', 'c', ARGV[2]) end
+if ARGV[2] ~= '' then
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+  local before = last and last[1] or redis.call('GET', KEYS[5]) or '0-0'
+  id = redis.call('XADD', KEYS[2], '*', 'c', ARGV[2], 'p', before)
+end
 if ARGV[3] ~= '' then
   local at = id
   if at == '' then at = ARGV[4] end

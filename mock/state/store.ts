@@ -49,6 +49,8 @@ export interface StoreInfo {
   errors?: number;
   /** Records (and removed ids) of the file kept parsed in memory, at most 20,000: what the state costs the heap. */
   cached?: number;
+  /** The id of the last entry of the Redis log this replica applied (`--store redis://…`). */
+  applied?: string;
 }
 
 /** What became of a write: stored, or refused (nothing changed) because a collection or the budget is full. */

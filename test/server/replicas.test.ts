@@ -2,7 +2,8 @@
 // puts them: real processes (the built CLI), a real redis-server, real sockets.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
-import { CliProcess } from '../support/cli-process.js';
+import { CliProcess, runCli } from '../support/cli-process.js';
+import { freePort } from '../support/free-port.js';
 import { AUTH } from '../support/harness.js';
 import { RedisServer, roundRobin, type RoundRobin } from '../support/redis-server.js';
 
@@ -18,7 +19,7 @@ async function replicas(redis: RedisServer, count: number, prefix: string, more 
 function send(url: string, session: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
   return fetch(url, {
     method: init.method ?? 'GET',
-    headers: { ...AUTH, 'X-Mock-Session': session, 'Content-Type': 'application/json' },
+    headers: { ...AUTH, ...(session === '' ? {} : { 'X-Mock-Session': session }), 'Content-Type': 'application/json' },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: AbortSignal.timeout(10_000),
   });
@@ -88,16 +89,6 @@ describe('three replicas behind a round-robin proxy', () => {
     }
   });
 
-  test('overrides set through two replicas get ids of their own', async () => {
-    const spec = { operationId: 'getPass', status: 404 };
-    const ids = [];
-    for (const mock of mocks.slice(0, 2)) {
-      const set = await send(`${mock.url}/__mock/overrides`, 'ids', { method: 'POST', body: spec });
-      ids.push(((await set.json()) as { id: string }).id);
-    }
-    expect(new Set(ids).size).toBe(2);
-  });
-
   test('a reset from one replica clears the calls and state every replica has', async () => {
     await send(`${mocks[0]!.url}${PASSES}`, 'reset', { method: 'POST', body: { name: 'Gone' } });
     await send(`${mocks[1]!.url}${PASSES}`, 'reset');
@@ -124,12 +115,143 @@ describe('three replicas behind a round-robin proxy', () => {
   });
 });
 
-async function waitersOn(url: string): Promise<number> {
-  const { sessions } = (await (await send(`${url}/__mock/sessions`, 'wait')).json()) as {
+async function waitersOn(url: string, session = 'wait'): Promise<number> {
+  const { sessions } = (await (await send(`${url}/__mock/sessions`, session)).json()) as {
     sessions: { name: string; waiters: number }[];
   };
-  return sessions.find((s) => s.name === 'wait')?.waiters ?? 0;
+  return sessions.find((s) => s.name === session)?.waiters ?? 0;
 }
+
+describe('two replicas that never served a request', () => {
+  test('give overrides set through each ids of their own', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 2, 'ids:');
+    try {
+      const spec = { operationId: 'getPass', status: 404 };
+      const ids = [];
+      for (const mock of mocks) {
+        const set = await send(`${mock.url}/__mock/overrides`, 'ids', { method: 'POST', body: spec });
+        expect(set.status).toBe(201);
+        ids.push(((await set.json()) as { id: string }).id);
+      }
+      // Each process numbers from 1: the second is past the first only because it sees it in force.
+      expect(ids).toEqual(['override-1', 'override-2']);
+    } finally {
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('a replica stopped (SIGSTOP) while the other publishes past a trim', () => {
+  /**
+   * Two replicas trimming the log on every publish; B current with P0 and waiting (default session) for a
+   * getPass; B stopped while A creates P1 to P3 and gets P3. Resolves once B, let go on, heard the getPass.
+   */
+  async function behind(redis: RedisServer): Promise<{ a: CliProcess; b: CliProcess; mocks: CliProcess[] }> {
+    const mocks = await replicas(redis, 2, 'behind:', '&snapshotEvery=1');
+    const [a, b] = mocks as [CliProcess, CliProcess];
+    expect((await send(`${a.url}${PASSES}`, '', { method: 'POST', body: { name: 'P0' } })).status).toBe(201);
+    const waiting = send(`${b.url}/__mock/calls/wait`, '', {
+      method: 'POST',
+      body: { match: { operationId: 'getPass' }, timeout: 8000 },
+    });
+    await expect.poll(async () => waitersOn(b.url, ''), { timeout: 5000, interval: 20 }).toBe(1);
+    b.child.kill('SIGSTOP');
+    let id = '';
+    for (const name of ['P1', 'P2', 'P3']) {
+      const created = await send(`${a.url}${PASSES}`, '', { method: 'POST', body: { name } });
+      id = ((await created.json()) as { id: string }).id;
+    }
+    expect((await send(`${a.url}${PASSES}/${id}`, '')).status).toBe(200);
+    b.child.kill('SIGCONT');
+    expect((await waiting).status).toBe(200);
+    return { a, b, mocks };
+  }
+
+  test('B applies nothing that does not follow what it holds, and serves every record once it runs again', async () => {
+    const redis = await RedisServer.start();
+    let mocks: CliProcess[] = [];
+    try {
+      const stopped = await behind(redis);
+      mocks = stopped.mocks;
+      const listed = (await (await send(`${stopped.b.url}${PASSES}?limit=100`, '')).json()) as {
+        data: { name?: string }[];
+      };
+      expect(listed.data.map((p) => p.name).filter(Boolean)).toEqual(expect.arrayContaining(['P0', 'P1', 'P2', 'P3']));
+      expect(await countOf(stopped.b.url, '')).toBe(await countOf(stopped.a.url, ''));
+    } finally {
+      for (const mock of mocks) mock.child.kill('SIGCONT');
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+
+  test("B's coverage counts each call once, though B made its copy again from the snapshot", async () => {
+    const redis = await RedisServer.start();
+    let mocks: CliProcess[] = [];
+    try {
+      const stopped = await behind(redis);
+      mocks = stopped.mocks;
+      const coverage = async (url: string) => (await send(`${url}/__mock/coverage`, '')).json();
+      expect(await coverage(stopped.b.url)).toEqual(await coverage(stopped.a.url));
+    } finally {
+      for (const mock of mocks) mock.child.kill('SIGCONT');
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('a state put through one replica', () => {
+  test('is served by the other as soon as the PUT is answered, however large', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 2, 'put:');
+    try {
+      const [a, b] = mocks as [CliProcess, CliProcess];
+      const passes = Array.from({ length: 900 }, (_, i) => ({ name: `S${i}` }));
+      const body = { collections: { [PASSES]: passes } };
+      const put = await send(`${a.url}/__mock/state`, 'put', { method: 'PUT', body });
+      expect(put.status).toBe(200);
+      const listed = (await (await send(`${b.url}/__mock/state${PASSES}`, 'put')).json()) as { records: unknown[] };
+      expect(listed.records).toHaveLength(900);
+    } finally {
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('a replica started after a reset, the log trimmed behind it', () => {
+  test('numbers its calls after the ones made before the reset', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 1, 'numbers:', '&snapshotEvery=1');
+    try {
+      for (let i = 0; i < 3; i++) expect((await send(`${mocks[0]!.url}${PASSES}`, '')).status).toBe(200);
+      expect((await send(`${mocks[0]!.url}/__mock/reset`, '', { method: 'POST' })).status).toBe(204);
+      const [late] = await replicas(redis, 1, 'numbers:', '&snapshotEvery=1');
+      mocks.push(late!);
+      expect((await send(`${late!.url}${PASSES}`, '')).status).toBe(200);
+      const { calls } = (await (await send(`${late!.url}/__mock/calls`, '')).json()) as { calls: { id: string }[] };
+      expect(calls.map((c) => c.id)).toEqual(['call-4']);
+    } finally {
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('a --store URL with a password', () => {
+  test('never shows the password: a replica that cannot reach Redis names the URL without it', async () => {
+    const port = await freePort();
+    const store = `redis://app:s3cret-pw@127.0.0.1:${port}/0`;
+    const args = ['--port', '0', '--log', 'off', '--no-watch', '--store', store];
+    const { code, stdout, stderr } = await runCli(args);
+    expect(code).not.toBe(0);
+    expect(stdout + stderr).not.toContain('s3cret-pw');
+    expect(stderr).toContain(`redis://***@127.0.0.1:${port}/0`);
+  });
+});
 
 describe('the Redis server stopped while two replicas serve', () => {
   test('requests answer 503 store-unavailable, readiness fails, and both serve what they had once it is back', async () => {
@@ -241,6 +363,55 @@ describe('a Redis server that stops answering (SIGSTOP)', () => {
         .toBe(200);
       expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
       console.log(`redis hung: answered 503 in ${took} ms`);
+    } finally {
+      redis.signal('SIGCONT');
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('requests waiting while Redis hangs (SIGSTOP)', () => {
+  test('two hundred at once are each answered 503 within the timeout, not one batch after another', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 1, 'queue:');
+    const [mock] = mocks as [CliProcess];
+    try {
+      redis.signal('SIGSTOP');
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          const answer = await send(`${mock.url}${PASSES}`, 'queue');
+          return { status: answer.status, ms: Date.now() - started };
+        }),
+      );
+      const ms = answers.map((a) => a.ms).sort((x, y) => x - y);
+      console.log(`redis hung, 200 requests: first 503 after ${ms[0]} ms, median ${ms[100]}, last ${ms[199]}`);
+      expect(answers.every((a) => a.status === 503)).toBe(true);
+      // The timeout is 1 s; before the queue had deadlines, each batch of 64 waited for the one before (5.5 s).
+      expect(ms[199]).toBeLessThan(2500);
+    } finally {
+      redis.signal('SIGCONT');
+      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
+      await redis.stop();
+    }
+  }, 60_000);
+
+  test('past ?maxQueued= waiting, a request is answered 503 at once, saying why', async () => {
+    const redis = await RedisServer.start();
+    const mocks = await replicas(redis, 1, 'full:', '&maxQueued=10');
+    const [mock] = mocks as [CliProcess];
+    try {
+      // The first to arrive has its section begin (and hang), ten wait behind it, twenty find the queue full.
+      redis.signal('SIGSTOP');
+      const answers = await Promise.all(
+        Array.from({ length: 31 }, async () => {
+          const answer = await send(`${mock.url}${PASSES}`, 'full');
+          return { status: answer.status, detail: ((await answer.json()) as { detail: string }).detail };
+        }),
+      );
+      expect(answers.every((a) => a.status === 503)).toBe(true);
+      expect(answers.filter((a) => a.detail.includes('maxQueued'))).toHaveLength(20);
     } finally {
       redis.signal('SIGCONT');
       await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
