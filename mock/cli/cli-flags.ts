@@ -32,7 +32,7 @@ Options:
                          every change is committed before it is answered; a new FILE starts from --data;
                          a JSON state file of earlier versions is imported once (kept as FILE.imported.json)
   --store URL            share state, overrides, faults and the journal with other replicas through Redis:
-                         redis://host:port/db (?prefix=name: keeps this mock's keys apart); see replicas.md
+                         redis://host:port/db (?prefix=name: keeps its keys apart, ?maxQueued=N); see replicas.md
   --state-sync MODE      normal (default): answered changes survive the mock being killed; full: they
                          survive the machine losing power too (a disk sync per change)
   --cors-origin LIST     allow only these origins, comma-separated (default: any origin; the admin API
