@@ -231,6 +231,8 @@ export class RedisReplica implements Replication {
       },
       (error: Error) => {
         this.#failed(error);
+        // A script that failed part way (or timed out) may leave the lock taken: not for 5 s.
+        void this.#release(token);
         this.#forget();
         return false;
       },
@@ -309,14 +311,21 @@ export class RedisReplica implements Replication {
   async #follow(): Promise<void> {
     while (!this.#closed) {
       try {
+        // A stale copy is made again by a section: one starts now if none runs (a wait here still hears calls).
+        if (this.#stale) {
+          if (!this.#running) this.within(noWork, noWork);
+          await sleep(100);
+          continue;
+        }
         const forgotten = this.#forgotten;
         const read = (await this.#reader.xread('BLOCK', 2000, 'STREAMS', this.#keys[1]!, this.#applied)) as
           [string, Entry[]][] | null;
         // Every read that returns, even empty after its 2 s, says Redis answers.
         this.#answeredAt = Date.now();
-        if (!read || this.#open || this.#stale || forgotten !== this.#forgotten) continue;
-        // A copy that cannot take what it read starts again at once: a wait here still hears the calls.
-        if (!this.#apply(read[0]![1])) this.within(noWork, noWork);
+        if (!read) continue;
+        // A section applies what it finds itself; read again once it is done.
+        if (this.#open || forgotten !== this.#forgotten) await sleep(10);
+        else this.#apply(read[0]![1]);
       } catch (error) {
         if (this.#closed) return;
         this.#failed(error as Error);

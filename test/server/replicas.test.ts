@@ -419,3 +419,44 @@ describe('requests waiting while Redis hangs (SIGSTOP)', () => {
     }
   }, 60_000);
 });
+
+describe("a publish that fails (Redis refuses XADD to the replica's user)", () => {
+  test('a delayed answer whose section could not publish is answered 503, and what it did is undone', async () => {
+    const redis = await RedisServer.start();
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url);
+    await admin.call('ACL', 'SETUSER', 'mock', 'on', '>pw', '~*', '&*', '+@all');
+    const store = `redis://mock:pw@127.0.0.1:${redis.port}/0?prefix=refused:`;
+    const mock = await CliProcess.start(['--port', '0', '--log', 'off', '--no-watch', '--store', store], {
+      contract: DEFAULT_CONTRACT,
+    });
+    try {
+      const delayed = { operationId: 'createPass', delay: 1500 };
+      expect((await send(`${mock.url}/__mock/overrides`, 'refused', { method: 'POST', body: delayed })).status).toBe(
+        201,
+      );
+      await admin.call('ACL', 'SETUSER', 'mock', '-xadd');
+      const created = send(`${mock.url}${PASSES}`, 'refused', { method: 'POST', body: { name: 'Undone' } });
+      // The section that decided the answer failed to publish (the health counts it); Redis takes it again.
+      await expect.poll(async () => errorsOf(mock.url), { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
+      await admin.call('ACL', 'SETUSER', 'mock', '+xadd');
+      const answer = await created;
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { detail: string }).detail).toContain('may or may not');
+      // The failed publish let go of the lock: the replica serves at once, without the create.
+      const list = await send(`${mock.url}${PASSES}?limit=100`, 'refused');
+      expect(list.status).toBe(200);
+      const listed = (await list.json()) as { data: { name?: string }[] };
+      expect(listed.data.map((p) => p.name)).not.toContain('Undone');
+    } finally {
+      admin.disconnect();
+      await mock.stop('SIGKILL');
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+async function errorsOf(url: string): Promise<number> {
+  const health = (await (await send(`${url}/__mock/health`, '')).json()) as { state: { errors?: number } };
+  return health.state.errors ?? 0;
+}
