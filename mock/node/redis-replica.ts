@@ -9,6 +9,7 @@ import type { Replication, Unavailable } from '../instance/replication.js';
 import { ReplicaChanges, type Change } from './replica-changes.js';
 import { BEGIN, COMMIT, RELEASE } from './redis-scripts.js';
 import { readStoreUrl, redactSecrets, redactUrl } from './redis-store-url.js';
+import { quietly, WaitingRequests, type Work } from './waiting-requests.js';
 
 /** How a replica reaches Redis. */
 export interface RedisStoreOptions {
@@ -22,15 +23,6 @@ export interface RedisStoreOptions {
 
 /** A log entry: its id, and `['c', changes as JSON, 'p', the id of the entry before it]`. */
 type Entry = [id: string, fields: string[]];
-
-interface Work {
-  work: () => void;
-  unavailable: (why?: Unavailable) => void;
-  /** When (ms since the epoch) it is answered 503 if its section has not begun by then. */
-  deadline: number;
-  /** Answered 503 already: its section skips it. */
-  expired?: boolean;
-}
 
 /** What a section wrote, to go out once its changes are published. */
 type Write = Pick<Work, 'work' | 'unavailable'>;
@@ -46,8 +38,6 @@ export class RedisReplica implements Replication {
   /** lock, log, turn, snapshot, snapshot id (see redis-scripts.ts). */
   readonly #keys: string[];
   readonly #snapshotEvery: number;
-  /** Requests waiting for a section at most; past them, 503 at once. */
-  readonly #maxQueued: number;
   /** The store URL, to take its password out of every message. */
   readonly #url: string;
   /** The log's length after the last publish: past `#snapshotEvery`, the next one keeps a snapshot. */
@@ -57,11 +47,7 @@ export class RedisReplica implements Replication {
   readonly #timeout: number;
   readonly #lockTtl: number;
   #applied = '0-0';
-  #queue: Work[] = [];
-  /** The batch waiting for its section to begin (the lock, the log): answered 503 at its deadline too. */
-  #starting: Work[] = [];
-  /** Answers 503 the requests whose deadline passed while they waited. */
-  #expiry: NodeJS.Timeout | undefined;
+  readonly #waiting: WaitingRequests;
   #running = false;
   #writes: Write[] | undefined;
   #closed = false;
@@ -91,7 +77,7 @@ export class RedisReplica implements Replication {
     this.#url = url;
     this.#keys = ['lock', 'log', 'turn', 'snapshot', 'snapshot-id'].map((key) => prefix + key);
     this.#snapshotEvery = snapshotEvery;
-    this.#maxQueued = maxQueued;
+    this.#waiting = new WaitingRequests(timeout, maxQueued);
     this.#timeout = timeout;
     this.#lockTtl = lockTtl;
     const settings = {
@@ -133,9 +119,7 @@ export class RedisReplica implements Replication {
 
   within(work: () => void, unavailable: (why?: Unavailable) => void): void {
     if (this.#writes) return work();
-    if (this.#queue.length >= this.#maxQueued) return unavailable('queue-full');
-    this.#queue.push({ work, unavailable, deadline: Date.now() + this.#timeout });
-    this.#armExpiry();
+    this.#waiting.add(work, unavailable);
     if (!this.#running) void this.#drain();
   }
 
@@ -147,7 +131,7 @@ export class RedisReplica implements Replication {
   /** Stops following the log and closes both connections. */
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#expiry);
+    this.#waiting.close();
     this.#redis.disconnect();
     this.#reader.disconnect();
   }
@@ -155,42 +139,15 @@ export class RedisReplica implements Replication {
   async #drain(): Promise<void> {
     this.#running = true;
     try {
-      while (this.#queue.length > 0) {
+      while (this.#waiting.size > 0) {
         this.#open = true;
-        await this.#section((this.#starting = this.#queue.splice(0, BATCH)));
+        await this.#section(this.#waiting.take(BATCH));
         this.#open = false;
       }
     } finally {
       this.#running = false;
       this.#open = false;
     }
-  }
-
-  /**
-   * Answers 503 the requests waiting past their deadline (the batch whose section is beginning, and the queue),
-   * then waits for the next deadline: one timer, however many wait.
-   */
-  #armExpiry(): void {
-    if (this.#expiry !== undefined || this.#closed) return;
-    const next = this.#starting.find((w) => !w.expired) ?? this.#queue[0];
-    if (!next) return;
-    this.#expiry = setTimeout(
-      () => {
-        this.#expiry = undefined;
-        const now = Date.now();
-        for (const waiting of this.#starting)
-          if (!waiting.expired && waiting.deadline <= now) {
-            waiting.expired = true;
-            quietly(waiting.unavailable);
-          }
-        let gone = 0;
-        while (gone < this.#queue.length && this.#queue[gone]!.deadline <= now) gone++;
-        for (const { unavailable } of this.#queue.splice(0, gone)) quietly(unavailable);
-        this.#armExpiry();
-      },
-      Math.max(0, next.deadline - Date.now()),
-    );
-    this.#expiry.unref();
   }
 
   /** One section: current, then the batch's work, then its changes published, then what it wrote. */
@@ -203,10 +160,10 @@ export class RedisReplica implements Replication {
       // Redis may still run the BEGIN that timed out: this, sent after it, lets go of the lock it would take.
       void this.#release(token);
       // Redis does not answer: the requests waiting behind this batch would wait for it in vain as well.
-      for (const { unavailable, expired } of [...batch, ...this.#queue.splice(0)]) if (!expired) quietly(unavailable);
+      this.#waiting.failAll(batch);
       return;
     } finally {
-      this.#starting = [];
+      this.#waiting.began();
     }
     const writes: Write[] = [];
     this.#writes = writes;
@@ -363,15 +320,6 @@ export class RedisReplica implements Replication {
 }
 
 function noWork(): void {}
-
-/** Runs a function, its failure its own (a request's work answers its own errors). */
-function quietly(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // The handler answered or logged it.
-  }
-}
 
 /** Whether stream id `a` comes after `b` (`ms-seq`). */
 function isAfter(a: string, b: string): boolean {
