@@ -169,7 +169,6 @@ function run(context: MockContext, control: MockControl, ex: Exchange, instance:
   const { endpoint, params, bodyLimit, readBody } = routed;
   readBody(ex, (error) => {
     if (error) return writeAnswer(ex, failure(context, ex, error, instance, bodyLimit));
-    const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
     // A client that left (during a long-poll) has no one to answer; a stream answered itself.
     const answer = (reply: Reply | undefined) => {
       try {
@@ -185,6 +184,8 @@ function run(context: MockContext, control: MockControl, ex: Exchange, instance:
     const respond = () => {
       let reply: Reply | undefined | Promise<Reply | undefined>;
       try {
+        // The session is picked in the section: one that its applied changes dropped is not written to.
+        const request = { ex, session: ex.session, body: ex.body, params: params(ex.path), instance, control };
         reply = endpoint(request);
       } catch (thrown) {
         reply = failure(context, ex, thrown, instance, bodyLimit);
