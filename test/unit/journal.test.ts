@@ -26,6 +26,26 @@ describe('Journal', () => {
     expect(journal.list().map((c) => c.path)).toEqual(['/a']);
   });
 
+  test("a listener reads a JSON body as the handler parsed it, or the kept text's parse when it was cut or had no text", () => {
+    const journal = new Journal(10, { bodyLimit: 40 });
+    const heard: { body: unknown; copied: unknown }[] = [];
+    journal.subscribe((c, copy) => heard.push({ body: c.body, copied: copy().body }));
+    const small = { name: 'Gold' };
+    const large = { name: 'x'.repeat(100) };
+    journal.record({ ...call('/a', 'POST'), body: small, bodyText: JSON.stringify(small) });
+    journal.record({ ...call('/b', 'POST'), body: large, bodyText: JSON.stringify(large) });
+    journal.record({ ...call('/c', 'POST'), body: small });
+    // Parsed once from its text: the same object, equal to what a copy parses from the kept text.
+    expect(heard[0]!.body).toBe(small);
+    expect(heard[0]!.copied).toEqual(small);
+    // Cut at 40 characters: the kept (cut) text, as a copy reads it, not the whole object.
+    expect(heard[1]!.body).not.toBe(large);
+    expect(heard[1]!.body).toEqual(heard[1]!.copied);
+    // No text (a body another app parsed): the kept text's parse, not the caller's object.
+    expect(heard[2]!.body).not.toBe(small);
+    expect(heard[2]!.body).toEqual(small);
+  });
+
   test('returns calls oldest first with increasing ids', () => {
     const journal = new Journal(10);
     journal.record(call('/a'));
