@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, createServer, preview, type PreviewServer } from 'vite';
+import { launchChromium } from '../../../support/chromium.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { connectMock } from 'membership-mock';
 import type { operations } from 'membership-mock/contracts/membership';
@@ -37,10 +38,7 @@ beforeAll(async () => {
     preview: { host: '127.0.0.1', port: 0 },
   });
   appUrl = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

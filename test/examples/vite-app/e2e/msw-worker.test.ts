@@ -2,17 +2,16 @@
 // the contract's handlers (membership-mock/msw/browser, the bundle `npm run build` writes), and the page's own
 // engine answers it. The worker script is generated here by `msw init` into a public folder of the test's own
 // (with the contract beside it), so it always matches the installed msw; the docs say the same for an app.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BUNDLE, builtBundle } from '../../../support/browser-bundle.js';
+import { BUNDLE, builtBundle, mswPublicFolder } from '../../../support/browser-bundle.js';
+import { launchChromium } from '../../../support/chromium.js';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -27,11 +26,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   builtBundle();
-  publicDir = await mkdtemp(join(tmpdir(), 'msw-public-'));
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', publicDir, '--no-save'], {
-    stdio: 'ignore',
-  });
-  copyFileSync(join(ROOT, 'contracts/membership.openapi.yaml'), join(publicDir, 'openapi.yaml'));
+  publicDir = await mswPublicFolder('msw-public-');
   server = await createServer({
     root: APP,
     publicDir,
@@ -47,10 +42,7 @@ beforeAll(async () => {
   });
   await server.listen();
   appUrl = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

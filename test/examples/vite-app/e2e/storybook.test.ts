@@ -1,15 +1,14 @@
 // e2e/storybook.test.ts: the Storybook recipe of mock/docs/msw.md, run: `storybook dev` on the quick start's app
 // (.storybook/, src/Passes.stories.tsx) with msw-storybook-addon and the contract's handlers, in Debian's chromium.
 // The public folder (MSW's worker script, the contract) is the test's own, as in msw-worker.test.ts.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BUNDLE, builtBundle } from '../../../support/browser-bundle.js';
+import { BUNDLE, builtBundle, mswPublicFolder } from '../../../support/browser-bundle.js';
+import { launchChromium } from '../../../support/chromium.js';
 import { freePort } from '../../../support/free-port.js';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
@@ -23,11 +22,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   builtBundle();
-  publicDir = await mkdtemp(join(tmpdir(), 'storybook-public-'));
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', publicDir, '--no-save'], {
-    stdio: 'ignore',
-  });
-  copyFileSync(join(ROOT, 'contracts/membership.openapi.yaml'), join(publicDir, 'openapi.yaml'));
+  publicDir = await mswPublicFolder('storybook-public-');
   const port = await freePort();
   const bin = join(ROOT, 'node_modules/storybook/dist/bin/dispatcher.js');
   const args = ['dev', '-p', String(port), '--host', '127.0.0.1', '--ci', '--no-open'];
@@ -47,10 +42,7 @@ beforeAll(async () => {
   });
   await ready;
   url = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
