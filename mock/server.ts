@@ -24,8 +24,7 @@ import { datedGenerators, pinAsOf } from './instance/dated-generators.js';
 import { checkSnapshot, recordId } from './state/check-snapshot.js';
 import { completeSnapshot, recordMaker } from './state/complete-record.js';
 import { inferCollections, type CollectionMap } from './plan/infer-collections.js';
-import { openStateFile } from './node/open-state-file.js';
-import { RedisReplica } from './node/redis-replica.js';
+import type { RedisReplica } from './node/redis-replica.js';
 import { readJsonFile } from './node/read-json-file.js';
 import { warmUp } from './plan/warm-up.js';
 import type { SqliteStore } from './node/sqlite-store.js';
@@ -167,7 +166,10 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   }
   let replica: RedisReplica | undefined;
   try {
-    replica = redis ? await RedisReplica.open(contextOfApp(mock), { url: redis }) : undefined;
+    // Loaded only for replicas: its Redis client is 150 ms of every start.
+    replica = redis
+      ? await (await import('./node/redis-replica.js')).RedisReplica.open(contextOfApp(mock), { url: redis })
+      : undefined;
   } catch (error) {
     store?.close();
     recorder?.close();
@@ -429,6 +431,8 @@ async function openState(
   fixtures: StoreSnapshot,
   logger: Logger,
 ): Promise<SqliteStore> {
+  // Loaded only for a state file: SQLite's addon is not every start's.
+  const { openStateFile } = await import('./node/open-state-file.js');
   const { store, origin, imported } = await openStateFile(file, {
     limits: { collection: collectionLimit, budget: new StateBudget(stateBytes) },
     sync,
