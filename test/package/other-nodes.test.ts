@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -139,6 +139,24 @@ describe.each(VERSIONS)('on Node %s', (version) => {
       }
     },
     5 * MINUTES,
+  );
+
+  // Node 22.1 and later keep the code they compile when a program asks (module.enableCompileCache): the CLI
+  // does, so a second start reads its modules' code back instead of compiling it (mock/cli.ts).
+  test(
+    "the CLI keeps its compiled code in the temporary folder's node-compile-cache for the next start",
+    async () => {
+      const temp = await mkdtemp(join(work, 'tmp-'));
+      const bin = join(project, 'node_modules/membership-mock/dist/mock/cli.js');
+      const env = cleanEnv({ TMPDIR: temp });
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const { stdout } = await sh(node, [bin, '--version'], project, env);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+      const kept = await readdir(join(temp, 'node-compile-cache'), { recursive: true, withFileTypes: true });
+      expect(kept.filter((entry) => entry.isFile()).length).toBeGreaterThan(10);
+    },
+    2 * MINUTES,
   );
 
   test(
