@@ -53,7 +53,7 @@ export function completeRecord(
   given: unknown,
   key: string,
   pathParams = pathParamsOf(collection, collectionKey),
-  owners = Object.keys(ownersOf(collection, pathParams)),
+  owners = ownersOf(collection, pathParams),
 ): unknown {
   if (!isObject(given)) return given;
   if (hasAll(given, collection.idField, requiredOf(collection), owners)) return given;
@@ -63,6 +63,7 @@ export function completeRecord(
     pathParams,
     sent: given,
     now: generator.anchor,
+    owners,
   });
   // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be
   // refused.
@@ -72,10 +73,15 @@ export function completeRecord(
   return record;
 }
 
-function hasAll(given: object, idField: string, required: readonly string[], owners: readonly string[]): boolean {
+function hasAll(
+  given: object,
+  idField: string,
+  required: readonly string[],
+  owners: Readonly<Record<string, string>>,
+): boolean {
   if (!Object.hasOwn(given, idField)) return false;
   for (const name of required) if (!Object.hasOwn(given, name)) return false;
-  for (const name of owners) if (!Object.hasOwn(given, name)) return false;
+  for (const name in owners) if (!Object.hasOwn(given, name)) return false;
   return true;
 }
 
@@ -101,7 +107,7 @@ export function completeSnapshot(maker: RecordMaker, given: unknown): unknown {
       if (!collection || !Array.isArray(records)) return [path, records];
       // The same path parameters and owners for every record of the path: worked out once.
       const pathParams = pathParamsOf(collection, path);
-      const owners = Object.keys(ownersOf(collection, pathParams));
+      const owners = ownersOf(collection, pathParams);
       const complete = (record: unknown, index: number) =>
         completeRecord(maker, collection, path, record, `state|${path}|${index}`, pathParams, owners);
       return [path, records.map(complete)];

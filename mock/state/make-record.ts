@@ -72,6 +72,11 @@ export interface CreateRequest {
   pathParams: Record<string, string>;
   sent: unknown;
   now: Date;
+  /**
+   * The references to its parents the path fills (`ownersOf(collection, pathParams)`), when the caller has them
+   * already: records completed by the thousand under one path (a data file) ask for the same ones.
+   */
+  owners?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -87,22 +92,25 @@ export function makeCreated(
   generator: BodyGenerator,
   collection: Collection,
   plan: CreatePlan,
-  { key, pathParams, sent, now }: CreateRequest,
+  { key, pathParams, sent, now, owners = ownersOf(collection, pathParams) }: CreateRequest,
 ): StoredRecord {
   const body = isObject(sent) ? sent : {};
   const properties = propertiesOf(collection.schema);
   const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};
   const decided = new Set<string>();
-  const owners = ownersOf(collection, pathParams);
   const unsent = unsentFields(collection, plan, body);
-  for (const [name, schema] of Object.entries(properties)) {
-    if (name === collection.idField) continue;
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
+    const schema = properties[name]!;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
-    const keeps = (value: unknown) => plan.keeps?.(name, value) ?? true;
     if (Object.hasOwn(owners, name)) fixed[name] = owners[name];
-    else if (Object.hasOwn(body, name) && keeps(body[name])) fixed[name] = copyOf(body[name]);
-    else if (isObject(requested[name]) && requested[name].default !== undefined && keeps(requested[name].default))
+    else if (Object.hasOwn(body, name) && keeps(plan, name, body[name])) fixed[name] = copyOf(body[name]);
+    else if (
+      isObject(requested[name]) &&
+      requested[name].default !== undefined &&
+      keeps(plan, name, requested[name].default)
+    )
       fixed[name] = copyOf(requested[name].default);
     if (Object.hasOwn(fixed, name)) decided.add(name);
     else if (unsent.has(name)) continue;
@@ -141,6 +149,11 @@ export function makeCreated(
   });
 }
 
+/** Whether the record keeps a value sent (or defaulted) for a field: see {@link CreatePlan.keeps}. */
+function keeps(plan: CreatePlan, name: string, value: unknown): boolean {
+  return plan.keeps?.(name, value) ?? true;
+}
+
 /**
  * The fields a create leaves out when the client did not send them: those its request declares (the client
  * could have sent them and chose not to) that the record does not require. What only the server sets stays
@@ -148,20 +161,27 @@ export function makeCreated(
  * create with no JSON request schema leaves out nothing, as it cannot tell.
  */
 function unsentFields(collection: Collection, plan: CreatePlan, body: JsonObject): Set<string> {
+  const unsent = new Set<string>();
+  for (const name of optionalFields(collection, plan)) if (!Object.hasOwn(body, name)) unsent.add(name);
+  return unsent;
+}
+
+/** The fields of a plan's request a create may leave out (see {@link unsentFields}), by plan: found once. */
+const optionalByPlan = new WeakMap<CreatePlan, { collection: Collection; fields: readonly string[] }>();
+
+function optionalFields(collection: Collection, plan: CreatePlan): readonly string[] {
+  const known = optionalByPlan.get(plan);
+  if (known?.collection === collection) return known.fields;
   const requested = propertiesOf(plan.requestSchema);
   const properties = propertiesOf(collection.schema);
   const required = new Set(Array.isArray(collection.schema.required) ? collection.schema.required : []);
   const readOnly = (schema: unknown) => isObject(schema) && schema.readOnly === true;
-  return new Set(
-    Object.keys(requested).filter(
-      (name) =>
-        name !== collection.idField &&
-        !Object.hasOwn(body, name) &&
-        !required.has(name) &&
-        !readOnly(requested[name]) &&
-        !readOnly(properties[name]),
-    ),
+  const fields = Object.keys(requested).filter(
+    (name) =>
+      name !== collection.idField && !required.has(name) && !readOnly(requested[name]) && !readOnly(properties[name]),
   );
+  optionalByPlan.set(plan, { collection, fields });
+  return fields;
 }
 
 /** How many records are drawn at most for one: the generator misses now and then (a oneOf, a deep field). */
