@@ -360,7 +360,8 @@ function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
 function fixturesOf(value: unknown, source: string, collections: CollectionMap, options: MockOptions): StoreSnapshot {
   const { seed, asOf } = resolveMockOptions(options);
   const maker = recordMaker(collections, datedGenerators(seed, asOf).generator);
-  return checkSnapshot(completeSnapshot(maker, value), collections, source);
+  const fitting = new Set<unknown>();
+  return checkSnapshot(completeSnapshot(maker, value, fitting), collections, source, fitting);
 }
 
 /**
