@@ -360,8 +360,7 @@ function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
 function fixturesOf(value: unknown, source: string, collections: CollectionMap, options: MockOptions): StoreSnapshot {
   const { seed, asOf } = resolveMockOptions(options);
   const maker = recordMaker(collections, datedGenerators(seed, asOf).generator);
-  const fitting = new Set<unknown>();
-  return checkSnapshot(completeSnapshot(maker, value, fitting), collections, source, fitting);
+  return checkSnapshot(completeSnapshot(maker, value), collections, source);
 }
 
 /**

@@ -38,15 +38,9 @@ function contextOf(contract: Contract, resolved: ResolvedMockOptions): MockConte
   if (onCall) context.callListeners.add((_call, copy) => onCall(copy()));
   // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
   // startMock's were, to name their file).
-  const fitting = new Set<unknown>();
   context.initialState = wasChecked(resolved.state, served.collections)
     ? resolved.state
-    : checkSnapshot(
-        completeSnapshot(recordMakerOf(context), resolved.state, fitting),
-        served.collections,
-        'the initial state',
-        fitting,
-      );
+    : checkSnapshot(completeSnapshot(recordMakerOf(context), resolved.state), served.collections, 'the initial state');
   // A store of the caller's (the state file's) is served as it holds; it took the fixtures when it was new.
   if (!resolved.store) restoreState(context, sessionOf(context, ''), context.initialState);
   return context;

@@ -83,18 +83,11 @@ export function isWrapped(given: unknown): given is { collections: Record<string
  * Validates a snapshot: every key is a collection path of the contract, every record an object that fits
  * the record schema (as the create response documents it), has a unique id, and belongs to its path (a
  * field named like a path parameter, `member_id`, holds that parameter's value). What `GET /__mock/state`
- * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures. The records in
- * `fitting` (those completeSnapshot made and found fitting, as this check does) are not checked against the
- * contract again; their ids and owners are.
+ * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures.
  * @throws StateError naming the source, the collection, the record's index and id, and what is wrong.
  * @example checkSnapshot({ '/members/m1/passes': [] }, served.collections, 'data.json')
  */
-export function checkSnapshot(
-  given: unknown,
-  collections: CollectionMap,
-  source: string,
-  fitting?: ReadonlySet<unknown>,
-): StoreSnapshot {
+export function checkSnapshot(given: unknown, collections: CollectionMap, source: string): StoreSnapshot {
   const value = unwrapSnapshot(given);
   if (!isObject(value))
     throw new StateError(
@@ -114,7 +107,7 @@ export function checkSnapshot(
     const owners = ownersOf(collection, pathParamsOf(collection, path));
     records.forEach((record: unknown, index) => {
       const place = { where: `${source}: "${path}"[${index}]`, collection: path, index };
-      checkRecord(collection, path, record, place, seen, owners, fitting?.has(record));
+      checkRecord(collection, path, record, place, seen, owners);
     });
   }
   checked.set(value, collections);
@@ -142,7 +135,7 @@ export interface RecordPlace {
 /**
  * Validates one record of the collection at `path`: an object with an id (not one of the ids `seen` before it,
  * which it joins), belonging to its path (`owners`: the path's, when the caller knows them), fitting the record
- * schema (unless the caller checked that already: `fits`).
+ * schema.
  * @throws StateError with the message `${where} (id "x") does not fit the contract: /status: ...`.
  * @example checkRecord(collection, '/members/m1/passes', { id: 'pas_1' }, { where: 'the record' })
  */
@@ -153,7 +146,6 @@ export function checkRecord(
   place: RecordPlace,
   seen?: Set<string>,
   owners = ownersOf(collection, pathParamsOf(collection, path)),
-  fits = false,
 ): StoredRecord {
   const { where } = place;
   if (!isObject(record)) throw refusal(place, '', `${where} is not an object.`);
@@ -165,7 +157,7 @@ export function checkRecord(
   seen?.add(String(id));
   const owner = wrongOwner(owners, record);
   if (owner) throw refusal(place, `/${owner.field}`, `${where} (id "${id}") ${owner.message}.`);
-  const problems = fits ? [] : checkResponseBody(collection.create.spec, record);
+  const problems = checkResponseBody(collection.create.spec, record);
   if (problems.length) {
     const fits = `${where} (id "${id}") does not fit the contract:`;
     const issues = problems.map((problem) => ({ pointer: pointerOf(problem), message: `${fits} ${problem}.` }));

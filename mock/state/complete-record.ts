@@ -4,7 +4,6 @@ import { planCollection, type CreatePlan } from '../plan/collection-plan.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { isObject } from '../schema/schema-facts.js';
 import { collectionOf, pathParamsOf, unwrapSnapshot } from './check-snapshot.js';
-import { checkResponseBody } from '../prism/check-response.js';
 import { makeCreated } from './make-record.js';
 import { ownersOf } from '../plan/path-echo.js';
 
@@ -55,7 +54,6 @@ export function completeRecord(
   key: string,
   pathParams = pathParamsOf(collection, collectionKey),
   owners = ownersOf(collection, pathParams),
-  firstDraw = false,
 ): unknown {
   if (!isObject(given)) return given;
   if (hasAll(given, collection.idField, requiredOf(collection), owners)) return given;
@@ -66,7 +64,6 @@ export function completeRecord(
     sent: given,
     now: generator.anchor,
     owners,
-    firstDraw,
   });
   // In the record's order; what was given wins (an id, another owner), and what the record has not is kept to be
   // refused.
@@ -98,15 +95,10 @@ function define(record: Record<string, unknown>, name: string, value: unknown): 
 /**
  * The map of a snapshot (`{ collections: … }` unwrapped) with every record of a known collection completed
  * ({@link completeRecord}, the key naming its path and index, so the same snapshot makes the same records);
- * anything malformed is left for checkSnapshot to name. Given `fitting`, each record made is checked at once
- * as checkSnapshot checks it and, when it fits, added there for checkSnapshot not to check it again (its first
- * draw taken: one that does not fit is made again as a create makes it, drawn until it fits the record
- * schema): what a data file of thousands of records saves.
- * @example
- * const fitting = new Set();
- * checkSnapshot(completeSnapshot(maker, given, fitting), collections, 'data.json', fitting);
+ * anything malformed is left for checkSnapshot to name.
+ * @example checkSnapshot(completeSnapshot(maker, given), maker.collections, 'data.json')
  */
-export function completeSnapshot(maker: RecordMaker, given: unknown, fitting?: Set<unknown>): unknown {
+export function completeSnapshot(maker: RecordMaker, given: unknown): unknown {
   const map = unwrapSnapshot(given);
   if (!isObject(map)) return map;
   return Object.fromEntries(
@@ -116,16 +108,8 @@ export function completeSnapshot(maker: RecordMaker, given: unknown, fitting?: S
       // The same path parameters and owners for every record of the path: worked out once.
       const pathParams = pathParamsOf(collection, path);
       const owners = ownersOf(collection, pathParams);
-      const complete = (record: unknown, index: number) => {
-        const key = `state|${path}|${index}`;
-        if (!fitting) return completeRecord(maker, collection, path, record, key, pathParams, owners);
-        const made = completeRecord(maker, collection, path, record, key, pathParams, owners, true);
-        if (made === record || !isObject(made)) return made;
-        if (checkResponseBody(collection.create.spec, made).length > 0)
-          return completeRecord(maker, collection, path, record, key, pathParams, owners);
-        fitting.add(made);
-        return made;
-      };
+      const complete = (record: unknown, index: number) =>
+        completeRecord(maker, collection, path, record, `state|${path}|${index}`, pathParams, owners);
       return [path, records.map(complete)];
     }),
   );

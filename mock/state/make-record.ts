@@ -42,7 +42,7 @@ export function makePlaceholder(
   asOf = generator.anchor,
 ): StoredRecord {
   const { collectionKey, index } = slot;
-  return drawFitting(collection, `placeholder|${collectionKey}|${index}`, DRAWS, (key) =>
+  return drawFitting(collection, `placeholder|${collectionKey}|${index}`, (key) =>
     drawPlaceholder(generator, collection, slot, asOf, key),
   );
 }
@@ -77,11 +77,6 @@ export interface CreateRequest {
    * already: records completed by the thousand under one path (a data file) ask for the same ones.
    */
   owners?: Readonly<Record<string, string>>;
-  /**
-   * Take the first record drawn, unchecked: for a caller that checks what it makes anyway (completing a data
-   * file's records, each checked against the contract after) and asks again without this when it does not fit.
-   */
-  firstDraw?: boolean;
 }
 
 /**
@@ -97,7 +92,7 @@ export function makeCreated(
   generator: BodyGenerator,
   collection: Collection,
   plan: CreatePlan,
-  { key, pathParams, sent, now, owners = ownersOf(collection, pathParams), firstDraw = false }: CreateRequest,
+  { key, pathParams, sent, now, owners = ownersOf(collection, pathParams) }: CreateRequest,
 ): StoredRecord {
   const body = isObject(sent) ? sent : {};
   const properties = propertiesOf(collection.schema);
@@ -130,7 +125,7 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     const bundle = bundleOf(collection.create.spec);
-    return drawFitting(collection, key, firstDraw ? 1 : DRAWS, (drawKey) => {
+    return drawFitting(collection, key, (drawKey) => {
       const drawn = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
       // A oneOf branch may require what the client did not send: it stays then.
       const lean = Object.fromEntries(Object.entries(drawn).filter(([name]) => !unsent.has(name)));
@@ -142,7 +137,7 @@ export function makeCreated(
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
   const part = plan.openPart([...Object.keys(fixed), ...unsent]);
-  return drawFitting(collection, key, firstDraw ? 1 : DRAWS, (drawKey) => {
+  return drawFitting(collection, key, (drawKey) => {
     const open = asRecord(generator.generate(part, drawKey, bundleOf(collection.create.spec)));
     const record: StoredRecord = {};
     for (const name of Object.keys(properties)) {
@@ -194,18 +189,12 @@ const DRAWS = 4;
 
 /**
  * The first record `draw` makes (under `key`, then `key|draw1`, …) that fits the record schema, or the last
- * of `draws`: state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
- * One draw is taken as it is, unchecked.
+ * of {@link DRAWS}: state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
  */
-function drawFitting(
-  collection: Collection,
-  key: string,
-  draws: number,
-  draw: (key: string) => StoredRecord,
-): StoredRecord {
+function drawFitting(collection: Collection, key: string, draw: (key: string) => StoredRecord): StoredRecord {
   const bundle = bundleOf(collection.create.spec);
   let record = draw(key);
-  for (let n = 1; n < draws && !valueFits(record, collection.schema, bundle); n++) record = draw(`${key}|draw${n}`);
+  for (let n = 1; n < DRAWS && !valueFits(record, collection.schema, bundle); n++) record = draw(`${key}|draw${n}`);
   return record;
 }
 

@@ -107,39 +107,6 @@ describe('completeSnapshot', () => {
     expect(() => checkSnapshot(bare, collections, 'data.json')).not.toThrow();
   });
 
-  test('given a set, makes the same records and puts in it those it made and found fitting, and no other', () => {
-    const whole = { ...COMPLETE };
-    const wrong = { name: 5 };
-    const given = { '/members/m1/passes': [{}, whole, wrong, { status: 'suspended' }] };
-    const fitting = new Set<unknown>();
-    const made = completeSnapshot(maker(), given, fitting) as Record<string, Record<string, unknown>[]>;
-    expect(made).toEqual(completeSnapshot(maker(), given));
-    const passes = made['/members/m1/passes']!;
-    expect(passes[1]).toBe(whole);
-    expect([...fitting]).toEqual([passes[0], passes[3]]);
-    // The record that breaks the contract is made as before, and checked: refused, naming the field.
-    expect(passes[2]).toMatchObject({ name: 5, id: expect.stringMatching(PASS_ID) });
-    expect(() => checkSnapshot(made, collections, 'data.json', fitting)).toThrow(
-      /data\.json: "\/members\/m1\/passes"\[2\] \(id "pas_\w+"\) does not fit the contract: \/name: must be string/,
-    );
-  });
-
-  test('checkSnapshot takes the records in the set as fitting, and still checks their ids and owners', () => {
-    const made = completeSnapshot(maker(), { '/members/m1/passes': [{}] }) as Record<string, object[]>;
-    const record = made['/members/m1/passes']![0]!;
-    const twice = { '/members/m1/passes': [record, record] };
-    expect(() => checkSnapshot(twice, collections, 'data.json', new Set([record]))).toThrow(/repeats the id/);
-    const elsewhere = { '/members/m2/passes': [record] };
-    expect(() => checkSnapshot(elsewhere, collections, 'data.json', new Set([record]))).toThrow(
-      /has member_id "m1", but its collection path says "m2"/,
-    );
-    // What the set vouches for is not looked at again (the caller checked it as checkSnapshot would).
-    const vouched = { ...COMPLETE, status: 'lost' };
-    const given = { '/members/m1/passes': [vouched] };
-    expect(() => checkSnapshot(given, collections, 'data.json')).toThrow(/\/status: must be equal to one of/);
-    expect(() => checkSnapshot(given, collections, 'data.json', new Set([vouched]))).not.toThrow();
-  });
-
   test('leaves what it cannot complete for the check to name', () => {
     const given = { '/members/m1/vouchers': [{}], '/members/m1/passes': {}, '/members/m2/passes': ['x'] };
     expect(completeSnapshot(maker(), given)).toEqual(given);
