@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { contextOfApp, createApp, type MockApp } from './app.js';
 import type { Typed, UntypedOperations } from './control/operation-types.js';
 import { loadContract } from './node/load-contract.js';
+import { buildContract, CONTRACT_OBJECT, isContract, type Contract } from './contract/contract.js';
+import { noDocuments } from './contract/no-documents.js';
 import { withListeningHost } from './handler/guards/host-guard.js';
 import { watchContract } from './node/watch-contract.js';
 import { createLogger, type Logger } from './instance/logger.js';
@@ -130,7 +132,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     throw new TypeError('Give stateFile (one process keeps its state) or redis (replicas share it), not both.');
   if (apis && options.contract !== undefined)
     throw new TypeError('Give contract (one API) or contracts (several), not both.');
-  const contract = apis ? await combinedOf(apis) : typeof source === 'string' ? await loadContract(source) : source;
+  const contract = apis ? await combinedOf(apis) : await contractOf(source);
   // A process's streams, batched, unless the caller named a sink.
   const logTo = rest.logTo ?? processSink();
   const recorder = record ? recorderOf(record, host, createLogger(rest.log ?? 'off', logTo)) : undefined;
@@ -179,10 +181,9 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     ? () => undefined
     : 'apis' in contract
       ? reloadApisOnEdit(mock, (contract as CombinedContract).apis, logger)
-      : // A contract read from a URL has no file to watch.
-        /^https?:\/\//i.test(contract.source)
-        ? () => undefined
-        : reloadOnEdit(mock, logger);
+      : hasFile(contract.source)
+        ? reloadOnEdit(mock, logger)
+        : () => undefined;
   warmUp();
   // A connection that sends no request (or sends it slowly) is answered 408 and closed, freeing its socket.
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, mock.handle);
@@ -262,6 +263,23 @@ function testApiOf<Ops>(mock: MockApp<Ops>): Omit<RunningMock<Ops>, 'url' | 'por
   };
 }
 
+/**
+ * The contract given: a path or URL, loaded; a contract loadContract made, as it is; an OpenAPI (or Swagger
+ * 2.0) document as an object (parsed JSON or YAML), built with the references inside it (a reference to
+ * another file is refused: an object has no folder to read it from).
+ * @throws ContractError saying what is wrong, for an object that is no OpenAPI document too
+ */
+async function contractOf(given: string | Contract | object): Promise<Contract> {
+  if (typeof given === 'string') return loadContract(given);
+  if (isContract(given)) return given;
+  return buildContract(given, CONTRACT_OBJECT, noDocuments);
+}
+
+/** Whether a contract's source is a file to watch: not a URL, not a document given as an object. */
+function hasFile(source: string): boolean {
+  return source !== CONTRACT_OBJECT && !/^https?:\/\//i.test(source);
+}
+
 /** Several APIs' contracts, loaded side by side and made one (see combine-contracts.ts). */
 async function combinedOf(entries: ContractEntry[]): Promise<CombinedContract> {
   if (entries.length === 0) throw new TypeError('contracts is empty: give at least one API.');
@@ -269,7 +287,7 @@ async function combinedOf(entries: ContractEntry[]): Promise<CombinedContract> {
     entries.map(async ({ name, contract, mount = '/' }) => ({
       name,
       mount,
-      contract: typeof contract === 'string' ? await loadContract(contract) : contract,
+      contract: await contractOf(contract),
     })),
   );
   return combineContracts(loaded);
@@ -282,7 +300,7 @@ async function combinedOf(entries: ContractEntry[]): Promise<CombinedContract> {
 function reloadApisOnEdit<Ops>(mock: MockApp<Ops>, apis: Api[], logger: Logger): () => void {
   const current = [...apis];
   const stops = current.map((api, index) =>
-    /^https?:\/\//i.test(api.contract.source)
+    !hasFile(api.contract.source)
       ? () => undefined
       : watchContract(
           api.contract.source,

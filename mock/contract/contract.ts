@@ -42,6 +42,19 @@ export interface Contract {
   readonly prepared: WeakMap<object, unknown>;
 }
 
+/** What a contract built from a document given as an object (not read from a file or URL) names as its source. */
+export const CONTRACT_OBJECT = 'given as an object';
+
+/** Whether `value` is a loaded contract (loadContract's, buildContract's) rather than a document. */
+export function isContract(value: unknown): value is Contract {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as Partial<Contract>).operations) &&
+    (value as Partial<Contract>).prepared !== undefined
+  );
+}
+
 /** Milliseconds each step of a load took: reading and parsing, references, schemas, Prism's operations. */
 export interface LoadSteps {
   read?: number;

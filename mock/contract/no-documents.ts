@@ -6,7 +6,7 @@ import type { DocumentSource } from './document-source.js';
 /**
  * Refuses every reference to another file or URL, naming it: bundle the document first
  * (`npx @redocly/cli bundle`), or give the contract's path in Node.
- * @example await buildContract(document, 'the contract object', noDocuments)
+ * @example await buildContract(document, CONTRACT_OBJECT, noDocuments)
  */
 export const noDocuments: DocumentSource = {
   read(location, what) {

@@ -200,8 +200,11 @@ export interface ContractEntry {
    * coverage and the inspector, and qualifies an operationId two APIs share (`payments:createCharge`).
    */
   name: string;
-  /** Path or URL of its document, or a contract already loaded with `loadContract`. */
-  contract: string | Contract;
+  /**
+   * Path or URL of its document, a contract already loaded with `loadContract`, or the document as an object
+   * (parsed JSON or YAML, every schema it refers to inside it).
+   */
+  contract: string | Contract | object;
   /**
    * The path prefix it is served under, such as `/payments`; `/` serves it at its own paths.
    * @default '/'
@@ -218,11 +221,12 @@ export interface ContractEntry {
 /** Options of a mock that listens: {@link MockOptions} plus where and what to serve. */
 export interface ServerOptions extends MockOptions {
   /**
-   * Path or URL of the OpenAPI document to serve, or a contract already loaded with `loadContract` (many
-   * mocks of one contract then share one parse).
+   * Path or URL of the OpenAPI document to serve, a contract already loaded with `loadContract` (many mocks of
+   * one contract then share one parse), or the document as an object (parsed JSON or YAML, every schema it
+   * refers to inside it; one that is no OpenAPI document is refused with a ContractError saying so).
    * @default the bundled contracts/membership.openapi.yaml
    */
-  contract?: string | Contract;
+  contract?: string | Contract | object;
   /**
    * Several APIs in one mock, in place of `contract`: each served under its mount (or at its own paths), with
    * its own plans, data and coverage, and one journal, one set of overrides and faults for all of them.

@@ -3,7 +3,7 @@
 // same in-process test API (control/test-api.ts). No Node.js here: it is meant to run in a service worker too.
 // In Node, `membership-mock/msw` (mock/msw.ts) also takes a contract's path, and installs Prism's modules.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { buildContract, type Contract } from '../contract/contract.js';
+import { buildContract, CONTRACT_OBJECT, isContract, type Contract } from '../contract/contract.js';
 import { apiOfPath } from '../contract/combine-contracts.js';
 import { noDocuments } from '../contract/no-documents.js';
 import { createControl } from '../control/control.js';
@@ -75,7 +75,7 @@ export async function createHandlers<Ops = UntypedOperations>(
   { creator = () => ({ name: 'membership-mock', version: 'unknown' }) }: HandlersPlatform = {},
 ): Promise<ContractHandlers<Ops>> {
   const { contract: given, baseUrl, ...rest } = options;
-  const contract = isContract(given) ? given : await buildContract(given, 'the contract object', noDocuments);
+  const contract = isContract(given) ? given : await buildContract(given, CONTRACT_OBJECT, noDocuments);
   const context = buildContext(contract, { ...rest, cors: false, admin: false });
   const control = createControl(context, { creator });
   const checkAndRecord = createCheckAndRecord(context);
@@ -158,11 +158,6 @@ export async function createHandlers<Ops = UntypedOperations>(
   };
   // The operation types exist only for the compiler: the handlers are the same whatever they are.
   return mock as unknown as ContractHandlers<Ops>;
-}
-
-/** Whether `value` is a loaded contract rather than a document. */
-function isContract(value: Contract | object): value is Contract {
-  return Array.isArray((value as Partial<Contract>).operations) && (value as Partial<Contract>).prepared !== undefined;
 }
 
 /** Which requests are the contract's: the path under the base URL, or `undefined` for another's. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { copyFile, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONTRACT, loadContract, type RunningMock } from '../../mock/index.js';
+import { ContractError, DEFAULT_CONTRACT, loadContract, startMock, type RunningMock } from '../../mock/index.js';
 import { AUTH, newServer } from '../support/harness.js';
 
 const running: RunningMock[] = [];
@@ -145,5 +145,66 @@ describe('startMock on a real socket', () => {
   test('rejects when the port is taken', async () => {
     const mock = await start();
     await expect(start({ port: mock.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+// A document given as an object (a parsed JSON or YAML file, one written in the test): no file to read or watch.
+describe('startMock with the contract given as an object', () => {
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Things', version: '2.1.0' },
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          responses: {
+            '200': {
+              description: 'The things',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Things' }, example: ['a', 'b'] } },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas: { Things: { type: 'array', items: { type: 'string' } } } },
+  };
+
+  test('serves an OpenAPI document given as an object, its references inside it, watched for nothing', async () => {
+    const mock = await startMock({ contract: document, watch: true, log: 'off' });
+    try {
+      expect(mock.mock.contract).toMatchObject({ title: 'Things', version: '2.1.0' });
+      const res = await fetch(`${mock.url}/things`);
+      expect(res.status).toBe(200);
+      // Drawn from the schema behind the reference: a list of strings.
+      expect(await res.json()).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect(mock.calls({ operationId: 'listThings' })).toHaveLength(1);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('serves it as one API of several too', async () => {
+    const mock = await startMock({ contracts: [{ name: 'things', contract: document, mount: '/t' }], log: 'off' });
+    try {
+      expect((await fetch(`${mock.url}/t/things`)).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('refuses an object that is no OpenAPI document with a ContractError saying so', async () => {
+    const refused = startMock({ contract: { paths: {} }, log: 'off' });
+    await expect(refused).rejects.toBeInstanceOf(ContractError);
+    await expect(refused).rejects.toThrow(
+      'The contract given as an object is neither an OpenAPI document nor a Postman collection',
+    );
+  });
+
+  test('refuses a reference to another file, which an object has no folder to read from', async () => {
+    const outside = {
+      ...document,
+      paths: { '/things': { get: { responses: { '200': { $ref: './responses.yaml#/Things' } } } } },
+    };
+    await expect(startMock({ contract: outside, log: 'off' })).rejects.toThrow(/responses\.yaml/);
   });
 });
