@@ -78,7 +78,7 @@ export async function buildContract(
     throw new ContractError(`The contract ${location} is not an OpenAPI document (expected an object at the top).`);
   }
   const record = document as Record<string, unknown>;
-  const kind = kindOf(record);
+  const kind = kindOf(record, location);
   if (!kind) {
     throw new ContractError(
       `The contract ${location} is neither an OpenAPI document nor a Postman collection: it has no "openapi" ` +
@@ -102,12 +102,46 @@ export async function buildContract(
   };
 }
 
-function kindOf(document: Record<string, unknown>): DocumentKind | undefined {
-  if (typeof document.openapi === 'string') return 'openapi3';
-  if (typeof document.swagger === 'string') return 'swagger2';
+/**
+ * What the document is, by its version field: OpenAPI 3.x, Swagger 2.0 or a Postman collection v2.
+ * @throws ContractError for a version the mock does not read (OpenAPI 2.0 or 4, Swagger 1.2), which it would
+ * otherwise serve as an API of no operations
+ */
+function kindOf(document: Record<string, unknown>, location: string): DocumentKind | undefined {
+  const { openapi, swagger } = document;
+  for (const [field, value] of [
+    ['openapi', openapi],
+    ['swagger', swagger],
+  ] as const)
+    if (typeof value === 'number')
+      throw new ContractError(
+        `The contract ${location} has "${field}": ${value}, a number (YAML reads an unquoted 3.0 or 2.0 as one): ` +
+          `write the version as text, ${field === 'openapi' ? 'openapi: "3.0.3"' : 'swagger: "2.0"'}.`,
+      );
+  if (typeof openapi === 'string') {
+    if (/^3\.\d+(\.\d+)?(-[\w.]+)?$/.test(openapi)) return 'openapi3';
+    throw unreadVersion(location, `"openapi": "${openapi}"`, openapi === '2.0' ? SWAGGER_HINT : '');
+  }
+  if (typeof swagger === 'string') {
+    if (swagger === '2.0') return 'swagger2';
+    throw unreadVersion(location, `"swagger": "${swagger}"`, UPGRADE_HINT);
+  }
+  if (document.swaggerVersion !== undefined)
+    throw unreadVersion(location, `Swagger ${JSON.stringify(document.swaggerVersion)}`, UPGRADE_HINT);
   const info = document.info as { name?: unknown } | undefined;
   if (Array.isArray(document.item) && typeof info?.name === 'string') return 'postman';
   return undefined;
+}
+
+const SWAGGER_HINT = ' A Swagger 2.0 document says "swagger": "2.0".';
+const UPGRADE_HINT = ' Convert it to OpenAPI 3 first (swagger2openapi, or api-spec-converter for 1.x).';
+
+/** The error of a document of a version the mock does not read, naming the ones it does. */
+function unreadVersion(location: string, version: string, hint: string): ContractError {
+  return new ContractError(
+    `The contract ${location} is ${version}, a version the mock does not read: it reads OpenAPI 3.x, Swagger 2.0 ` +
+      `and Postman collections v2.${hint}`,
+  );
 }
 
 /** Prism's operations of the document, references resolved (a Postman collection has none). */

@@ -52,6 +52,29 @@ describe('loadContract', () => {
     ['a list at the top', '- 1\n- 2\n', /expected an object at the top/],
     ['a Postman collection v1 (a "requests" list)', '{"name": "C", "requests": []}', /nor a Postman collection/],
     ['YAML that contains itself through an alias', 'openapi: 3.0.3\nx-loop: &loop [*loop]\n', /contains itself/],
+    // Versions it does not read: each was served as an API of no operations.
+    [
+      'OpenAPI "2.0"',
+      'openapi: "2.0"\npaths: {}\n',
+      /is "openapi": "2\.0", a version .* Swagger 2\.0 document says "swagger": "2\.0"/,
+    ],
+    [
+      'OpenAPI 4',
+      'openapi: 4.0.0\ninfo: {title: t, version: "1"}\npaths: {}\n',
+      /"openapi": "4\.0\.0", a version the mock does not read: it reads OpenAPI 3\.x/,
+    ],
+    [
+      'Swagger 1.2 by its "swagger" field',
+      'swagger: "1.2"\napis: []\n',
+      /"swagger": "1\.2", a version .* Convert it to OpenAPI 3 first/,
+    ],
+    [
+      'Swagger 1.2 by its "swaggerVersion"',
+      'swaggerVersion: "1.2"\napis: []\n',
+      /is Swagger "1\.2", a version .*api-spec-converter/,
+    ],
+    ['a version written as a number', 'openapi: 3.0\npaths: {}\n', /"openapi": 3, a number .* openapi: "3\.0\.3"/],
+    ['a Swagger version written as a number', 'swagger: 2.0\npaths: {}\n', /"swagger": 2, a number .* swagger: "2\.0"/],
   ])('refuses %s with a ContractError that says why', async (_name, text, message) => {
     const path = text === null ? join(tmpdir(), 'does-not-exist.yaml') : await file('c.yaml', text);
     const error = await loadContract(path).catch((e: unknown) => e);
