@@ -1,6 +1,6 @@
 // Replicas of the mock sharing one Redis (`--store redis://…`), behind a round-robin proxy as a load balancer
 // puts them: real processes (the built CLI), a real redis-server, real sockets.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { DEFAULT_CONTRACT } from '../../mock/index.js';
 import { CliProcess, runCli } from '../support/cli-process.js';
 import { freePort } from '../support/free-port.js';
@@ -9,10 +9,28 @@ import { RedisServer, roundRobin, type RoundRobin } from '../support/redis-serve
 
 const PASSES = '/members/m1/passes';
 
-async function replicas(redis: RedisServer, count: number, prefix: string, more = ''): Promise<CliProcess[]> {
+/** `count` replicas of the CLI on one Redis, under a key prefix of their own (and the store URL's `more`). */
+async function startReplicas(redis: RedisServer, count: number, prefix: string, more = ''): Promise<CliProcess[]> {
   const store = `${redis.url}?prefix=${prefix}${more}`;
   const args = ['--port', '0', '--log', 'off', '--no-watch', '--store', store];
   return Promise.all(Array.from({ length: count }, () => CliProcess.start(args, { contract: DEFAULT_CONTRACT })));
+}
+
+/** {@link startReplicas} for one test: killed when it finishes, passed or failed (paused ones too). */
+async function replicas(redis: RedisServer, count: number, prefix: string, more = ''): Promise<CliProcess[]> {
+  const mocks = await startReplicas(redis, count, prefix, more);
+  onTestFinished(() => Promise.all(mocks.map((m) => m.stop('SIGKILL'))).then(() => undefined));
+  return mocks;
+}
+
+/** A redis-server for one test, stopped when it finishes (woken first, should the test have paused it). */
+async function redisServer(options?: Parameters<typeof RedisServer.start>[0]): Promise<RedisServer> {
+  const redis = await RedisServer.start(options);
+  onTestFinished(async () => {
+    redis.signal('SIGCONT');
+    await redis.stop();
+  });
+  return redis;
 }
 
 /** A request as a test's client sends it: in its own session, failing instead of hanging. */
@@ -36,7 +54,7 @@ describe('three replicas behind a round-robin proxy', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    mocks = await replicas(redis, 3, 'three:');
+    mocks = await startReplicas(redis, 3, 'three:');
     proxy = await roundRobin(mocks.map((m) => m.url));
   }, 60_000);
 
@@ -124,22 +142,17 @@ async function waitersOn(url: string, session = 'wait'): Promise<number> {
 
 describe('two replicas that never served a request', () => {
   test('give overrides set through each ids of their own', async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const mocks = await replicas(redis, 2, 'ids:');
-    try {
-      const spec = { operationId: 'getPass', status: 404 };
-      const ids = [];
-      for (const mock of mocks) {
-        const set = await send(`${mock.url}/__mock/overrides`, 'ids', { method: 'POST', body: spec });
-        expect(set.status).toBe(201);
-        ids.push(((await set.json()) as { id: string }).id);
-      }
-      // Each process numbers from 1: the second is past the first only because it sees it in force.
-      expect(ids).toEqual(['override-1', 'override-2']);
-    } finally {
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
+    const spec = { operationId: 'getPass', status: 404 };
+    const ids = [];
+    for (const mock of mocks) {
+      const set = await send(`${mock.url}/__mock/overrides`, 'ids', { method: 'POST', body: spec });
+      expect(set.status).toBe(201);
+      ids.push(((await set.json()) as { id: string }).id);
     }
+    // Each process numbers from 1: the second is past the first only because it sees it in force.
+    expect(ids).toEqual(['override-1', 'override-2']);
   }, 60_000);
 });
 
@@ -170,74 +183,47 @@ describe('a replica stopped (SIGSTOP) while the other publishes past a trim', ()
   }
 
   test('B applies nothing that does not follow what it holds, and serves every record once it runs again', async () => {
-    const redis = await RedisServer.start();
-    let mocks: CliProcess[] = [];
-    try {
-      const stopped = await behind(redis);
-      mocks = stopped.mocks;
-      const listed = (await (await send(`${stopped.b.url}${PASSES}?limit=100`, '')).json()) as {
-        data: { name?: string }[];
-      };
-      expect(listed.data.map((p) => p.name).filter(Boolean)).toEqual(expect.arrayContaining(['P0', 'P1', 'P2', 'P3']));
-      expect(await countOf(stopped.b.url, '')).toBe(await countOf(stopped.a.url, ''));
-    } finally {
-      for (const mock of mocks) mock.child.kill('SIGCONT');
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const redis = await redisServer();
+    const stopped = await behind(redis);
+    const listed = (await (await send(`${stopped.b.url}${PASSES}?limit=100`, '')).json()) as {
+      data: { name?: string }[];
+    };
+    expect(listed.data.map((p) => p.name).filter(Boolean)).toEqual(expect.arrayContaining(['P0', 'P1', 'P2', 'P3']));
+    expect(await countOf(stopped.b.url, '')).toBe(await countOf(stopped.a.url, ''));
   }, 60_000);
 
   test("B's coverage counts each call once, though B made its copy again from the snapshot", async () => {
-    const redis = await RedisServer.start();
-    let mocks: CliProcess[] = [];
-    try {
-      const stopped = await behind(redis);
-      mocks = stopped.mocks;
-      const coverage = async (url: string) => (await send(`${url}/__mock/coverage`, '')).json();
-      expect(await coverage(stopped.b.url)).toEqual(await coverage(stopped.a.url));
-    } finally {
-      for (const mock of mocks) mock.child.kill('SIGCONT');
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const redis = await redisServer();
+    const stopped = await behind(redis);
+    const coverage = async (url: string) => (await send(`${url}/__mock/coverage`, '')).json();
+    expect(await coverage(stopped.b.url)).toEqual(await coverage(stopped.a.url));
   }, 60_000);
 });
 
 describe('a state put through one replica', () => {
   test('is served by the other as soon as the PUT is answered, however large', async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const mocks = await replicas(redis, 2, 'put:');
-    try {
-      const [a, b] = mocks as [CliProcess, CliProcess];
-      const passes = Array.from({ length: 900 }, (_, i) => ({ name: `S${i}` }));
-      const body = { collections: { [PASSES]: passes } };
-      const put = await send(`${a.url}/__mock/state`, 'put', { method: 'PUT', body });
-      expect(put.status).toBe(200);
-      const listed = (await (await send(`${b.url}/__mock/state${PASSES}`, 'put')).json()) as { records: unknown[] };
-      expect(listed.records).toHaveLength(900);
-    } finally {
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const [a, b] = mocks as [CliProcess, CliProcess];
+    const passes = Array.from({ length: 900 }, (_, i) => ({ name: `S${i}` }));
+    const body = { collections: { [PASSES]: passes } };
+    const put = await send(`${a.url}/__mock/state`, 'put', { method: 'PUT', body });
+    expect(put.status).toBe(200);
+    const listed = (await (await send(`${b.url}/__mock/state${PASSES}`, 'put')).json()) as { records: unknown[] };
+    expect(listed.records).toHaveLength(900);
   }, 60_000);
 });
 
 describe('a replica started after a reset, the log trimmed behind it', () => {
   test('numbers its calls after the ones made before the reset', async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const mocks = await replicas(redis, 1, 'numbers:', '&snapshotEvery=1');
-    try {
-      for (let i = 0; i < 3; i++) expect((await send(`${mocks[0]!.url}${PASSES}`, '')).status).toBe(200);
-      expect((await send(`${mocks[0]!.url}/__mock/reset`, '', { method: 'POST' })).status).toBe(204);
-      const [late] = await replicas(redis, 1, 'numbers:', '&snapshotEvery=1');
-      mocks.push(late!);
-      expect((await send(`${late!.url}${PASSES}`, '')).status).toBe(200);
-      const { calls } = (await (await send(`${late!.url}/__mock/calls`, '')).json()) as { calls: { id: string }[] };
-      expect(calls.map((c) => c.id)).toEqual(['call-4']);
-    } finally {
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    for (let i = 0; i < 3; i++) expect((await send(`${mocks[0]!.url}${PASSES}`, '')).status).toBe(200);
+    expect((await send(`${mocks[0]!.url}/__mock/reset`, '', { method: 'POST' })).status).toBe(204);
+    const [late] = await replicas(redis, 1, 'numbers:', '&snapshotEvery=1');
+    expect((await send(`${late!.url}${PASSES}`, '')).status).toBe(200);
+    const { calls } = (await (await send(`${late!.url}/__mock/calls`, '')).json()) as { calls: { id: string }[] };
+    expect(calls.map((c) => c.id)).toEqual(['call-4']);
   }, 60_000);
 });
 
@@ -255,77 +241,66 @@ describe('a --store URL with a password', () => {
 
 describe('the Redis server stopped while two replicas serve', () => {
   test('requests answer 503 store-unavailable, readiness fails, and both serve what they had once it is back', async () => {
-    const redis = await RedisServer.start({ persistent: true });
+    const redis = await redisServer({ persistent: true });
     const mocks = await replicas(redis, 2, 'away:');
-    try {
-      const [a, b] = mocks as [CliProcess, CliProcess];
-      const created = await send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: { name: 'Kept' } });
-      expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
+    const [a, b] = mocks as [CliProcess, CliProcess];
+    const created = await send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: { name: 'Kept' } });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
 
-      await redis.stop();
-      const started = Date.now();
-      const refused = await Promise.all([
-        send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: {} }),
-        send(`${b.url}${PASSES}`, 'away'),
-      ]);
-      const took = Date.now() - started;
-      for (const answer of refused) {
-        expect(answer.status).toBe(503);
-        expect(answer.headers.get('content-type')).toContain('application/problem+json');
-        expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
-      }
-      expect(took).toBeLessThan(3000);
-      for (const mock of mocks) expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
-
-      await redis.restart();
-      const back = Date.now();
-      for (const mock of mocks)
-        await expect
-          .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
-          .toBe(200);
-      const recovered = Date.now() - back;
-      const listed = (await (await send(`${b.url}${PASSES}`, 'away')).json()) as { data: { id: string }[] };
-      expect(listed.data.map((p) => p.id)).toContain(id);
-      // The two answered 503 were never journaled; the create and this list were.
-      const { calls } = (await (await send(`${a.url}/__mock/calls`, 'away')).json()) as {
-        calls: { method: string; response: { status: number } }[];
-      };
-      expect(calls.map((c) => `${c.method} ${c.response.status}`)).toEqual(['POST 201', 'GET 200']);
-      console.log(`redis away: 2 answers 503 in ${took} ms; both ready again ${recovered} ms after it restarted`);
-    } finally {
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
+    await redis.stop();
+    const started = Date.now();
+    const refused = await Promise.all([
+      send(`${a.url}${PASSES}`, 'away', { method: 'POST', body: {} }),
+      send(`${b.url}${PASSES}`, 'away'),
+    ]);
+    const took = Date.now() - started;
+    for (const answer of refused) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
     }
+    expect(took).toBeLessThan(3000);
+    for (const mock of mocks) expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
+
+    await redis.restart();
+    const back = Date.now();
+    for (const mock of mocks)
+      await expect
+        .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
+        .toBe(200);
+    const recovered = Date.now() - back;
+    const listed = (await (await send(`${b.url}${PASSES}`, 'away')).json()) as { data: { id: string }[] };
+    expect(listed.data.map((p) => p.id)).toContain(id);
+    // The two answered 503 were never journaled; the create and this list were.
+    const { calls } = (await (await send(`${a.url}/__mock/calls`, 'away')).json()) as {
+      calls: { method: string; response: { status: number } }[];
+    };
+    expect(calls.map((c) => `${c.method} ${c.response.status}`)).toEqual(['POST 201', 'GET 200']);
+    console.log(`redis away: 2 answers 503 in ${took} ms; both ready again ${recovered} ms after it restarted`);
   }, 60_000);
 });
 
 describe('the log in Redis', () => {
   test('is trimmed behind a snapshot, and a replica started later serves everything from it', async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const mocks = await replicas(redis, 2, 'trim:', '&snapshotEvery=5');
-    try {
-      const ids: string[] = [];
-      for (let i = 0; i < 12; i++) {
-        const created = await send(`${mocks[i % 2]!.url}${PASSES}`, 'trim', {
-          method: 'POST',
-          body: { name: `P${i}` },
-        });
-        ids.push(((await created.json()) as { id: string }).id);
-      }
-      // Every publish past 5 entries keeps a snapshot and trims the log before it.
-      expect(await logLength(redis)).toBeLessThanOrEqual(6);
-      const [late] = await replicas(redis, 1, 'trim:', '&snapshotEvery=5');
-      mocks.push(late!);
-      const listed = (await (await send(`${late!.url}${PASSES}?limit=100`, 'trim')).json()) as {
-        data: { id: string }[];
-      };
-      expect(listed.data.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
-      expect(await countOf(late!.url, 'trim')).toBe(13);
-    } finally {
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const created = await send(`${mocks[i % 2]!.url}${PASSES}`, 'trim', {
+        method: 'POST',
+        body: { name: `P${i}` },
+      });
+      ids.push(((await created.json()) as { id: string }).id);
     }
+    // Every publish past 5 entries keeps a snapshot and trims the log before it.
+    expect(await logLength(redis)).toBeLessThanOrEqual(6);
+    const [late] = await replicas(redis, 1, 'trim:', '&snapshotEvery=5');
+    const listed = (await (await send(`${late!.url}${PASSES}?limit=100`, 'trim')).json()) as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
+    expect(await countOf(late!.url, 'trim')).toBe(13);
   }, 60_000);
 });
 
@@ -342,87 +317,66 @@ async function logLength(redis: RedisServer): Promise<number> {
 
 describe('a Redis server that stops answering (SIGSTOP)', () => {
   test('requests answer 503 within the timeout, readiness fails, and both come back when it answers again', async () => {
-    const redis = await RedisServer.start();
-    const mocks = await replicas(redis, 1, 'hung:');
-    const [mock] = mocks as [CliProcess];
-    try {
-      expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
-      redis.signal('SIGSTOP');
-      const started = Date.now();
-      const answer = await send(`${mock.url}${PASSES}`, 'hung', { method: 'POST', body: {} });
-      const took = Date.now() - started;
-      expect(answer.status).toBe(503);
-      expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
-      // The timeout is 1 s: one command, or waiting for the lock.
-      expect(took).toBeGreaterThanOrEqual(900);
-      expect(took).toBeLessThan(2500);
-      expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
-      redis.signal('SIGCONT');
-      await expect
-        .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
-        .toBe(200);
-      expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
-      console.log(`redis hung: answered 503 in ${took} ms`);
-    } finally {
-      redis.signal('SIGCONT');
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const redis = await redisServer();
+    const [mock] = (await replicas(redis, 1, 'hung:')) as [CliProcess];
+    expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
+    redis.signal('SIGSTOP');
+    const started = Date.now();
+    const answer = await send(`${mock.url}${PASSES}`, 'hung', { method: 'POST', body: {} });
+    const took = Date.now() - started;
+    expect(answer.status).toBe(503);
+    expect(((await answer.json()) as { type: string }).type).toBe('https://example.com/problems/store-unavailable');
+    // The timeout is 1 s: one command, or waiting for the lock.
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(2500);
+    expect((await fetch(`${mock.url}/__mock/health/ready`)).status).toBe(503);
+    redis.signal('SIGCONT');
+    await expect
+      .poll(async () => (await fetch(`${mock.url}/__mock/health/ready`)).status, { timeout: 10_000, interval: 50 })
+      .toBe(200);
+    expect((await send(`${mock.url}${PASSES}`, 'hung')).status).toBe(200);
+    console.log(`redis hung: answered 503 in ${took} ms`);
   }, 60_000);
 });
 
 describe('requests waiting while Redis hangs (SIGSTOP)', () => {
   test('two hundred at once are each answered 503 within the timeout, not one batch after another', async () => {
-    const redis = await RedisServer.start();
-    const mocks = await replicas(redis, 1, 'queue:');
-    const [mock] = mocks as [CliProcess];
-    try {
-      redis.signal('SIGSTOP');
-      const started = Date.now();
-      const answers = await Promise.all(
-        Array.from({ length: 200 }, async () => {
-          const answer = await send(`${mock.url}${PASSES}`, 'queue');
-          return { status: answer.status, ms: Date.now() - started };
-        }),
-      );
-      const ms = answers.map((a) => a.ms).sort((x, y) => x - y);
-      console.log(`redis hung, 200 requests: first 503 after ${ms[0]} ms, median ${ms[100]}, last ${ms[199]}`);
-      expect(answers.every((a) => a.status === 503)).toBe(true);
-      // The timeout is 1 s; before the queue had deadlines, each batch of 64 waited for the one before (5.5 s).
-      expect(ms[199]).toBeLessThan(2500);
-    } finally {
-      redis.signal('SIGCONT');
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const redis = await redisServer();
+    const [mock] = (await replicas(redis, 1, 'queue:')) as [CliProcess];
+    redis.signal('SIGSTOP');
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const answer = await send(`${mock.url}${PASSES}`, 'queue');
+        return { status: answer.status, ms: Date.now() - started };
+      }),
+    );
+    const ms = answers.map((a) => a.ms).sort((x, y) => x - y);
+    console.log(`redis hung, 200 requests: first 503 after ${ms[0]} ms, median ${ms[100]}, last ${ms[199]}`);
+    expect(answers.every((a) => a.status === 503)).toBe(true);
+    // The timeout is 1 s; before the queue had deadlines, each batch of 64 waited for the one before (5.5 s).
+    expect(ms[199]).toBeLessThan(2500);
   }, 60_000);
 
   test('past ?maxQueued= waiting, a request is answered 503 at once, saying why', async () => {
-    const redis = await RedisServer.start();
-    const mocks = await replicas(redis, 1, 'full:', '&maxQueued=10');
-    const [mock] = mocks as [CliProcess];
-    try {
-      // The first to arrive has its section begin (and hang), ten wait behind it, twenty find the queue full.
-      redis.signal('SIGSTOP');
-      const answers = await Promise.all(
-        Array.from({ length: 31 }, async () => {
-          const answer = await send(`${mock.url}${PASSES}`, 'full');
-          return { status: answer.status, detail: ((await answer.json()) as { detail: string }).detail };
-        }),
-      );
-      expect(answers.every((a) => a.status === 503)).toBe(true);
-      expect(answers.filter((a) => a.detail.includes('maxQueued'))).toHaveLength(20);
-    } finally {
-      redis.signal('SIGCONT');
-      await Promise.all(mocks.map((m) => m.stop('SIGKILL')));
-      await redis.stop();
-    }
+    const redis = await redisServer();
+    const [mock] = (await replicas(redis, 1, 'full:', '&maxQueued=10')) as [CliProcess];
+    // The first to arrive has its section begin (and hang), ten wait behind it, twenty find the queue full.
+    redis.signal('SIGSTOP');
+    const answers = await Promise.all(
+      Array.from({ length: 31 }, async () => {
+        const answer = await send(`${mock.url}${PASSES}`, 'full');
+        return { status: answer.status, detail: ((await answer.json()) as { detail: string }).detail };
+      }),
+    );
+    expect(answers.every((a) => a.status === 503)).toBe(true);
+    expect(answers.filter((a) => a.detail.includes('maxQueued'))).toHaveLength(20);
   }, 60_000);
 });
 
 describe("a publish that fails (Redis refuses XADD to the replica's user)", () => {
   test('a delayed answer whose section could not publish is answered 503, and what it did is undone', async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const { Redis } = await import('ioredis');
     const admin = new Redis(redis.url);
     await admin.call('ACL', 'SETUSER', 'mock', 'on', '>pw', '~*', '&*', '+@all');
@@ -451,7 +405,6 @@ describe("a publish that fails (Redis refuses XADD to the replica's user)", () =
     } finally {
       admin.disconnect();
       await mock.stop('SIGKILL');
-      await redis.stop();
     }
   }, 60_000);
 });
