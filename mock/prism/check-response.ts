@@ -13,7 +13,7 @@ import {
   type SchemaCompiler,
 } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
-import { draftOf, hasId } from './schema-check.js';
+import { draftOf, ERROR, hasId } from './schema-check.js';
 
 /** A response as a client received it: headers with lower-case names, the body parsed when it is JSON. */
 export interface ReceivedResponse {
@@ -39,7 +39,7 @@ export function checkResponse(spec: IHttpOperation, response: ReceivedResponse):
   const element = { statusCode: response.status, headers: response.headers, body: response.body };
   const result = validators.validateOutput({ resource: spec, element });
   if (result._tag === 'Right') return [];
-  return result.left.filter((d) => d.severity === 0).map((d) => describeOutputDiagnostic(d, response.status));
+  return result.left.filter((d) => d.severity === ERROR).map((d) => describeOutputDiagnostic(d, response.status));
 }
 
 function describeOutputDiagnostic(d: Diagnostic, status: number): string {
@@ -122,7 +122,7 @@ function quickCheck(
     try {
       const element = { statusCode: received.status, headers: received.headers, body: undefined };
       const result = validators.validateOutput({ resource: spec, element });
-      const quiet = result._tag === 'Right' || result.left.every((d) => d.severity !== 0 || d.path?.[0] === 'body');
+      const quiet = result._tag === 'Right' || result.left.every((d) => d.severity !== ERROR || d.path?.[0] === 'body');
       quick = quiet ? compileOutputCheck(spec, contents, mediaType) : null;
     } catch {
       quick = null;

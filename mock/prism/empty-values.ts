@@ -5,9 +5,7 @@
 // missing for Prism (refused), unless `allowEmptyValue: true` says an empty value is one.
 import type { IHttpOperation } from '@stoplight/types';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
-
-/** Prism's context for requests (its `ValidationContext.Input`). */
-const INPUT = 0;
+import { INPUT } from './schema-check.js';
 
 interface EmptyValueRule {
   where: 'query' | 'header';

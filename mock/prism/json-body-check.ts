@@ -5,13 +5,11 @@ import { BoundedMemo } from '../lib/bounded-memo.js';
 import { mapSchema } from '../schema/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
-import { schemaFindings } from './schema-check.js';
+import { ERROR, INPUT, schemaFindings } from './schema-check.js';
 
 /** The findings for a request's body, or `undefined` when this check does not handle it (ask Prism whole). */
 export type JsonBodyCheck = (request: PrismRequest) => Diagnostic[] | undefined;
 
-const INPUT = 0;
-const ERROR = 0;
 const JSON_TYPE = /[/+]json$/i;
 /** What Prism's request body step decides from the Content-Type header alone, remembered per header value. */
 interface MediaDecision {

@@ -5,6 +5,7 @@ import { MAX_VIOLATIONS, type Violation, type ViolationLocation } from '../http/
 import { formText } from '../http/request-body.js';
 import { createJsonBodyCheck, missingBody, type JsonBodyCheck } from './json-body-check.js';
 import { emptyValueCheck } from './empty-values.js';
+import { ERROR } from './schema-check.js';
 import { credentialsPlace, describeCredentials, SECURITY_CHECK_OFF } from './describe-credentials.js';
 import { convertToJsonSchema, transforms, validators, type Diagnostic, type PrismRequest } from './prism-modules.js';
 
@@ -199,7 +200,7 @@ export function splitValidation(
   const declaresContentType = (request?.headers ?? []).some((h) => h.name.toLowerCase() === 'content-type');
   const findings = (resource: IHttpOperation, element: PrismRequest): Finding[] => {
     const input = validators.validateInput({ resource, element });
-    return input._tag === 'Right' ? [] : input.left.filter((d) => d.severity === 0);
+    return input._tag === 'Right' ? [] : input.left.filter((d) => d.severity === ERROR);
   };
   return {
     security(element) {

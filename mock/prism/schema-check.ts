@@ -9,6 +9,8 @@ import {
   type SchemaCheck,
 } from './prism-modules.js';
 
+/** Prism's context for requests and for responses (its `ValidationContext.Input` and `Output`). */
+export const INPUT = 0;
 const OUTPUT = 1;
 const merged = new WeakMap<object, object>();
 
@@ -93,7 +95,8 @@ export function schemaFindings(
   return errors?.length ? convertAjvErrors(errors, ERROR, context, prefix) : [];
 }
 
-const ERROR = 0;
+/** Prism's severity of an error (`DiagnosticSeverity.Error`): the findings that refuse a request or mark an answer. */
+export const ERROR = 0;
 
 /** Ask Prism itself: a schema with an `$id` is compiled into Prism's one ajv, where a copy of it could not be. */
 const PRISM = Symbol('prism');
