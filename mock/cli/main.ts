@@ -22,6 +22,16 @@ import type { CombinedContract } from '../contract/combine-contracts.js';
 import { serverPaths } from '../contract/server-paths.js';
 import { watchParent } from '../node/watch-parent.js';
 
+/** The flags that take a whole number. */
+type NumericFlag =
+  | 'body-limit'
+  | 'journal-limit'
+  | 'journal-bytes'
+  | 'journal-body-limit'
+  | 'session-limit'
+  | 'collection-limit'
+  | 'placeholders';
+
 /** What the command line asks for: the mock's options, the config file read, or only the help or the version. */
 type CliOptions = ServerOptions & { help?: boolean; version?: boolean; config?: string };
 
@@ -37,6 +47,11 @@ function readOptions(argv: string[]): CliOptions {
   const { values, contracts, nameOf } = file
     ? applyConfig(given, file)
     : { values: given, contracts: undefined, nameOf: (flag: FlagName) => `--${flag}` };
+  /** A whole number between min and max from a numeric flag, when it was given. */
+  const wholeOf = (flag: NumericFlag, min: number, max: number) => {
+    const text = values[flag];
+    return text === undefined ? undefined : integer(nameOf(flag), text, min, max);
+  };
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
   return {
@@ -47,31 +62,13 @@ function readOptions(argv: string[]): CliOptions {
     host: values.host ?? '127.0.0.1',
     seed: seed === undefined ? 1 : /^-?\d+$/.test(seed) ? Number(seed) : seed,
     dynamic: !values.static,
-    bodyLimit:
-      values['body-limit'] === undefined
-        ? undefined
-        : integer(nameOf('body-limit'), values['body-limit'], 1, 1024 ** 3),
-    journalLimit:
-      values['journal-limit'] === undefined
-        ? undefined
-        : integer(nameOf('journal-limit'), values['journal-limit'], 1, 10_000_000),
-    journalBytes:
-      values['journal-bytes'] === undefined
-        ? undefined
-        : integer(nameOf('journal-bytes'), values['journal-bytes'], 1024, 1024 ** 4),
-    journalBodyLimit:
-      values['journal-body-limit'] === undefined
-        ? undefined
-        : integer(nameOf('journal-body-limit'), values['journal-body-limit'], 0, 1024 ** 3),
-    sessionLimit:
-      values['session-limit'] === undefined
-        ? undefined
-        : integer(nameOf('session-limit'), values['session-limit'], 1, 100_000),
+    bodyLimit: wholeOf('body-limit', 1, 1024 ** 3),
+    journalLimit: wholeOf('journal-limit', 1, 10_000_000),
+    journalBytes: wholeOf('journal-bytes', 1024, 1024 ** 4),
+    journalBodyLimit: wholeOf('journal-body-limit', 0, 1024 ** 3),
+    sessionLimit: wholeOf('session-limit', 1, 100_000),
     journalSecrets: values['journal-secrets'] ?? false,
-    collectionLimit:
-      values['collection-limit'] === undefined
-        ? undefined
-        : integer(nameOf('collection-limit'), values['collection-limit'], 1, 10_000_000),
+    collectionLimit: wholeOf('collection-limit', 1, 10_000_000),
     stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
@@ -79,8 +76,7 @@ function readOptions(argv: string[]): CliOptions {
     clock: clockKind(values.clock ?? 'system'),
     // A demo reads as of today; a session asked to repeat byte for byte (--clock seed) reads as of the seed's day.
     asOf: asOfOf(nameOf('as-of'), values['as-of'] ?? (values.clock === 'seed' ? 'seed' : 'today')),
-    placeholders:
-      values.placeholders === undefined ? undefined : integer(nameOf('placeholders'), values.placeholders, 0, 1000),
+    placeholders: wholeOf('placeholders', 0, 1000),
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
     stateSync: stateSync(values['state-sync'] ?? 'normal'),
