@@ -2,7 +2,7 @@
 // override's body), or state, which may change the store.
 import { stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
-import type { Reply } from '../http/reply.js';
+import { wireText, type Reply, type WireText } from '../http/reply.js';
 import { renderResponse, type RenderRequest } from '../respond/render-response.js';
 import { answerFromState, type StateAnswer } from '../state/answer-from-state.js';
 import type { Answer } from '../respond/decide.js';
@@ -40,9 +40,12 @@ export function carryOut(
   // Records and pages are frozen: one read before is sent as the text it was sent as (and the journal keeps
   // that same string). Pages keep theirs as long as they live (the page memo is bounded); records read lately
   // keep theirs in a bounded memo of the session, since every record keeping its text would double the state.
-  if (isJsonReply(result.reply)) {
-    if (role === 'list') result.reply.text = textOf(context.texts, result.reply.body);
-    else if (role === 'read') result.reply.text = recordText(session, request.path, result.reply.body);
+  // Their bytes are kept beside the text, so the writer neither measures nor encodes it again.
+  if (isJsonReply(result.reply) && (role === 'list' || role === 'read')) {
+    const wire =
+      role === 'list' ? textOf(context.texts, result.reply.body) : recordText(session, request.path, result.reply.body);
+    result.reply.text = wire.text;
+    result.reply.wire = wire;
   }
   return result;
 }
@@ -52,15 +55,16 @@ function isJsonReply(reply: Reply): reply is Reply & { body: object } {
   return typeof body === 'object' && body !== null && Object.isFrozen(body) && /[/+]json\b/i.test(contentType ?? '');
 }
 
-function recordText(session: Session, path: string, record: object): string {
+/** A record's text, charged to the memo as its characters and its bytes. */
+function recordText(session: Session, path: string, record: object): WireText {
   const known = session.recordTexts.get(path);
-  if (known?.record === record) return known.text;
-  const text = JSON.stringify(record);
-  return session.recordTexts.set(path, { record, text }, text.length).text;
+  if (known?.record === record) return known.wire;
+  const wire = wireText(JSON.stringify(record));
+  return session.recordTexts.set(path, { record, wire }, wire.text.length + wire.bytes.length).wire;
 }
 
-function textOf(texts: WeakMap<object, string>, body: object): string {
-  let text = texts.get(body);
-  if (text === undefined) texts.set(body, (text = JSON.stringify(body)));
-  return text;
+function textOf(texts: WeakMap<object, WireText>, body: object): WireText {
+  let wire = texts.get(body);
+  if (wire === undefined) texts.set(body, (wire = wireText(JSON.stringify(body))));
+  return wire;
 }

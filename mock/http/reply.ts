@@ -10,6 +10,11 @@ export interface Reply {
   body?: unknown;
   /** The body already serialised, when it was kept from an earlier answer (a frozen record or page). */
   text?: string;
+  /**
+   * A kept text with its UTF-8 bytes, made once when it was kept: the writer sends the bytes (and their length)
+   * when `wire.text` is the text it sends, instead of measuring and encoding the same text on every answer.
+   */
+  wire?: WireText;
   /** The contract's example the body was copied from: checked against its schema once (see respond/check-answer.ts). */
   example?: object;
   /** How the request broke the contract, for the journal (a refusal's reasons). */
@@ -21,6 +26,19 @@ export interface Reply {
    * as the reader takes it. Only the admin API answers so; `body` is then left out.
    */
   chunks?: Iterable<string>;
+}
+
+/** A text and its UTF-8 bytes. */
+export interface WireText {
+  text: string;
+  bytes: Uint8Array;
+}
+
+const utf8 = new TextEncoder();
+
+/** A text kept to be sent again, with its bytes (see {@link Reply.wire}). */
+export function wireText(text: string): WireText {
+  return { text, bytes: utf8.encode(text) };
 }
 
 /**

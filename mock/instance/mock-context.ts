@@ -1,4 +1,5 @@
 // Everything one mock instance owns, built once from the contract and the options.
+import type { WireText } from '../http/reply.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
 import { useRecent } from '../lib/use-recent.js';
@@ -47,7 +48,7 @@ export interface MockContext {
    */
   callListeners: Set<CallListener>;
   /** The JSON text of list pages answered before, kept as long as they live (records' texts: Session.recordTexts). */
-  texts: WeakMap<object, string>;
+  texts: WeakMap<object, WireText>;
   /** The bytes what clients wrote may take in every session's memory store (`stateBytes`). */
   stateBudget: StateBudget;
   /** The placeholders of the contract served, shared by every session (a reload makes a new source). */

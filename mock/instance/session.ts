@@ -1,4 +1,5 @@
 // A test session: its journal, state, overrides and counters. Requests name theirs with `X-Mock-Session`.
+import type { WireText } from '../http/reply.js';
 import type { JsonObject } from '../schema/schema-facts.js';
 import { Journal, type CallListener } from '../journal/journal.js';
 import type { JournalBudget } from '../journal/journal-budget.js';
@@ -27,7 +28,7 @@ export interface Session {
   /**
    * The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same).
    */
-  recordTexts: BoundedMemo<{ record: object; text: string }>;
+  recordTexts: BoundedMemo<{ record: object; wire: WireText }>;
 }
 
 /** Pages kept per session: a handful of lists and members a front-end reads again and again. */
@@ -38,11 +39,12 @@ const PAGES = 256;
  */
 const PAGE_RECORDS = 250;
 /**
- * Texts of records read kept per session, and their characters in all: a front-end reads the same few
- * records again and again, while every record keeping its text would double what a full state costs.
+ * Texts of records read kept per session, and their characters and UTF-8 bytes in all (each text is kept with
+ * its bytes for the wire): a front-end reads the same few records again and again, while every record keeping
+ * its text would double what a full state costs.
  */
 const RECORD_TEXTS = 1024;
-const RECORD_TEXT_CHARACTERS = 262_144;
+const RECORD_TEXT_CHARACTERS = 524_288;
 
 const SEED_CLOCK = '\u0000seed-clock';
 

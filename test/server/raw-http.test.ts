@@ -85,3 +85,39 @@ describe('request targets as sent on the wire', () => {
     expect(mock.calls().at(-1)).toMatchObject({ operationId: null, path: '/__MOCK/calls' });
   });
 });
+
+describe('kept texts on the wire', () => {
+  /** One request on its own connection; the answer's head and its body as the bytes sent. */
+  const exchange = (target: string) =>
+    new Promise<{ length: number; body: Buffer }>((resolve, reject) => {
+      const socket = connect(mock.port, '127.0.0.1', () =>
+        socket.end(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`),
+      );
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const all = Buffer.concat(chunks);
+        const end = all.indexOf('\r\n\r\n');
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(all.subarray(0, end).toString('latin1'))?.[1]);
+        resolve({ length, body: all.subarray(end + 4) });
+      });
+    });
+
+  test('a record and a page read again go as the same UTF-8 bytes, their length counted in bytes', async () => {
+    const name = 'Café ☕ pass';
+    const created = await fetch(`${mock.url}/members/m_wire/passes`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    for (const target of [`/members/m_wire/passes/${id}`, '/members/m_wire/passes']) {
+      const first = await exchange(target);
+      const again = await exchange(target);
+      expect(first.length).toBe(first.body.length);
+      expect(first.body.toString('utf8')).toContain(`"name":"${name}"`);
+      expect(again.body.equals(first.body)).toBe(true);
+    }
+  });
+});

@@ -2,11 +2,11 @@ import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'no
 import { describe, expect, test } from 'vitest';
 import { problem } from '../../mock/http/problems.js';
 import { writeReply } from '../../mock/handler/write-reply.js';
-import { bodyText, problemReply, sendableHeaders, type Reply } from '../../mock/http/reply.js';
+import { bodyText, problemReply, sendableHeaders, wireText, type Reply } from '../../mock/http/reply.js';
 
 /** A stand-in for Node's response that keeps what was written. */
-function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string } } {
-  const written: { status?: number; headers?: string[]; body?: string } = {};
+function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string | Uint8Array } } {
+  const written: { status?: number; headers?: string[]; body?: string | Uint8Array } = {};
   return {
     written,
     writeHead(status: number, headers: string[]) {
@@ -14,7 +14,7 @@ function response(): ServerResponse & { written: { status?: number; headers?: st
       written.headers = headers;
       return this;
     },
-    end(body?: string) {
+    end(body?: string | Uint8Array) {
       written.body = body;
       return this;
     },
@@ -50,6 +50,20 @@ describe('writeReply', () => {
     writeReply(res, { status: 200, headers: {}, contentType: 'application/json', body: { a: 1 }, text: '{"a":1 }' });
     expect(res.written.body).toBe('{"a":1 }');
     expect(res.written.headers).toContain('8');
+  });
+
+  test('sends the bytes kept with the text, and their length, when the text is the one kept', () => {
+    const res = response();
+    const wire = wireText('{"name":"Café ☕"}');
+    writeReply(res, { status: 200, headers: {}, body: { name: 'Café ☕' }, text: wire.text, wire });
+    expect(res.written.body).toBe(wire.bytes);
+    expect(res.written.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Content-Length', '20']);
+  });
+
+  test('sends the text, not bytes kept for another text', () => {
+    const res = response();
+    writeReply(res, { status: 200, headers: {}, body: { a: 2 }, text: '{"a":2}', wire: wireText('{"a":1}') });
+    expect(res.written.body).toBe('{"a":2}');
   });
 
   test.each([
