@@ -25,7 +25,7 @@ export async function readJsonFile(path: string, what: string, limit = JSON_FILE
     const { size } = await file.stat();
     if (size > limit) throw tooLarge(path, what, size, limit);
     // Read up to one byte past the limit: a pipe (`--data <(curl …)`) has no size, and a file may grow.
-    bytes = await readAtMost(file, limit + 1).catch(cannot);
+    bytes = await readAtMost(file, limit + 1, size).catch(cannot);
   } finally {
     await file.close();
   }
@@ -40,19 +40,28 @@ export async function readJsonFile(path: string, what: string, limit = JSON_FILE
   }
 }
 
-/** The file's bytes, `max` at most (a pipe or a growing file ends where the reading stopped). */
-async function readAtMost(file: FileHandle, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * The file's bytes, `max` at most (a pipe or a growing file ends where the reading stopped), read into one
+ * buffer of the size the file has (and one byte more, to see it grew): no copy of 15 MB of chunks at the end. A
+ * pipe has no size: its buffer starts at a MiB and doubles.
+ */
+async function readAtMost(file: FileHandle, max: number, size: number): Promise<Buffer> {
+  let buffer = Buffer.allocUnsafe(Math.min(max, size > 0 ? size + 1 : CHUNK));
   let total = 0;
   while (total < max) {
-    const chunk = Buffer.allocUnsafe(Math.min(max - total, 1024 * 1024));
-    const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
+    if (total === buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.min(max, buffer.length * 2));
+      buffer.copy(larger, 0, 0, total);
+      buffer = larger;
+    }
+    const { bytesRead } = await file.read(buffer, total, buffer.length - total, null);
     if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
     total += bytesRead;
   }
-  return Buffer.concat(chunks, total);
+  return buffer.subarray(0, total);
 }
+
+const CHUNK = 1024 * 1024;
 
 /** `size` `undefined`: read past the limit, with no size known before (a pipe) or grown since. */
 function tooLarge(path: string, what: string, size: number | undefined, limit: number): StateError {

