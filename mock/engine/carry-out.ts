@@ -2,7 +2,7 @@
 // override's body), or state, which may change the store.
 import { stateToolsOf, type MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
-import { wireText, type Reply, type WireText } from '../http/reply.js';
+import type { Reply, WireText } from '../http/reply.js';
 import { renderResponse, type RenderRequest } from '../respond/render-response.js';
 import { answerFromState, type StateAnswer } from '../state/answer-from-state.js';
 import type { Answer } from '../respond/decide.js';
@@ -55,16 +55,19 @@ function isJsonReply(reply: Reply): reply is Reply & { body: object } {
   return typeof body === 'object' && body !== null && Object.isFrozen(body) && /[/+]json\b/i.test(contentType ?? '');
 }
 
-/** A record's text, charged to the memo as its characters and its bytes. */
+/**
+ * A record's text, charged to the memo twice its characters: the text, and the bytes a server's writer keeps
+ * with it (as many as its characters, or more for other than ASCII; the charge bounds the memo, it is no count).
+ */
 function recordText(session: Session, path: string, record: object): WireText {
   const known = session.recordTexts.get(path);
   if (known?.record === record) return known.wire;
-  const wire = wireText(JSON.stringify(record));
-  return session.recordTexts.set(path, { record, wire }, wire.text.length + wire.bytes.length).wire;
+  const wire = { text: JSON.stringify(record) };
+  return session.recordTexts.set(path, { record, wire }, 2 * wire.text.length).wire;
 }
 
 function textOf(texts: WeakMap<object, WireText>, body: object): WireText {
   let wire = texts.get(body);
-  if (wire === undefined) texts.set(body, (wire = wireText(JSON.stringify(body))));
+  if (wire === undefined) texts.set(body, (wire = { text: JSON.stringify(body) }));
   return wire;
 }

@@ -24,8 +24,9 @@ export function writeReply(res: ServerResponse, reply: Reply, first: readonly st
   const type = reply.contentType ?? 'application/json';
   const text = reply.text ?? bodyText(reply) ?? '';
   headers.push('Content-Type', CHARSET.test(type) ? type : `${type}; charset=utf-8`);
-  // A kept text goes as the bytes kept with it: measuring and encoding 700 characters cost more than the rest.
-  const body = reply.wire?.text === text ? reply.wire.bytes : text;
+  // A kept text goes as the bytes kept with it (made on its first answer): measuring and encoding 700 characters
+  // on every answer cost more than the rest of the write.
+  const body = reply.wire?.text === text ? (reply.wire.bytes ??= Buffer.from(text)) : text;
   headers.push('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
   res.writeHead(reply.status, headers);
   res.end(body);

@@ -11,7 +11,7 @@ export interface Reply {
   /** The body already serialised, when it was kept from an earlier answer (a frozen record or page). */
   text?: string;
   /**
-   * A kept text with its UTF-8 bytes, made once when it was kept: the writer sends the bytes (and their length)
+   * A kept text and, once a writer has sent it, its UTF-8 bytes: the writer sends the bytes (and their length)
    * when `wire.text` is the text it sends, instead of measuring and encoding the same text on every answer.
    */
   wire?: WireText;
@@ -28,17 +28,13 @@ export interface Reply {
   chunks?: Iterable<string>;
 }
 
-/** A text and its UTF-8 bytes. */
+/**
+ * A text kept to be sent again, and its UTF-8 bytes once a writer that sends bytes (the server's) has made them:
+ * MSW's handlers send the text, and never pay for bytes.
+ */
 export interface WireText {
-  text: string;
-  bytes: Uint8Array;
-}
-
-const utf8 = new TextEncoder();
-
-/** A text kept to be sent again, with its bytes (see {@link Reply.wire}). */
-export function wireText(text: string): WireText {
-  return { text, bytes: utf8.encode(text) };
+  readonly text: string;
+  bytes?: Uint8Array;
 }
 
 /**

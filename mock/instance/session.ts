@@ -39,12 +39,12 @@ const PAGES = 256;
  */
 const PAGE_RECORDS = 250;
 /**
- * Texts of records read kept per session, and their characters and UTF-8 bytes in all (each text is kept with
- * its bytes for the wire): a front-end reads the same few records again and again, while every record keeping
- * its text would double what a full state costs.
+ * Texts of records read kept per session, and their weight in all: twice their characters, for the UTF-8 bytes a
+ * server keeps with each for the wire. A front-end reads the same few records again and again, while every
+ * record keeping its text would double what a full state costs.
  */
 const RECORD_TEXTS = 1024;
-const RECORD_TEXT_CHARACTERS = 524_288;
+const RECORD_TEXT_WEIGHT = 524_288;
 
 const SEED_CLOCK = '\u0000seed-clock';
 
@@ -88,7 +88,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
     counters,
     now: () => new Date(),
     pages: new BoundedMemo(PAGES, 4096, PAGE_RECORDS),
-    recordTexts: new BoundedMemo(RECORD_TEXTS, 1024, RECORD_TEXT_CHARACTERS),
+    recordTexts: new BoundedMemo(RECORD_TEXTS, 1024, RECORD_TEXT_WEIGHT),
   };
   session.store.usePlaceholders(derive);
   if (clock !== 'system') {

@@ -2,7 +2,7 @@ import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'no
 import { describe, expect, test } from 'vitest';
 import { problem } from '../../mock/http/problems.js';
 import { writeReply } from '../../mock/handler/write-reply.js';
-import { bodyText, problemReply, sendableHeaders, wireText, type Reply } from '../../mock/http/reply.js';
+import { bodyText, problemReply, sendableHeaders, type Reply, type WireText } from '../../mock/http/reply.js';
 
 /** A stand-in for Node's response that keeps what was written. */
 function response(): ServerResponse & { written: { status?: number; headers?: string[]; body?: string | Uint8Array } } {
@@ -52,17 +52,23 @@ describe('writeReply', () => {
     expect(res.written.headers).toContain('8');
   });
 
-  test('sends the bytes kept with the text, and their length, when the text is the one kept', () => {
-    const res = response();
-    const wire = wireText('{"name":"Café ☕"}');
-    writeReply(res, { status: 200, headers: {}, body: { name: 'Café ☕' }, text: wire.text, wire });
-    expect(res.written.body).toBe(wire.bytes);
-    expect(res.written.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Content-Length', '20']);
+  test('sends a kept text as its UTF-8 bytes, made on the first answer and kept for the next ones', () => {
+    const wire: WireText = { text: '{"name":"Café ☕"}' };
+    const reply = { status: 200, headers: {}, body: { name: 'Café ☕' }, text: wire.text, wire };
+    const first = response();
+    writeReply(first, reply);
+    expect(Buffer.from(first.written.body as Uint8Array).toString('utf8')).toBe('{"name":"Café ☕"}');
+    expect(first.written.headers).toEqual(['Content-Type', 'application/json; charset=utf-8', 'Content-Length', '20']);
+    expect(wire.bytes).toBe(first.written.body);
+    const again = response();
+    writeReply(again, reply);
+    expect(again.written.body).toBe(wire.bytes);
   });
 
   test('sends the text, not bytes kept for another text', () => {
     const res = response();
-    writeReply(res, { status: 200, headers: {}, body: { a: 2 }, text: '{"a":2}', wire: wireText('{"a":1}') });
+    const wire: WireText = { text: '{"a":1}', bytes: Buffer.from('{"a":1}') };
+    writeReply(res, { status: 200, headers: {}, body: { a: 2 }, text: '{"a":2}', wire });
     expect(res.written.body).toBe('{"a":2}');
   });
 
