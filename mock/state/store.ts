@@ -289,13 +289,14 @@ const frozenThrough = new WeakSet<object>();
 
 /**
  * Freezes a JSON value and everything in it (what is already frozen is taken as frozen through). Walked by
- * index and by `for…in`, not `Object.values`: an array made per object was 40% of freezing 100k records.
+ * index and by own keys of `for…in`, not `Object.values`: an array made per object was 40% of freezing 100k
+ * records.
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
-    else for (const key in value) deepFreeze(value[key]);
+    else for (const key in value) if (Object.hasOwn(value, key)) deepFreeze(value[key]);
     frozenThrough.add(value);
   }
   return value;
