@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { StateError } from '../../mock/state/check-snapshot.js';
 import { readJsonFile } from '../../mock/node/read-json-file.js';
 
@@ -65,6 +65,34 @@ describe('readJsonFile on a file larger than it reads', () => {
     const path = join(dir, 'edge.json');
     await writeFile(path, `"${'a'.repeat(1022)}"`);
     await expect(readJsonFile(path, 'data file', 1024)).resolves.toBe('a'.repeat(1022));
+  });
+});
+
+describe('readJsonFile on a file that grew after its size was read', () => {
+  /** Files seem to have `size` bytes when asked, whatever they hold. */
+  async function sizesSeenAs(size: number): Promise<void> {
+    const handle = await open(join(dir, 'probe'), 'w');
+    const prototype = Object.getPrototypeOf(handle) as { stat: () => Promise<{ size: number }> };
+    await handle.close();
+    const stat = vi.spyOn(prototype, 'stat').mockResolvedValue({ size });
+    onTestFinished(() => stat.mockRestore());
+  }
+
+  test('reads it whole when it is still within the limit', async () => {
+    const path = join(dir, 'grown.json');
+    const items = Array.from({ length: 200_000 }, (_, i) => i);
+    await writeFile(path, JSON.stringify(items));
+    await sizesSeenAs(10);
+    await expect(readJsonFile(path, 'data file', 4 * 1024 * 1024)).resolves.toEqual(items);
+  });
+
+  test('refuses it when it grew past the limit', async () => {
+    const path = join(dir, 'grown-large.json');
+    await writeFile(path, `"${'a'.repeat(3000)}"`);
+    await sizesSeenAs(10);
+    await expect(readJsonFile(path, 'data file', 2048)).rejects.toThrow(
+      `The data file ${path} is larger than that; a JSON file of state may be 2KB at most.`,
+    );
   });
 });
 
