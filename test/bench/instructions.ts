@@ -16,17 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
-import autocannonUntyped from 'autocannon';
+import { autocannon, type CannonRequest } from './cannon.js';
 import { createSequence } from './varied-create.js';
-
-interface CannonRequest {
-  method: string;
-  path: string;
-  body?: string;
-}
-type Cannon = (opts: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number }>;
-const autocannon = autocannonUntyped as Cannon;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const AUTH = { authorization: 'Bearer bench' };
@@ -53,7 +44,8 @@ const port = await new Promise<number>((resolve) => {
     probe.close(() => resolve(port));
   });
 });
-const { scripts } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
+// The start script of the checkout counted: a build from before may have run with other node flags.
+const { scripts } = JSON.parse(readFileSync(`${values.root}/package.json`, 'utf8')) as { scripts: { start: string } };
 const [, ...startArgs] = scripts.start.split(' ');
 const dir = mkdtempSync(join(tmpdir(), 'instructions-'));
 const out = join(dir, 'callgrind.out');

@@ -12,17 +12,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
-import autocannonUntyped from 'autocannon';
+import { autocannon, type CannonRequest } from './cannon.js';
 import { createSequence } from './varied-create.js';
-
-interface CannonRequest {
-  method: string;
-  path: string;
-  body?: string;
-}
-type Cannon = (opts: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number }>;
-const autocannon = autocannonUntyped as Cannon;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const AUTH = { authorization: 'Bearer bench' };
