@@ -1,6 +1,7 @@
-// Instructions per request of one route, counted by valgrind's callgrind: a count, not a time, so it hardly
-// moves with what else the machine does (the CPU time of the same load moved ±40% between runs on a shared
-// machine; this count moves by a few %, from the garbage collector and the compiler threads it also counts).
+// Instructions per request of one route, counted by valgrind's callgrind: a count, not a time, so it does not
+// depend on what else the machine does (the CPU time of the same load moved ±40% between runs on a shared
+// machine). It still moves by up to ±10% between runs, with where the garbage collector's cycles fall (its
+// threads are counted too): compare several runs, or a longer count (--requests).
 // The server runs as `npm start` runs it (its node flags, default limits, the pretty log line, here to /dev/null)
 // under callgrind with instrumentation off; a warm-up of 2N requests, then N counted for the code to be seen
 // again (discarded), then N counted and reported. Every thread of the server is counted (the collector's too).
