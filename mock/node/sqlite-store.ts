@@ -12,6 +12,7 @@ import {
   planPut,
   recordCost,
   visibleCount,
+  countChanged,
   visibleRecord,
   visibleRecords,
   type Overlay,
@@ -126,7 +127,8 @@ export class SqliteStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlay(collection);
-    const put = planPut(overlay, this.#base(overlay, collection), {
+    const base = this.#base(overlay, collection);
+    const put = planPut(overlay, base, {
       collection,
       id,
       record,
@@ -142,6 +144,7 @@ export class SqliteStore implements Store {
     // Committed: only now does memory follow.
     const kept = overlay ?? this.#opened(collection);
     kept.written.set(id, frozen);
+    countChanged(kept, base, put.shown ? 1 : 0);
     kept.version = ++this.#changes;
     if (put.added) {
       this.#records++;
@@ -153,7 +156,8 @@ export class SqliteStore implements Store {
 
   delete(collection: string, id: string): DeleteOutcome {
     const overlay = this.#overlay(collection);
-    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
+    const base = this.#base(overlay, collection);
+    const plan = planDelete(overlay, base, collection, id);
     if (plan === 'missing') return plan;
     if (!this.#fits(plan.cost)) return 'state-full';
     this.#write(() => {
@@ -167,6 +171,7 @@ export class SqliteStore implements Store {
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
+    countChanged(kept, base, -1);
     this.#cachedRecords += (plan.hides ? 1 : 0) - (plan.written ? 1 : 0);
     kept.version = ++this.#changes;
     this.#charge(plan.cost);

@@ -21,6 +21,12 @@ export interface Overlay {
   removed: Set<string>;
   /** Changes with every change of the collection (see Store.version). */
   version: number;
+  /**
+   * How many records clients see over `base`, once counted: each put and delete keeps it current (see
+   * {@link countChanged}), so a create into a collection of thousands does not walk them. Placeholders made
+   * again (another Map) are counted again.
+   */
+  counted?: { base: Placeholders; count: number };
 }
 
 /** A new overlay over the placeholders (`derived`) or over nothing. */
@@ -50,19 +56,32 @@ export function visibleRecords(overlay: Overlay | null | undefined, base: Placeh
   return out;
 }
 
-/** How many records clients see, without listing them. */
+/** How many records clients see, without listing them: counted once, then kept current by puts and deletes. */
 export function visibleCount(overlay: Overlay | null | undefined, base: Placeholders): number {
   if (overlay == null) return base.size;
-  const { derived, written, removed } = overlay;
-  if (!derived) return written.size;
+  if (!overlay.derived) return overlay.written.size;
+  if (overlay.counted?.base === base) return overlay.counted.count;
+  const { written, removed } = overlay;
   let count = base.size;
   for (const id of removed) if (base.has(id)) count--;
   for (const id of written.keys()) if (!base.has(id) || removed.has(id)) count++;
+  overlay.counted = { base, count };
   return count;
 }
 
+/**
+ * Keeps an overlay's count current after a change planned over `base`: `shown` records more clients see (1 for
+ * a put that added one, 0 for one that replaced one, -1 for a delete). A count over other placeholders is
+ * dropped, to be made again when asked.
+ */
+export function countChanged(overlay: Overlay, base: Placeholders, shown: number): void {
+  if (overlay.counted === undefined) return;
+  if (overlay.counted.base === base) overlay.counted.count += shown;
+  else overlay.counted = undefined;
+}
+
 /** What a put would change: refused for the collection limit, or the charge it adds and whether the id is new. */
-export type PutPlan = { refused: 'collection-full' } | { cost: number; added: boolean };
+export type PutPlan = { refused: 'collection-full' } | { cost: number; added: boolean; shown: boolean };
 
 /**
  * Plans a put of `record` under `id`: a new record in a collection at `limit` is refused; the cost is its charge,
@@ -75,10 +94,10 @@ export function planPut(
 ): PutPlan {
   const { collection, id, record, limit } = put;
   const before = overlay?.written.get(id);
-  if (visibleRecord(overlay, base, id) === undefined && visibleCount(overlay, base) >= limit)
-    return { refused: 'collection-full' };
+  const shown = visibleRecord(overlay, base, id) === undefined;
+  if (shown && visibleCount(overlay, base) >= limit) return { refused: 'collection-full' };
   const cost = recordCost(id, record) - (before ? recordCost(id, before) : 0) + (overlay ? 0 : overlayCost(collection));
-  return { cost, added: before === undefined };
+  return { cost, added: before === undefined, shown };
 }
 
 /** What a delete would change: nothing to delete, or the charge it adds (negative: it gives back) and what it does. */

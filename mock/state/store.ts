@@ -8,6 +8,7 @@ import {
   planPut,
   recordsCost,
   visibleCount,
+  countChanged,
   visibleRecord,
   visibleRecords,
   type Overlay,
@@ -166,7 +167,8 @@ export class MemoryStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlays.get(collection);
-    const put = planPut(overlay, this.#base(overlay, collection), {
+    const base = this.#base(overlay, collection);
+    const put = planPut(overlay, base, {
       collection,
       id,
       record,
@@ -176,6 +178,7 @@ export class MemoryStore implements Store {
     if (!this.#charge(put.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);
     kept.written.set(id, deepFreeze(record));
+    countChanged(kept, base, put.shown ? 1 : 0);
     if (put.added) this.#records++;
     kept.version = ++this.#changes;
     return 'stored';
@@ -183,7 +186,8 @@ export class MemoryStore implements Store {
 
   delete(collection: string, id: string): DeleteOutcome {
     const overlay = this.#overlays.get(collection);
-    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
+    const base = this.#base(overlay, collection);
+    const plan = planDelete(overlay, base, collection, id);
     if (plan === 'missing') return plan;
     if (!this.#charge(plan.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);
@@ -192,6 +196,7 @@ export class MemoryStore implements Store {
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
+    countChanged(kept, base, -1);
     kept.version = ++this.#changes;
     return 'deleted';
   }

@@ -163,6 +163,53 @@ describe.each(STORES)('%s', (_kind, make) => {
       expect(ids(store, '/p2')).toEqual(['/p2-0', '/p2-1']);
     });
 
+    test('its count follows every put and delete, as its list does', () => {
+      const store = withPlaceholders(make(), 3);
+      const steps: [string, () => unknown][] = [
+        ['create', () => store.put('/p1', 'a', { id: 'a' })],
+        ['replace a create', () => store.put('/p1', 'a', { id: 'a', name: 'again' })],
+        ['write over a placeholder', () => store.put('/p1', '/p1-0', { id: '/p1-0', name: 'changed' })],
+        ['delete it', () => store.delete('/p1', '/p1-0')],
+        ['write it back', () => store.put('/p1', '/p1-0', { id: '/p1-0', name: 'back' })],
+        ['delete a placeholder', () => store.delete('/p1', '/p1-1')],
+        ['delete it again', () => store.delete('/p1', '/p1-1')],
+        ['delete a create', () => store.delete('/p1', 'a')],
+        ['create another', () => store.put('/p1', 'b', { id: 'b' })],
+      ];
+      expect(store.count('/p1')).toBe(3);
+      for (const [step, change] of steps) {
+        change();
+        expect([step, store.count('/p1')]).toEqual([step, store.list('/p1').length]);
+      }
+      expect(ids(store, '/p1')).toEqual(['/p1-2', '/p1-0', 'b']);
+    });
+
+    test('a create into a collection of thousands looks up a few entries, not every record', () => {
+      const placeholders = new Map([['/p1-0', deepFreeze({ id: '/p1-0' })]]);
+      const store = make({ collection: 1_000_000 });
+      store.usePlaceholders(() => placeholders);
+      for (let i = 0; i < 2000; i++) store.put('/p1', `r${i}`, { id: `r${i}` });
+      store.count('/p1');
+      const has = vi.spyOn(Map.prototype, 'has');
+      try {
+        expect(store.put('/p1', 'one-more', { id: 'one-more' })).toBe('stored');
+        expect(has.mock.calls.length).toBeLessThan(20);
+      } finally {
+        has.mockRestore();
+      }
+      expect(store.count('/p1')).toBe(2002);
+    });
+
+    test('its count follows placeholders made again (a reload)', () => {
+      const store = withPlaceholders(make(), 2);
+      store.put('/p1', 'new', { id: 'new' });
+      expect(store.count('/p1')).toBe(3);
+      withPlaceholders(store, 4);
+      expect(store.count('/p1')).toBe(5);
+      store.put('/p1', 'newer', { id: 'newer' });
+      expect(store.count('/p1')).toBe(6);
+    });
+
     test('another source of placeholders (a reload) shows under what clients changed', () => {
       const store = withPlaceholders(make(), 2);
       store.put('/p1', 'new', { id: 'new' });
