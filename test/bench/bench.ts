@@ -1,9 +1,13 @@
 // Throughput, server CPU per request, latency, cold start and RSS of our mock (run as `npm start` runs it, and
-// --stateless) vs Prism (static and dynamic) vs two floors (bare node:http, and Express, each sending the bytes
-// ours sends per route), side by side; then ours again once filled (FILL creates over FILL_MEMBERS members).
+// --stateless) vs Prism (static and dynamic) vs WireMock (journal off: stubs of ours's bytes; needs `java`) vs two
+// floors (bare node:http, and Express, each sending the bytes ours sends per route), side by side; then ours
+// again once filled (FILL creates over FILL_MEMBERS members).
 // Prints figures and whether the goals of issues 10 and 24 are met; asserts nothing. Run: npm run bench
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +19,8 @@ import { createSequence, MEMBERS, type CreateSequence } from './varied-create.js
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
 const WARMUP = Number(process.env.WARMUP ?? 3);
+/** WireMock's warm-up per route, in seconds: the JVM's JIT takes longer to settle than V8's. */
+const JVM_WARMUP = Number(process.env.JVM_WARMUP ?? 15);
 /** Creates sent to ours before the filled rounds (0: no filled rounds), and over how many members. */
 const FILL = Number(process.env.FILL ?? 100_000);
 const FILL_MEMBERS = Number(process.env.FILL_MEMBERS ?? 5000);
@@ -27,7 +33,7 @@ const CONTRACT = 'contracts/membership.openapi.yaml';
 const MEMBER = '/members/mbr_bench';
 const AUTH = { authorization: 'Bearer bench' };
 
-const SERVERS = ['ours', 'stateless', 'prism', 'prism-dyn', 'floor', 'express'] as const;
+const SERVERS = ['ours', 'stateless', 'prism', 'prism-dyn', 'wiremock', 'floor', 'express'] as const;
 type ServerName = (typeof SERVERS)[number] | 'filled';
 type RouteName = 'list' | 'read' | 'create';
 interface Server {
@@ -189,9 +195,9 @@ function tree(pid: number): number[] {
   return [pid, ...childrenOf(pid).flatMap(tree)];
 }
 
-/** The process actually serving: the deepest `node` in the tree (not npm exec, sh or esbuild). */
+/** The process actually serving: the deepest `node` (or `java`) in the tree (not npm exec, sh or esbuild). */
 function servingPid(pid: number): number {
-  const nodes = tree(pid).filter((p) => commOf(p) === 'node');
+  const nodes = tree(pid).filter((p) => commOf(p) === 'node' || commOf(p) === 'java');
   return nodes.at(-1) ?? pid;
 }
 
@@ -232,7 +238,7 @@ interface Started {
 }
 
 async function startServers(): Promise<Started> {
-  const [oursPort, statelessPort, prismPort, dynPort, floorPort, expressPort] = await freePorts(6);
+  const [oursPort, statelessPort, prismPort, dynPort, floorPort, expressPort, wiremockPort] = await freePorts(7);
   const wanted = (name: ServerName) => ONLY === undefined || ONLY.includes(name);
   // As npm start runs it: its node flags, default limits and the default (pretty) log of a line per request.
   const ours = await start('ours', oursPort!, process.execPath, [...npmStart(), '--port', String(oursPort)]);
@@ -255,9 +261,55 @@ async function startServers(): Promise<Started> {
       BODY_CREATE: String(bytes.create),
       FLOOR: kind,
     });
+  if (wanted('wiremock')) {
+    const wiremock = await startWireMock(wiremockPort!, bytes);
+    if (wiremock) servers.push(wiremock);
+  }
   if (wanted('floor')) servers.push(await startFloor('floor', floorPort!, 'http'));
   if (wanted('express')) servers.push(await startFloor('express', expressPort!, 'express'));
   return { servers, passId, bytes };
+}
+
+/**
+ * WireMock (the npm package's standalone jar, on this machine's `java`) with three stubs answering the routes with
+ * a fixed JSON body of ours's size, its request journal off (`--no-request-journal`: WireMock's fastest, as issue
+ * 24 compares it). `undefined`, with a note, when there is no `java`.
+ */
+async function startWireMock(port: number, bytes: Record<RouteName, number>): Promise<Server | undefined> {
+  if (spawnSync('java', ['-version']).status !== 0) {
+    console.log('wiremock: left out (no java on this machine; Debian: apt-get install default-jre-headless)');
+    return undefined;
+  }
+  const jar = join(createRequire(import.meta.url).resolve('wiremock/package.json'), '..', 'build');
+  const jarFile = join(
+    jar,
+    readdirSync(jar).find((name) => name.endsWith('.jar'))!,
+  );
+  const root = mkdtempSync(join(tmpdir(), 'bench-wiremock-'));
+  mkdirSync(join(root, 'mappings'));
+  const stub = (name: RouteName, method: string, pattern: string, status: number) =>
+    writeFileSync(
+      join(root, 'mappings', `${name}.json`),
+      JSON.stringify({
+        request: { method, urlPathPattern: pattern },
+        response: {
+          status,
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          body: fixedBody(bytes[name]),
+        },
+      }),
+    );
+  stub('list', 'GET', '/members/[^/]+/passes', 200);
+  stub('read', 'GET', '/members/[^/]+/passes/[^/]+', 200);
+  stub('create', 'POST', '/members/[^/]+/credentials', 201);
+  const args = ['-jar', jarFile, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', root];
+  return start('wiremock', port, 'java', [...args, '--no-request-journal', '--disable-banner']);
+}
+
+/** A JSON object of exactly `size` bytes, as the floors send (test/bench/floor-server.ts). */
+function fixedBody(size: number): string {
+  const empty = '{"data":""}';
+  return `{"data":"${'x'.repeat(Math.max(0, size - empty.length))}"}`;
 }
 
 /**
@@ -381,13 +433,14 @@ const key = (route: RouteName, server: ServerName) => `${route}/${server}`;
 
 async function measure(servers: Server[], routeList: Route[]): Promise<Results> {
   console.log(
-    `warm-up: ${WARMUP} s per server and route, then for the varied create as many requests as it takes to have ` +
+    `warm-up: ${WARMUP} s per server and route (wiremock ${Math.max(WARMUP, JVM_WARMUP)} s), then for the varied create as many requests as it takes to have ` +
       `sent one to each of the ${MEMBERS} members (a member's first create seeds its collection: the rounds measure ` +
       'creates to members the server has seen, whatever the speed of the machine)',
   );
   for (const route of routeList) {
     for (const server of servers) {
-      await load(server, route, { duration: WARMUP });
+      // The JVM compiles its hot code over several seconds more than V8 does: WireMock gets a longer warm-up.
+      await load(server, route, { duration: server.name === 'wiremock' ? Math.max(WARMUP, JVM_WARMUP) : WARMUP });
       const unseen = route.unseen?.(server.name) ?? 0;
       if (unseen === 0) continue;
       console.log(`  ${server.name}: ${unseen} more creates, to members the warm-up did not reach`);
@@ -463,6 +516,11 @@ function printGoals(results: Results) {
     const vsFloor = of(name, 'ours', 'rps') / of(name, 'floor', 'rps');
     goal(`${name} ours/floor (node:http) ≥ 0.6`, vsFloor, vsFloor >= 0.6);
   }
+  // Issue 24: beat WireMock with its journal off on every route, ours journaling: less server CPU a request.
+  for (const name of ['list', 'read', 'create'] as const) {
+    const vsWireMock = of(name, 'wiremock', 'cpuUs') / of(name, 'ours', 'cpuUs');
+    goal(`${name} CPU wiremock/ours > 1 (ours journaling)`, vsWireMock, vsWireMock > 1);
+  }
   for (const server of ['ours', 'filled'] as const) {
     for (const [name, most] of [
       ['list', 38],
@@ -517,7 +575,7 @@ async function main() {
   console.log(
     `bench: ${CONNECTIONS} connections, warm-up ${WARMUP} s, ` +
       `${ROUNDS} interleaved rounds × ${DURATION} s per server and route, then the same for ours filled with ` +
-      `${FILL} creates over ${FILL_MEMBERS} members (ROUNDS, DURATION, WARMUP, FILL, FILL_MEMBERS, ` +
+      `${FILL} creates over ${FILL_MEMBERS} members (ROUNDS, DURATION, WARMUP, JVM_WARMUP, FILL, FILL_MEMBERS, ` +
       `SERVERS=ours,stateless,... env vars); node ${process.version}, ${availableParallelism()} cores`,
   );
   console.log(
@@ -530,7 +588,8 @@ async function main() {
   console.log(
     `ours runs as npm start does: node ${npmStart().join(' ')} (default limits, a log line per request on stdout); ` +
       `the floors send ours's sizes (list ${bytes.list} B, read ${bytes.read} B, create ${bytes.create} B); ` +
-      `read uses pass id ${passId} on every server; floor = bare node:http, express = Express 5`,
+      `read uses pass id ${passId} on every server; wiremock = WireMock, journal off; floor = bare node:http, ` +
+      'express = Express 5',
   );
   console.log('cold start (spawn to first 200 on list, polled every 20 ms):');
   for (const s of servers) console.log(`  ${s.name.padEnd(10)}${fmt(s.coldStartMs)} ms`);
