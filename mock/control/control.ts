@@ -6,6 +6,7 @@ import type { Contract } from '../contract/contract.js';
 import { warnGuardedPatterns } from '../contract/guarded-patterns.js';
 import {
   dropSession,
+  placeholdersOf,
   resetSession,
   restoreState,
   sessionOf,
@@ -377,7 +378,11 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       tally = new CallTally(context.served);
       const { generator, count, asOf } = context.placeholders;
       context.placeholders = new PlaceholderSource(context.served.collections, generator, count, asOf);
-      for (const session of context.sessions.values()) session.pages.clear();
+      for (const session of context.sessions.values()) {
+        session.pages.clear();
+        // Other placeholders may show under what clients wrote: the stores count their collections again.
+        session.store.usePlaceholders(placeholdersOf(context));
+      }
     },
     restore(snapshot) {
       const checked = checkSnapshot(snapshot, context.served.collections, 'the restored state');

@@ -9,7 +9,7 @@ import type { Served } from '../plan/serve.js';
 import type { Faults } from '../respond/faults.js';
 import type { StateTools } from '../state/answer-from-state.js';
 import { collectionOf } from '../state/check-snapshot.js';
-import type { StoredRecord, StoreSnapshot } from '../state/store.js';
+import type { DerivePlaceholders, StoredRecord, StoreSnapshot } from '../state/store.js';
 import { createSession, type Session } from './session.js';
 import { datedGenerators } from './dated-generators.js';
 import type { CallListener } from '../journal/journal.js';
@@ -108,8 +108,7 @@ export function sessionOf(context: MockContext, name: string): Session {
     journalBudget: context.journalBudget,
     journalBodyLimit,
     stateLimits: { collection: collectionLimit, budget: context.stateBudget },
-    // Read through the context: a reload puts a new source there.
-    derive: (key) => context.placeholders.of(key),
+    derive: placeholdersOf(context),
     nextCallNumber: context.nextCallNumber,
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
     // The default session may keep a store of its own (the state file's), served as it is.
@@ -125,6 +124,14 @@ export function sessionOf(context: MockContext, name: string): Session {
 }
 
 /** The named session if it exists (it is then the most recently used), else the default one: never creates one. */
+/**
+ * A session store's placeholders: read through the context, where a reload puts a new source (and tells each
+ * store, see control.ts's reload, so what it counted over the old ones is counted again).
+ */
+export function placeholdersOf(context: MockContext): DerivePlaceholders {
+  return (key) => context.placeholders.of(key);
+}
+
 export function knownSession(context: MockContext, name: string): Session {
   return context.sessions.has(name) ? sessionOf(context, name) : sessionOf(context, '');
 }

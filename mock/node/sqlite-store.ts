@@ -13,6 +13,7 @@ import {
   recordCost,
   visibleCount,
   countChanged,
+  forgetCounts,
   visibleRecord,
   visibleRecords,
   type Overlay,
@@ -108,6 +109,7 @@ export class SqliteStore implements Store {
 
   usePlaceholders(derive: DerivePlaceholders): void {
     this.#derive = derive;
+    forgetCounts(this.#cache.values());
   }
 
   get(collection: string, id: string): StoredRecord | undefined {
@@ -144,7 +146,7 @@ export class SqliteStore implements Store {
     // Committed: only now does memory follow.
     const kept = overlay ?? this.#opened(collection);
     kept.written.set(id, frozen);
-    countChanged(kept, base, put.shown ? 1 : 0);
+    countChanged(kept, put.shown ? 1 : 0);
     kept.version = ++this.#changes;
     if (put.added) {
       this.#records++;
@@ -171,7 +173,7 @@ export class SqliteStore implements Store {
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
-    countChanged(kept, base, -1);
+    countChanged(kept, -1);
     this.#cachedRecords += (plan.hides ? 1 : 0) - (plan.written ? 1 : 0);
     kept.version = ++this.#changes;
     this.#charge(plan.cost);

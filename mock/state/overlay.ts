@@ -22,11 +22,11 @@ export interface Overlay {
   /** Changes with every change of the collection (see Store.version). */
   version: number;
   /**
-   * How many records clients see over `base`, once counted: each put and delete keeps it current (see
-   * {@link countChanged}), so a create into a collection of thousands does not walk them. Placeholders made
-   * again (another Map) are counted again.
+   * How many records clients see, once counted: each put and delete keeps it current (see {@link countChanged}),
+   * so a create into a collection of thousands does not walk them. Placeholders are the same whenever they are
+   * made again; a store given other placeholders (a reload) forgets every count (see {@link forgetCounts}).
    */
-  counted?: { base: Placeholders; count: number };
+  counted?: number;
 }
 
 /** A new overlay over the placeholders (`derived`) or over nothing. */
@@ -60,24 +60,25 @@ export function visibleRecords(overlay: Overlay | null | undefined, base: Placeh
 export function visibleCount(overlay: Overlay | null | undefined, base: Placeholders): number {
   if (overlay == null) return base.size;
   if (!overlay.derived) return overlay.written.size;
-  if (overlay.counted?.base === base) return overlay.counted.count;
+  if (overlay.counted !== undefined) return overlay.counted;
   const { written, removed } = overlay;
   let count = base.size;
   for (const id of removed) if (base.has(id)) count--;
   for (const id of written.keys()) if (!base.has(id) || removed.has(id)) count++;
-  overlay.counted = { base, count };
-  return count;
+  return (overlay.counted = count);
 }
 
 /**
- * Keeps an overlay's count current after a change planned over `base`: `shown` records more clients see (1 for
- * a put that added one, 0 for one that replaced one, -1 for a delete). A count over other placeholders is
- * dropped, to be made again when asked.
+ * Keeps an overlay's count current after a change: `shown` records more clients see (1 for a put that added
+ * one, 0 for one that replaced one, -1 for a delete).
  */
-export function countChanged(overlay: Overlay, base: Placeholders, shown: number): void {
-  if (overlay.counted === undefined) return;
-  if (overlay.counted.base === base) overlay.counted.count += shown;
-  else overlay.counted = undefined;
+export function countChanged(overlay: Overlay, shown: number): void {
+  if (overlay.counted !== undefined) overlay.counted += shown;
+}
+
+/** Forgets the counts of these overlays: their collections' placeholders may differ now (another source). */
+export function forgetCounts(overlays: Iterable<Overlay | null>): void {
+  for (const overlay of overlays) if (overlay) overlay.counted = undefined;
 }
 
 /** What a put would change: refused for the collection limit, or the charge it adds and whether the id is new. */

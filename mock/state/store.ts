@@ -9,6 +9,7 @@ import {
   recordsCost,
   visibleCount,
   countChanged,
+  forgetCounts,
   visibleRecord,
   visibleRecords,
   type Overlay,
@@ -148,6 +149,7 @@ export class MemoryStore implements Store {
 
   usePlaceholders(derive: DerivePlaceholders): void {
     this.#derive = derive;
+    forgetCounts(this.#overlays.values());
   }
 
   get(collection: string, id: string): StoredRecord | undefined {
@@ -178,7 +180,7 @@ export class MemoryStore implements Store {
     if (!this.#charge(put.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);
     kept.written.set(id, deepFreeze(record));
-    countChanged(kept, base, put.shown ? 1 : 0);
+    countChanged(kept, put.shown ? 1 : 0);
     if (put.added) this.#records++;
     kept.version = ++this.#changes;
     return 'stored';
@@ -196,7 +198,7 @@ export class MemoryStore implements Store {
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
-    countChanged(kept, base, -1);
+    countChanged(kept, -1);
     kept.version = ++this.#changes;
     return 'deleted';
   }

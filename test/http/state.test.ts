@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
-import type { MockApp } from '../../mock/index.js';
+import { createApp, DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
 
 let mock: MockApp;
@@ -254,6 +257,25 @@ describe('state limits', () => {
       instance: '/members/m1/passes',
     });
     expect(await stored(limited.app)).toEqual(before);
+  });
+
+  test('a contract reload with other placeholders counts the collection again for --collection-limit', async () => {
+    // Not through the harness, which checks every answer against the contract the mock started with.
+    const limited = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 9, collectionLimit: 5 });
+    const first = await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const placeholder = first.body.data[0].id as string;
+    await request(limited.app).delete(`/members/m1/passes/${placeholder}`).set(AUTH).expect(204);
+    await create(limited.app, 'm1').expect(201);
+    await create(limited.app, 'm1').expect(201);
+    // Four of five: two placeholders left, two creates. Pass ids of another pattern give three other placeholders,
+    // none of them deleted: five records, and the collection is full.
+    const text = readFileSync(DEFAULT_CONTRACT, 'utf8').replace('^pas_[0-9A-HJKMNP-TV-Z]{26}$', '^pss_[0-9]{12}$');
+    const other = join(mkdtempSync(join(tmpdir(), 'reload-')), 'membership.openapi.yaml');
+    writeFileSync(other, text);
+    limited.reload(await loadContract(other));
+    const passes = await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200);
+    expect(passes.body.data).toHaveLength(5);
+    await create(limited.app, 'm1').expect(507);
   });
 
   test('a create past --state-bytes answers 507 naming the budget, and stores nothing', async () => {
