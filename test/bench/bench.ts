@@ -380,7 +380,10 @@ async function smoke(servers: Server[], routeList: Route[]) {
       let bytes = 0;
       for (let i = 0; i < (route.method === 'POST' ? 8 : 1); i++) {
         const { path, body } = route.next(server.name);
-        const res = await fetch(server.url + path, { method: route.method, headers: headersFor(route), body });
+        // A fresh connection each: one pooled since the sizes were taken may have idled past the server's
+        // keep-alive timeout while the others started, and a server closing it then fails the fetch.
+        const headers = { ...headersFor(route), connection: 'close' };
+        const res = await fetch(server.url + path, { method: route.method, headers, body });
         bytes = (await res.arrayBuffer()).byteLength;
         counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
       }
