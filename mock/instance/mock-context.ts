@@ -123,7 +123,6 @@ export function sessionOf(context: MockContext, name: string): Session {
   return session;
 }
 
-/** The named session if it exists (it is then the most recently used), else the default one: never creates one. */
 /**
  * A session store's placeholders: read through the context, where a reload puts a new source (and tells each
  * store, see control.ts's reload, so what it counted over the old ones is counted again).
@@ -132,6 +131,7 @@ export function placeholdersOf(context: MockContext): DerivePlaceholders {
   return (key) => context.placeholders.of(key);
 }
 
+/** The named session if it exists (it is then the most recently used), else the default one: never creates one. */
 export function knownSession(context: MockContext, name: string): Session {
   return context.sessions.has(name) ? sessionOf(context, name) : sessionOf(context, '');
 }

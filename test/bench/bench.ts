@@ -4,7 +4,7 @@
 // again once filled (FILL creates over FILL_MEMBERS members).
 // Prints figures and whether the goals of issues 10 and 24 are met; asserts nothing. Run: npm run bench
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: autocannon ships no types and @types/autocannon is not installed; typed locally below.
 import autocannonUntyped from 'autocannon';
+import { fixedBody } from './fixed-body.js';
 import { createSequence, MEMBERS, type CreateSequence } from './varied-create.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -286,6 +287,7 @@ async function startWireMock(port: number, bytes: Record<RouteName, number>): Pr
     readdirSync(jar).find((name) => name.endsWith('.jar'))!,
   );
   const root = mkdtempSync(join(tmpdir(), 'bench-wiremock-'));
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, 'mappings'));
   const stub = (name: RouteName, method: string, pattern: string, status: number) =>
     writeFileSync(
@@ -304,12 +306,6 @@ async function startWireMock(port: number, bytes: Record<RouteName, number>): Pr
   stub('create', 'POST', '/members/[^/]+/credentials', 201);
   const args = ['-jar', jarFile, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', root];
   return start('wiremock', port, 'java', [...args, '--no-request-journal', '--disable-banner']);
-}
-
-/** A JSON object of exactly `size` bytes, as the floors send (test/bench/floor-server.ts). */
-function fixedBody(size: number): string {
-  const empty = '{"data":""}';
-  return `{"data":"${'x'.repeat(Math.max(0, size - empty.length))}"}`;
 }
 
 /**

@@ -3,16 +3,11 @@
 // FLOOR=http (default) is a bare node:http listener, the floor proper: nothing a Node server does can be
 // cheaper. FLOOR=express is the same on Express 5, a typical framework's cost.
 import { createServer } from 'node:http';
+import { fixedBody } from './fixed-body.js';
 
 const port = Number(process.env.PORT);
 const bodyBytes = Number(process.env.BODY_BYTES ?? 600);
 const kind = process.env.FLOOR ?? 'http';
-
-/** A JSON object of exactly `bytes` bytes (ASCII padding in one string field). */
-const fixedBody = (bytes: number) => {
-  const empty = '{"data":""}';
-  return `{"data":"${'x'.repeat(Math.max(0, bytes - empty.length))}"}`;
-};
 
 const sized = (name: string) => fixedBody(Number(process.env[name] ?? bodyBytes));
 const [list, read, create] = [sized('BODY_LIST'), sized('BODY_READ'), sized('BODY_CREATE')];

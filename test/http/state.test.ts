@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -270,9 +270,13 @@ describe('state limits', () => {
     // Four of five: two placeholders left, two creates. Pass ids of another pattern give three other placeholders,
     // none of them deleted: five records, and the collection is full.
     const text = readFileSync(DEFAULT_CONTRACT, 'utf8').replace('^pas_[0-9A-HJKMNP-TV-Z]{26}$', '^pss_[0-9]{12}$');
-    const other = join(mkdtempSync(join(tmpdir(), 'reload-')), 'membership.openapi.yaml');
-    writeFileSync(other, text);
-    limited.reload(await loadContract(other));
+    const dir = mkdtempSync(join(tmpdir(), 'reload-'));
+    try {
+      writeFileSync(join(dir, 'membership.openapi.yaml'), text);
+      limited.reload(await loadContract(join(dir, 'membership.openapi.yaml')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const passes = await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200);
     expect(passes.body.data).toHaveLength(5);
     await create(limited.app, 'm1').expect(507);

@@ -204,10 +204,32 @@ describe.each(STORES)('%s', (_kind, make) => {
       const store = withPlaceholders(make(), 2);
       store.put('/p1', 'new', { id: 'new' });
       expect(store.count('/p1')).toBe(3);
+      // A collection read with nothing written to it (a SQLite store caches it as having no overlay).
+      expect(store.count('/q')).toBe(0);
       withPlaceholders(store, 4);
       expect(store.count('/p1')).toBe(5);
       store.put('/p1', 'newer', { id: 'newer' });
       expect(store.count('/p1')).toBe(6);
+    });
+
+    test('a count first made after changes counts each record once', () => {
+      const store = withPlaceholders(make(), 3);
+      store.put('/p1', '/p1-0', { id: '/p1-0', name: 'changed' });
+      store.delete('/p1', '/p1-1');
+      store.put('/p1', 'new', { id: 'new' });
+      expect(store.count('/p1')).toBe(3);
+      expect(ids(store, '/p1')).toEqual(['/p1-0', '/p1-2', 'new']);
+    });
+
+    test('placeholders of other ids (a reload) count without those deleted before', () => {
+      const store = withPlaceholders(make(), 2);
+      store.delete('/p1', '/p1-0');
+      store.put('/p1', 'new', { id: 'new' });
+      expect(store.count('/p1')).toBe(2);
+      store.usePlaceholders((collection) =>
+        collection === '/p1' ? new Map([['/p1-x', deepFreeze({ id: '/p1-x' })]]) : new Map(),
+      );
+      expect([store.count('/p1'), ids(store, '/p1')]).toEqual([2, ['/p1-x', 'new']]);
     });
 
     test('another source of placeholders (a reload) shows under what clients changed', () => {
