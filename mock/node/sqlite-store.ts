@@ -129,8 +129,7 @@ export class SqliteStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlay(collection);
-    const base = this.#base(overlay, collection);
-    const put = planPut(overlay, base, {
+    const put = planPut(overlay, this.#base(overlay, collection), {
       collection,
       id,
       record,
@@ -158,8 +157,7 @@ export class SqliteStore implements Store {
 
   delete(collection: string, id: string): DeleteOutcome {
     const overlay = this.#overlay(collection);
-    const base = this.#base(overlay, collection);
-    const plan = planDelete(overlay, base, collection, id);
+    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
     if (plan === 'missing') return plan;
     if (!this.#fits(plan.cost)) return 'state-full';
     this.#write(() => {

@@ -169,8 +169,7 @@ export class MemoryStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlays.get(collection);
-    const base = this.#base(overlay, collection);
-    const put = planPut(overlay, base, {
+    const put = planPut(overlay, this.#base(overlay, collection), {
       collection,
       id,
       record,
@@ -188,8 +187,7 @@ export class MemoryStore implements Store {
 
   delete(collection: string, id: string): DeleteOutcome {
     const overlay = this.#overlays.get(collection);
-    const base = this.#base(overlay, collection);
-    const plan = planDelete(overlay, base, collection, id);
+    const plan = planDelete(overlay, this.#base(overlay, collection), collection, id);
     if (plan === 'missing') return plan;
     if (!this.#charge(plan.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);

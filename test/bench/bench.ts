@@ -431,8 +431,9 @@ type Results = Map<string, Sample[]>;
 const key = (route: RouteName, server: ServerName) => `${route}/${server}`;
 
 async function measure(servers: Server[], routeList: Route[]): Promise<Results> {
+  const jvm = servers.some((s) => s.name === 'wiremock') ? ` (wiremock ${Math.max(WARMUP, JVM_WARMUP)} s)` : '';
   console.log(
-    `warm-up: ${WARMUP} s per server and route (wiremock ${Math.max(WARMUP, JVM_WARMUP)} s), then for the varied create as many requests as it takes to have ` +
+    `warm-up: ${WARMUP} s per server and route${jvm}, then for the varied create as many requests as it takes to have ` +
       `sent one to each of the ${MEMBERS} members (a member's first create seeds its collection: the rounds measure ` +
       'creates to members the server has seen, whatever the speed of the machine)',
   );
