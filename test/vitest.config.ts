@@ -16,6 +16,8 @@ export default defineConfig({
     // The installed-package test runs on its own after these (vitest.package.config.ts): its npm install
     // would take the CPU the process tests time themselves against.
     exclude: ['test/package/**', '**/node_modules/**'],
+    // One temporary folder for the run, removed at its end (see own-tmpdir.ts).
+    globalSetup: ['test/support/own-tmpdir.ts'],
     setupFiles: ['test/support/prism-setup.ts', 'test/support/conformance-setup.ts', 'test/support/keep-sqlite.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
