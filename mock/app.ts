@@ -1,9 +1,10 @@
 // Builds the Express app of a mock from a loaded contract. It never listens: see server.ts and cli.ts.
 import type { RequestListener } from 'node:http';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 // Prism's modules, loaded where Prism finds them, before anything reads a contract.
 import './node/prism-modules.js';
 import { createAdminApi } from './admin/admin-api.js';
+import { loadExpress } from './handler/express-module.js';
 import { createEventStreams } from './admin/event-streams.js';
 import { createMetrics } from './reports/metrics.js';
 import { createControl } from './control/control.js';
@@ -119,11 +120,14 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
         return (api) => (api === undefined ? all : (byApi.get(api) ?? all));
       }),
   );
-  const app = bareExpress();
-  app.use((req, res) => handle(req, res));
+  // Made on first use: the CLI and startMock serve `handle`, and loading Express took a tenth of their start.
+  let app: Express | undefined;
 
   const mock: UntypedMockApp = {
-    app,
+    get app() {
+      if (!app) (app = bareExpress()).use((req, res) => handle(req, res));
+      return app;
+    },
     handle,
     get contract() {
       return context.served.contract;
@@ -236,7 +240,7 @@ function refuseOwnBackends(contract: Contract, proxy: ProxyOptions, withOwn: str
 
 /** Express without the defaults a mock never wants: no X-Powered-By, no ETag, plain query parsing. */
 function bareExpress(): Express {
-  const app = express();
+  const app = loadExpress()();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');

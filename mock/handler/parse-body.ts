@@ -3,10 +3,10 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import express from 'express';
 import iconv from 'iconv-lite';
 import getRawBody from 'raw-body';
 import type { Exchange } from './exchange.js';
+import { loadExpress } from './express-module.js';
 import { requestBody, withFormText } from '../http/request-body.js';
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 import { UTF8, bodyError, bodyKind, parseForm, refuseCharset, type BodyKind } from '../http/body-kind.js';
@@ -148,13 +148,20 @@ function parseJson(text: string): unknown {
  * type is not read, and leaves `ex.body` undefined.
  */
 export function createJsonReader(limit: number): BodyReader {
-  const parse = express.json({ limit, strict: true, verify: refuseDeep }) as unknown as Parser;
+  // Made on the first admin body: Express is loaded only when something needs it (see express-module.ts).
+  let parse: Parser | undefined;
   return (ex, done) => {
     const req = ex.req as IncomingMessage & { body?: unknown };
     if (req.body !== undefined) {
       ex.body = req.body;
       return done();
     }
+    // No body (a GET): nothing to parse, as the parser says itself, and no reason to load Express.
+    if (!hasBody(req)) {
+      ex.body = undefined;
+      return done();
+    }
+    parse ??= loadExpress().json({ limit, strict: true, verify: refuseDeep }) as unknown as Parser;
     parse(req, ex.res, (error?: unknown) => {
       ex.body = req.body;
       done(error);
