@@ -165,7 +165,7 @@ export interface ControlSettings {
 export function createControl(context: MockContext, { creator }: ControlSettings): MockControl {
   // Every call of every session, whatever resets them; a reload counts afresh.
   let tally = new CallTally(context.served);
-  context.callListeners.add((call, copy) => tally.add(call, copy));
+  context.callListeners.add((call) => tally.add(call));
   // What each override in force weighs (see overrideWeight): kept by this mock alone.
   const weights = new WeakMap<Override, number>();
   let overrides = 0;

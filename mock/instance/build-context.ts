@@ -1,5 +1,6 @@
 // A mock's context built from a contract and its options, as every transport builds it (createApp, the MSW
 // handlers): options checked, the contract served, the fixtures completed and checked, the default session filled.
+import { copyOfCall } from '../journal/journal.js';
 import type { Contract } from '../contract/contract.js';
 import { warnGuardedPatterns } from '../contract/guarded-patterns.js';
 import { serve } from '../plan/serve.js';
@@ -35,7 +36,7 @@ function contextOf(contract: Contract, resolved: ResolvedMockOptions): MockConte
   const context = createMockContext(served, resolved);
   warnGuardedPatterns(contract.operations, context.logger.warn);
   const { onCall } = resolved;
-  if (onCall) context.callListeners.add((_call, copy) => onCall(copy()));
+  if (onCall) context.callListeners.add((call) => onCall(copyOfCall(call)));
   // Fixtures may leave fields out: they are made from this mock's seed, then every record is checked (once:
   // startMock's were, to name their file).
   context.initialState = wasChecked(resolved.state, served.collections)

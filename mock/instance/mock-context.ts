@@ -113,8 +113,8 @@ export function sessionOf(context: MockContext, name: string): Session {
     clock: clock === 'seed' ? { start: context.generator.anchor } : 'system',
     // The default session may keep a store of its own (the state file's), served as it is.
     store: name === '' ? context.options.store : undefined,
-    observe: (call, copy, adopted) => {
-      for (const listener of context.callListeners) listener(call, copy, adopted);
+    observe: (call, adopted) => {
+      for (const listener of context.callListeners) listener(call, adopted);
     },
   });
   context.sessions.set(name, session);

@@ -5,6 +5,7 @@ import { JournalBudget, type BudgetHolder } from './journal-budget.js';
 import { copyOf, keepCall, NOT_PARSED, viewOf, type Kept } from './kept-call.js';
 
 export type { Kept };
+export { copyOfCall } from './kept-call.js';
 
 /** How a journal is made. */
 export interface JournalSettings {
@@ -33,10 +34,11 @@ export class JournalClosedError extends Error {
 }
 
 /**
- * Hears each call recorded: `call` is a view of what the journal keeps (read it, do not keep or change it);
- * `copy()` hands out a copy, made once a call however many listeners ask; `adopted`: another replica served it.
+ * Hears each call recorded: `call` is a view of what the journal keeps (read it, do not keep or change it;
+ * `copyOfCall(call)` hands out a copy to keep, made once a call however many listeners ask); `adopted`: another
+ * replica served it. No closure is made per call: the view is all a listener gets.
  */
-export type CallListener = (call: CallRecord, copy: () => CallRecord, adopted?: boolean) => void;
+export type CallListener = (call: CallRecord, adopted?: boolean) => void;
 
 /** Hears what a journal keeps and clears, to hand it to other replicas (see {@link Journal.share}). */
 export interface JournalShare {
@@ -127,15 +129,13 @@ export class Journal implements BudgetHolder {
 
   #tell(kept: Kept, parsed: unknown, adopted: boolean): void {
     const view = viewOf(kept, parsed);
-    let copy: CallRecord | undefined;
-    const copyOnce = () => (copy ??= copyOf(kept));
-    if (this.#observe) this.#hear(this.#observe, view, copyOnce, adopted);
-    for (const listener of this.#listeners.keys()) this.#hear(listener, view, copyOnce, adopted);
+    if (this.#observe) this.#hear(this.#observe, view, adopted);
+    for (const listener of this.#listeners.keys()) this.#hear(listener, view, adopted);
   }
 
-  #hear(listener: CallListener, view: CallRecord, copy: () => CallRecord, adopted: boolean): void {
+  #hear(listener: CallListener, view: CallRecord, adopted: boolean): void {
     try {
-      listener(view, copy, adopted);
+      listener(view, adopted);
     } catch {
       // A listener's failure is its own: the call is recorded, and the request still gets its answer.
     }

@@ -115,6 +115,15 @@ export function viewOf(kept: Kept, parsed: unknown = NOT_PARSED): CallRecord {
   return view as unknown as CallRecord;
 }
 
+/**
+ * A copy of a call a listener heard (see CallListener), to keep: made once a call, however many listeners ask
+ * (the view holds it); a record that is no view is copied whole.
+ * @example journal.subscribe((call) => kept.push(copyOfCall(call)))
+ */
+export function copyOfCall(call: CallRecord): CallRecord {
+  return call instanceof CallView ? CallView.copyOf(call) : structuredClone(call);
+}
+
 /** A body not read yet. */
 const UNREAD: unknown = Symbol('unread');
 /** No parsed body to hand a view: it parses the kept text if it is read. */
@@ -123,6 +132,7 @@ export const NOT_PARSED: unknown = Symbol('not parsed');
 class CallView {
   readonly #kept: Kept;
   #body = UNREAD;
+  #copy: CallRecord | undefined = undefined;
   readonly id: string;
   declare readonly ms?: number;
   readonly requestId: string | undefined;
@@ -165,6 +175,11 @@ class CallView {
     if (kept.fault) own.fault = kept.fault;
     this.answeredBy = kept.answeredBy;
     if (kept.fallback !== undefined) own.fallback = kept.fallback;
+  }
+
+  /** The view's copy: made the first time a listener asks (see {@link copyOfCall}). */
+  static copyOf(view: CallView): CallRecord {
+    return (view.#copy ??= copyOf(view.#kept));
   }
 
   get time(): string {

@@ -1,6 +1,6 @@
 // Waits for a call to arrive, for apps that call the API asynchronously.
 import { answered, differences, matchesCall, type CallMatch } from './call-match.js';
-import { callNumber, JournalClosedError, type CallRecord, type Journal } from './journal.js';
+import { callNumber, copyOfCall, JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
 /** How long a wait lasts unless told: 5 s. */
 export const DEFAULT_WAIT = 5000;
@@ -48,9 +48,9 @@ export function waitForCall(
     const abort = () => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', abort, { once: true });
     const stop = journal.subscribe(
-      (call, copy) => {
+      (call) => {
         try {
-          if (callNumber(call.id)! > after && matchesCall(call, match)) settle(() => resolve(copy()));
+          if (callNumber(call.id)! > after && matchesCall(call, match)) settle(() => resolve(copyOfCall(call)));
         } catch (error) {
           settle(() => reject(error));
         }

@@ -1,7 +1,7 @@
 // Coverage of the contract by a test suite, counted as calls are recorded: which operations were called, which
 // documented statuses were seen and which never were, which request fields and query parameters were ever
 // sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
-import type { CallRecord } from '../journal/journal.js';
+import { copyOfCall, type CallRecord } from '../journal/journal.js';
 import { leftOutOfPact, pactShape } from './pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
@@ -142,8 +142,7 @@ export class CoverageCount {
  * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
  * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
  * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
- * @example const tally = new CallTally(served); // each session's journal: { observe: (call, copy) =>
- * tally.add(call, copy) }
+ * @example const tally = new CallTally(served); // each session's journal: { observe: (call) => tally.add(call) }
  */
 export class CallTally {
   readonly #served: ServedContract;
@@ -157,8 +156,8 @@ export class CallTally {
     this.#count = new CoverageCount(served);
   }
 
-  /** Counts a call as the journal records it (`call` a view to read now; `copy` for one to keep). */
-  add(call: CallRecord, copy: () => CallRecord): void {
+  /** Counts a call as the journal records it (`call` a view to read now, copied to be kept: copyOfCall). */
+  add(call: CallRecord): void {
     this.#count.add(call);
     const why = leftOutOfPact(call);
     if (why) {
@@ -168,7 +167,7 @@ export class CallTally {
     if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
     const key = pactShape(call);
     if (this.#shapes.has(key)) return;
-    const kept = copy();
+    const kept = copyOfCall(call);
     // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
     this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
     this.#shapes.set(key, kept);

@@ -74,7 +74,7 @@ export function createMetrics(context: MockContext): MockMetrics {
   });
   gauges(context, registers);
   // The calls this replica served: another replica's (`adopted`) are that replica's to count.
-  context.callListeners.add((call, _copy, adopted) => {
+  context.callListeners.add((call, adopted) => {
     if (adopted) return;
     const one = series.of(call.contract, call.operationId);
     one.statuses.set(call.response.status, (one.statuses.get(call.response.status) ?? 0) + 1);

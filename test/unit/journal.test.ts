@@ -1,6 +1,13 @@
 import { describe, expect, test, vi } from 'vitest';
 import { JournalBudget } from '../../mock/journal/journal-budget.js';
-import { callNumber, Journal, type CallRecord, type Kept, type NewCall } from '../../mock/journal/journal.js';
+import {
+  callNumber,
+  copyOfCall,
+  Journal,
+  type CallRecord,
+  type Kept,
+  type NewCall,
+} from '../../mock/journal/journal.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
   operationId,
@@ -29,7 +36,7 @@ describe('Journal', () => {
   test("a listener reads a JSON body as the handler parsed it, or the kept text's parse when it was cut or had no text", () => {
     const journal = new Journal(10, { bodyLimit: 40 });
     const heard: { body: unknown; copied: unknown }[] = [];
-    journal.subscribe((c, copy) => heard.push({ body: c.body, copied: copy().body }));
+    journal.subscribe((c) => heard.push({ body: c.body, copied: copyOfCall(c).body }));
     const small = { name: 'Gold' };
     const large = { name: 'x'.repeat(100) };
     journal.record({ ...call('/a', 'POST'), body: small, bodyText: JSON.stringify(small) });
@@ -195,7 +202,7 @@ describe('Journal.adopt (a call another replica served)', () => {
   test('listeners hear an adopted call once, told it was adopted', () => {
     const journal = new Journal(10);
     const heard: [string, boolean | undefined][] = [];
-    journal.subscribe((c, _copy, adopted) => heard.push([c.path, adopted]));
+    journal.subscribe((c, adopted) => void heard.push([c.path, adopted]));
     journal.record(call('/served'));
     journal.adopt(keptBy('/adopted'));
     expect(heard).toEqual([
@@ -429,11 +436,27 @@ describe('Journal reads', () => {
   test('listeners of one call get one copy between them', () => {
     const journal = new Journal(10);
     const copies: CallRecord[] = [];
-    journal.subscribe((_, copy) => copies.push(copy()));
-    journal.subscribe((_, copy) => copies.push(copy()));
+    journal.subscribe((c) => copies.push(copyOfCall(c)));
+    journal.subscribe((c) => copies.push(copyOfCall(c)));
     journal.record(call('/a'));
     expect(copies).toHaveLength(2);
     expect(copies[0]).toBe(copies[1]);
+  });
+
+  test("a listener's copy shares nothing with the journal; a record that is no view is copied whole", () => {
+    const journal = new Journal(10);
+    let copied: CallRecord | undefined;
+    journal.subscribe((c, ...rest) => {
+      // The view and whether it was adopted: nothing made for the call besides the view.
+      expect(rest).toEqual([false]);
+      copied = copyOfCall(c);
+    });
+    journal.record({ ...call('/a'), headers: { 'x-a': '1' } });
+    copied!.headers['x-a'] = 'changed';
+    expect(journal.list()[0]!.headers['x-a']).toBe('1');
+    const plain = journal.list()[0]!;
+    expect(copyOfCall(plain)).toEqual(plain);
+    expect(copyOfCall(plain)).not.toBe(plain);
   });
 });
 
