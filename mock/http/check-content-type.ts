@@ -10,19 +10,20 @@ import type { Violation } from './problems.js';
 export function checkContentType(listed: readonly string[], contentType: string | undefined): Violation | undefined {
   if (listed.length === 0) return undefined;
   const essence = contentType?.split(';')[0]?.trim().toLowerCase();
-  const types = listed.join(', ');
   if (!essence)
     return {
       location: 'header',
       pointer: '/content-type',
-      message: `A body needs a Content-Type; send one of: ${types}.`,
+      message: `A body needs a Content-Type; send one of: ${listed.join(', ')}.`,
     };
-  const [type] = essence.split('/');
-  const fits = listed.some((m) => m === essence || m === '*/*' || m === `${type}/*`);
+  // `application/*` takes any subtype of application, not `application` alone (no media type).
+  const slash = essence.indexOf('/');
+  const wildcard = slash > 0 ? `${essence.slice(0, slash)}/*` : undefined;
+  const fits = listed.some((m) => m === essence || m === '*/*' || m === wildcard);
   if (fits) return undefined;
   return {
     location: 'header',
     pointer: '/content-type',
-    message: `Content-Type "${essence}" is not accepted; send one of: ${types}.`,
+    message: `Content-Type "${essence}" is not accepted; send one of: ${listed.join(', ')}.`,
   };
 }
