@@ -29,7 +29,7 @@ import type { Typed, UntypedOperations } from './control/operation-types.js';
 /** A mock built from a contract: the Express app plus what a test needs to look inside and steer it. */
 export interface MockApp<Ops = UntypedOperations> extends TestApi<Ops> {
   /** The Express app: give it to supertest, or mount it in your own server (`app.use('/api', mock.app)`). */
-  app: Express;
+  readonly app: Express;
   /**
    * The same mock as a plain Node request listener, without Express's per-request setup: what `startMock`
    * and the CLI serve. `http.createServer(mock.handle)`.
