@@ -73,6 +73,32 @@ describe('makeCreated', () => {
     });
   });
 
+  test('draws the open part again, under the next key, while it breaks its schema', () => {
+    const draws = [{ id: 7 }, { id: 'pas_2', tags: ['y'] }];
+    const { generator: g, generate } = generator(() => draws.shift());
+    const record = makeCreated(g, collection(), createPlan(), {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: { name: 'Gym' },
+      now: NOW,
+    });
+    expect(record).toMatchObject({ id: 'pas_2', tags: ['y'], name: 'Gym' });
+    expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|draw1']);
+  });
+
+  test('an open part that never fits is drawn four times, and the last draw is kept', () => {
+    let n = 0;
+    const { record, generate } = create({}, { draw: () => ({ id: n++ }) });
+    expect(generate).toHaveBeenCalledTimes(4);
+    expect(record.id).toBe(3);
+  });
+
+  test('a value sent that breaks the record schema is kept as sent, and draws nothing again', () => {
+    const { record, generate } = create({ name: 42 });
+    expect(record.name).toBe(42);
+    expect(generate).toHaveBeenCalledTimes(1);
+  });
+
   test('lists its fields in the order of the record schema', () => {
     expect(Object.keys(create({ tags: [], name: 'Gym' }).record)).toEqual(Object.keys(PASS.properties as object));
   });
