@@ -51,14 +51,17 @@ export function compilePattern(
   } catch {
     return undefined;
   }
+  // Drawn as character codes made into one string at the end: adding characters one by one made a string per
+  // character, and an id was the largest part of a create's draw.
+  const codes = parts.map(({ chars }) => Array.from(chars, (c) => c.charCodeAt(0)));
   return (random) => {
     const times = parts.map(({ min, max }) => min + Math.floor(random() * (max - min + 1)));
     fitLength(parts, times, low, high);
-    let text = '';
-    parts.forEach(({ chars }, p) => {
-      for (let i = 0; i < times[p]!; i++) text += chars[Math.floor(random() * chars.length)];
+    const drawn: number[] = [];
+    codes.forEach((from, p) => {
+      for (let i = 0; i < times[p]!; i++) drawn.push(from[Math.floor(random() * from.length)]!);
     });
-    return text;
+    return String.fromCharCode(...drawn);
   };
 }
 
