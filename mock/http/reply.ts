@@ -1,6 +1,7 @@
 // The one reply layer: an answer as data, the problem answer, its body text and the headers it may carry.
 import type { Problem, Violation } from './problems.js';
 import { toXml } from './to-xml.js';
+import { jsonText } from '../lib/frozen-json.js';
 
 /** What to send: status, headers, and a body when the response has one. */
 export interface Reply {
@@ -56,9 +57,9 @@ export function problemReply(
 export function bodyText(reply: Reply): string | undefined {
   const { body, contentType = 'application/json' } = reply;
   if (body === undefined) return undefined;
-  if (JSON_TYPE.test(contentType)) return JSON.stringify(body);
+  if (JSON_TYPE.test(contentType)) return jsonText(body);
   if (XML_TYPE.test(contentType)) return toXml(body);
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  return typeof body === 'string' ? body : jsonText(body);
 }
 
 /** Headers that say how the body is framed: only the length the writer sets may say it (a second is an error). */

@@ -2,6 +2,7 @@
 // client was told about survives the process being killed.
 import type { Database, Statement } from 'better-sqlite3';
 import { useRecent } from '../lib/use-recent.js';
+import { jsonText } from '../lib/frozen-json.js';
 import {
   ENTRY_COST,
   newOverlay,
@@ -129,6 +130,8 @@ export class SqliteStore implements Store {
 
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlay(collection);
+    // Frozen first: its text is written out once, for its charge, the file and the reply (see jsonText).
+    const frozen = deepFreeze(record);
     const put = planPut(overlay, this.#base(overlay, collection), {
       collection,
       id,
@@ -137,10 +140,9 @@ export class SqliteStore implements Store {
     });
     if ('refused' in put) return put.refused;
     if (!this.#fits(put.cost)) return 'state-full';
-    const frozen = deepFreeze(record);
     this.#write(() => {
       if (!overlay) this.#sql.addCollection.run(collection, ++this.#seq, 1);
-      this.#sql.upsert.run(collection, id, ++this.#seq, JSON.stringify(frozen));
+      this.#sql.upsert.run(collection, id, ++this.#seq, jsonText(frozen));
     });
     // Committed: only now does memory follow.
     const kept = overlay ?? this.#opened(collection);

@@ -1,4 +1,5 @@
 // What clients wrote to one collection, laid over the placeholders it starts with: the stores keep only this.
+import { jsonText } from '../lib/frozen-json.js';
 
 /** A stored record: a JSON object. */
 export type StoredRecord = Record<string, unknown>;
@@ -124,7 +125,7 @@ export function planDelete(
 
 /** What a record is charged against the state budget: its JSON text, its id, and a fixed share for the entry. */
 export function recordCost(id: string, record: StoredRecord): number {
-  return JSON.stringify(record).length + id.length + ENTRY_COST;
+  return jsonText(record).length + id.length + ENTRY_COST;
 }
 
 /**
