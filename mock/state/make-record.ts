@@ -138,19 +138,59 @@ export function makeCreated(
   // was the largest cost of a create.
   const part = plan.openPart([...Object.keys(fixed), ...unsent]);
   const bundle = bundleOf(collection.create.spec);
-  // Only the drawn part differs from one draw to the next, so only it is checked (against the part of the schema
-  // it was drawn from): what was sent, defaulted or fixed by the path is the same in every draw, and checking
-  // the whole record again cost a third of a create. A record a client sent wrong is stored as sent, as before.
-  let open = asRecord(generator.generate(part, key, bundle));
-  for (let n = 1; n < DRAWS && !valueFits(open, part, bundle); n++)
-    open = asRecord(generator.generate(part, `${key}|draw${n}`, bundle));
-  const record: StoredRecord = {};
-  for (const name of Object.keys(properties)) {
-    if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
-    else if (Object.hasOwn(open, name)) record[name] = open[name];
-  }
-  settleCreated(record, recordRoles(schema), times);
+  const build = (drawKey: string): StoredRecord => {
+    const open = asRecord(generator.generate(part, drawKey, bundle));
+    const record: StoredRecord = {};
+    for (const name of Object.keys(properties)) {
+      if (Object.hasOwn(fixed, name)) record[name] = fixed[name];
+      else if (Object.hasOwn(open, name)) record[name] = open[name];
+    }
+    settleCreated(record, recordRoles(schema), times);
+    return record;
+  };
+  // A schema whose keywords tie fields together (`dependentRequired`, `maxProperties`…) is checked whole: a draw
+  // of the open fields can mend what the fixed ones break there.
+  if (tiesFields(schema)) return drawFitting(collection, key, build);
+  // Otherwise only the drawn fields can differ from one draw to the next: each is checked against its own
+  // schema (compiled once, whatever the open part), and the required ones must be there. Checking the whole
+  // record again was a twelfth of a create.
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const drawnFit = (record: StoredRecord) =>
+    Object.keys(part.properties ?? {}).every((name) =>
+      Object.hasOwn(record, name) ? fieldFits(record[name], properties[name], bundle) : !required.has(name),
+    );
+  let record = build(key);
+  for (let n = 1; n < DRAWS && !drawnFit(record); n++) record = build(`${key}|draw${n}`);
   return record;
+}
+
+/** Keywords of an object schema that tie its fields together: a field fits or not depending on the others. */
+const TYING = [
+  'minProperties',
+  'maxProperties',
+  'dependencies',
+  'dependentRequired',
+  'dependentSchemas',
+  'if',
+  'then',
+  'else',
+  'not',
+  'propertyNames',
+  'patternProperties',
+  'unevaluatedProperties',
+];
+
+/** Whether a record schema has a keyword that ties its fields together (see {@link TYING}): found once a schema. */
+const tying = new WeakMap<object, boolean>();
+function tiesFields(schema: JsonObject): boolean {
+  let ties = tying.get(schema);
+  if (ties === undefined) tying.set(schema, (ties = TYING.some((keyword) => schema[keyword] !== undefined)));
+  return ties;
+}
+
+/** Whether a field's value fits its schema (a boolean schema: `false` fits nothing). */
+function fieldFits(value: unknown, schema: unknown, bundle: unknown): boolean {
+  return typeof schema === 'object' && schema !== null ? valueFits(value, schema, bundle) : schema !== false;
 }
 
 /** Whether the record keeps a value sent (or defaulted) for a field: see {@link CreatePlan.keeps}. */

@@ -86,6 +86,34 @@ describe('makeCreated', () => {
     expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|draw1']);
   });
 
+  test('an open field the record requires and the draw left out is drawn again', () => {
+    const draws = [{ id: 'pas_1' }, { id: 'pas_2', tags: [] }];
+    const { generator: g, generate } = generator(() => draws.shift());
+    const schema = { ...PASS, required: ['id', 'tags'] };
+    const record = makeCreated(g, collection(schema), createPlan(), {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: {},
+      now: NOW,
+    });
+    expect(record).toMatchObject({ id: 'pas_2', tags: [] });
+    expect(generate).toHaveBeenCalledTimes(2);
+  });
+
+  test('a schema whose keywords tie fields together is checked whole: a draw can mend what a sent field breaks', () => {
+    const draws = [{ id: 'pas_1' }, { id: 'pas_2', tags: ['x'] }];
+    const { generator: g, generate } = generator(() => draws.shift());
+    const schema = { ...PASS, dependencies: { name: ['tags'] } };
+    const record = makeCreated(g, collection(schema), createPlan(), {
+      key: 'k',
+      pathParams: { member_id: 'm1' },
+      sent: { name: 'Gym' },
+      now: NOW,
+    });
+    expect(record).toMatchObject({ id: 'pas_2', name: 'Gym', tags: ['x'] });
+    expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|draw1']);
+  });
+
   test('an open part that never fits is drawn four times, and the last draw is kept', () => {
     let n = 0;
     const { record, generate } = create({}, { draw: () => ({ id: n++ }) });
