@@ -98,7 +98,9 @@ export function planPut(
   const before = overlay?.written.get(id);
   const shown = visibleRecord(overlay, base, id) === undefined;
   if (shown && visibleCount(overlay, base) >= limit) return { refused: 'collection-full' };
-  const cost = recordCost(id, record) - (before ? recordCost(id, before) : 0) + (overlay ? 0 : overlayCost(collection));
+  // The record last: its text is the one written next (its row, its reply; see jsonText).
+  const cost =
+    -(before ? recordCost(id, before) : 0) + recordCost(id, record) + (overlay ? 0 : overlayCost(collection));
   return { cost, added: before === undefined, shown };
 }
 

@@ -15,6 +15,15 @@ describe('deepFreeze', () => {
     expect(isFrozenThrough(value.nested.deep)).toBe(true);
   });
 
+  test('walks into what was frozen by hand, so a value frozen through cannot change', () => {
+    const inner = { list: [] as number[] };
+    const value = deepFreeze({ child: Object.freeze({ inner }) });
+    expect(Object.isFrozen(inner.list)).toBe(true);
+    expect(jsonText(value)).toBe('{"child":{"inner":{"list":[]}}}');
+    expect(() => inner.list.push(1)).toThrow(TypeError);
+    expect(jsonText(value)).toBe('{"child":{"inner":{"list":[]}}}');
+  });
+
   test('a value frozen by hand is not taken as frozen through', () => {
     expect(isFrozenThrough(Object.freeze({ list: [] }))).toBe(false);
     expect(isFrozenThrough('text')).toBe(false);
@@ -57,6 +66,19 @@ describe('jsonText', () => {
     expect(jsonText('x')).toBe('"x"');
     expect(jsonText(null)).toBe('null');
     expect(jsonText(undefined)).toBeUndefined();
+  });
+});
+
+describe('a replaced record', () => {
+  test('is written out once for its charge and its reply: the record it replaces is measured first', () => {
+    const store = new MemoryStore();
+    store.put('/members/m1/passes', 'pas_1', { id: 'pas_1', name: 'Gym' });
+    jsonText(deepFreeze({ other: true }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const record = { id: 'pas_1', name: 'Pool' };
+    expect(store.put('/members/m1/passes', 'pas_1', record)).toBe('stored');
+    expect(bodyText({ status: 200, headers: {}, body: record })).toBe('{"id":"pas_1","name":"Pool"}');
+    expect(stringify).toHaveBeenCalledTimes(2);
   });
 });
 
