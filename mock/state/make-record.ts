@@ -150,45 +150,56 @@ export function makeCreated(
   };
   // A schema whose keywords tie fields together (`dependentRequired`, `maxProperties`…) is checked whole: a draw
   // of the open fields can mend what the fixed ones break there.
-  if (tiesFields(schema)) return drawFitting(collection, key, build);
+  const check = fieldChecks(schema);
+  if (check === 'whole') return drawFitting(collection, key, build);
   // Otherwise only the drawn fields can differ from one draw to the next: each is checked against its own
   // schema (compiled once, whatever the open part), and the required ones must be there. Checking the whole
   // record again was a twelfth of a create.
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const drawn = Object.keys(isObject(part.properties) ? part.properties : {});
   const drawnFit = (record: StoredRecord) =>
-    Object.keys(part.properties ?? {}).every((name) =>
-      Object.hasOwn(record, name) ? fieldFits(record[name], properties[name], bundle) : !required.has(name),
+    drawn.every((name) =>
+      Object.hasOwn(record, name) ? fieldFits(record[name], check.fields[name], bundle) : !check.required.has(name),
     );
   let record = build(key);
   for (let n = 1; n < DRAWS && !drawnFit(record); n++) record = build(`${key}|draw${n}`);
   return record;
 }
 
-/** Keywords of an object schema that tie its fields together: a field fits or not depending on the others. */
+/**
+ * Keywords of an object schema that tie its fields together (a field fits or not depending on the others), or
+ * that bring in constraints the fields' own schemas do not show (a `$ref` beside `properties`).
+ */
 const TYING = [
-  'minProperties',
-  'maxProperties',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'if',
-  'then',
-  'else',
-  'not',
-  'propertyNames',
-  'patternProperties',
-  'unevaluatedProperties',
+  ...['minProperties', 'maxProperties', 'dependencies', 'dependentRequired', 'dependentSchemas'],
+  ...['if', 'then', 'else', 'not', 'propertyNames', 'patternProperties', 'unevaluatedProperties'],
+  ...['enum', 'const', '$ref', '$dynamicRef', '$recursiveRef'],
 ];
 
-/** Whether a record schema has a keyword that ties its fields together (see {@link TYING}): found once a schema. */
-const tying = new WeakMap<object, boolean>();
-function tiesFields(schema: JsonObject): boolean {
-  let ties = tying.get(schema);
-  if (ties === undefined) tying.set(schema, (ties = TYING.some((keyword) => schema[keyword] !== undefined)));
-  return ties;
+/** How a record schema's drawn fields are checked: whole (see {@link TYING}), or field by field. */
+type FieldChecks = 'whole' | { required: ReadonlySet<unknown>; fields: Readonly<Record<string, unknown>> };
+
+const fieldChecksOf = new WeakMap<object, FieldChecks>();
+
+/**
+ * The checks of a record schema's fields, made once a schema: each property's schema, carrying the record's
+ * `$schema` (the draft it is checked in: only the record's root names it), and the required names.
+ */
+function fieldChecks(schema: JsonObject): FieldChecks {
+  let known = fieldChecksOf.get(schema);
+  if (known !== undefined) return known;
+  if (TYING.some((keyword) => schema[keyword] !== undefined)) known = 'whole';
+  else {
+    const { $schema } = schema;
+    const fields: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(propertiesOf(schema)))
+      fields[name] = $schema !== undefined && isObject(field) ? { ...field, $schema } : field;
+    known = { required: new Set(Array.isArray(schema.required) ? schema.required : []), fields };
+  }
+  fieldChecksOf.set(schema, known);
+  return known;
 }
 
-/** Whether a field's value fits its schema (a boolean schema: `false` fits nothing). */
+/** Whether a field's value fits its schema (a boolean schema: `false` fits nothing; none: anything). */
 function fieldFits(value: unknown, schema: unknown, bundle: unknown): boolean {
   return typeof schema === 'object' && schema !== null ? valueFits(value, schema, bundle) : schema !== false;
 }

@@ -114,6 +114,30 @@ describe('makeCreated', () => {
     expect(generate.mock.calls.map(([, key]) => key)).toEqual(['k', 'k|draw1']);
   });
 
+  test('drawn fields are checked in the draft the record schema names', () => {
+    // In 2020-12 a pair of a string and an integer fits; read as draft-07, `items: false` refuses any element.
+    const schema: JsonObject = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false },
+      },
+    };
+    const { generator: g, generate } = generator(() => ({ id: 'x_1', pair: ['a', 1] }));
+    const plan: CreatePlan = {
+      openPart: (decided) => ({
+        type: 'object',
+        properties: Object.fromEntries(
+          Object.entries(schema.properties as object).filter(([name]) => !decided.includes(name)),
+        ),
+      }),
+    };
+    const record = makeCreated(g, collection(schema), plan, { key: 'k', pathParams: {}, sent: {}, now: NOW });
+    expect(record).toEqual({ id: 'x_1', pair: ['a', 1] });
+    expect(generate).toHaveBeenCalledTimes(1);
+  });
+
   test('an open part that never fits is drawn four times, and the last draw is kept', () => {
     let n = 0;
     const { record, generate } = create({}, { draw: () => ({ id: n++ }) });
