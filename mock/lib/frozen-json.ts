@@ -12,9 +12,10 @@ const frozenThrough = new WeakSet<object>();
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !frozenThrough.has(value)) {
     Object.freeze(value);
+    // Marked before its contents: a value that holds itself is walked once.
+    frozenThrough.add(value);
     if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
     else for (const key in value) if (Object.hasOwn(value, key)) deepFreeze(value[key]);
-    frozenThrough.add(value);
   }
   return value;
 }

@@ -24,6 +24,14 @@ describe('deepFreeze', () => {
     expect(jsonText(value)).toBe('{"child":{"inner":{"list":[]}}}');
   });
 
+  test('freezes a value that holds itself, walking it once', () => {
+    const value: { self?: unknown; list: unknown[] } = { list: [] };
+    value.self = value;
+    value.list.push(value);
+    expect(deepFreeze(value)).toBe(value);
+    expect(Object.isFrozen(value.list)).toBe(true);
+  });
+
   test('a value frozen by hand is not taken as frozen through', () => {
     expect(isFrozenThrough(Object.freeze({ list: [] }))).toBe(false);
     expect(isFrozenThrough('text')).toBe(false);
