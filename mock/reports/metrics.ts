@@ -5,15 +5,15 @@ import { createRequire } from 'node:module';
 import type * as Prom from 'prom-client';
 import { responseHeader, type CallRecord } from '../journal/call-record.js';
 import { PROBLEMS } from '../http/problems.js';
+import { latencyMetric, LatencySeries } from './latency-histogram.js';
 import type { MockContext } from '../instance/mock-context.js';
 
 // prom-client's index also loads its default metrics, cluster aggregation and push gateway (50 ms of every
-// start, measured here); the four classes the mock uses are loaded alone.
+// start, measured here); the three classes the mock uses are loaded alone (latency-histogram.ts is its own).
 const load = createRequire(import.meta.url);
 const Registry = load('prom-client/lib/registry') as typeof Prom.Registry;
 const Counter = load('prom-client/lib/counter') as typeof Prom.Counter;
 const Gauge = load('prom-client/lib/gauge') as typeof Prom.Gauge;
-const Histogram = load('prom-client/lib/histogram') as typeof Prom.Histogram;
 
 /** What every metric's name starts with. */
 const PREFIX = 'membership_mock_';
@@ -59,13 +59,14 @@ export function createMetrics(context: MockContext): MockMetrics {
         for (const [status, count] of statuses) this.inc({ ...labels, status }, count);
     },
   });
-  const latency = new Histogram({
-    name: `${PREFIX}request_duration_seconds`,
-    help: "Seconds from a call's arrival to its answer being decided (its delay included), by API and operationId.",
-    labelNames: ['api', 'operation'],
-    buckets: BUCKETS,
-    registers,
-  });
+  registry.registerMetric(
+    latencyMetric({
+      name: `${PREFIX}request_duration_seconds`,
+      help: "Seconds from a call's arrival to its answer being decided (its delay included), by API and operationId.",
+      bounds: BUCKETS,
+      all: () => [...series.all()].map((one) => one.latency),
+    }),
+  );
   const proxied = new Counter({
     name: `${PREFIX}proxy_requests_total`,
     help: 'Calls the proxy took, by API and outcome: forwarded (the upstream answered), fallback (the mock answered in its place), upstream_error (no answer, or one breaking the contract under --errors).',
@@ -78,7 +79,7 @@ export function createMetrics(context: MockContext): MockMetrics {
     if (adopted) return;
     const one = series.of(call.contract, call.operationId);
     one.statuses.set(call.response.status, (one.statuses.get(call.response.status) ?? 0) + 1);
-    if (call.ms !== undefined) latency.observe(one.labels, call.ms / 1000);
+    if (call.ms !== undefined) one.latency.observe(call.ms / 1000);
     if (call.answeredBy === 'mock') return;
     const outcome = proxyOutcome(call);
     if (outcome) proxied.inc(call.contract === undefined ? { outcome } : { api: call.contract, outcome });
@@ -91,15 +92,17 @@ export function createMetrics(context: MockContext): MockMetrics {
   };
 }
 
-/** The calls of one API and operation: their labels (made once), and how many answered each status. */
+/** The calls of one API and operation: their labels (made once), how many answered each status, their latency. */
 interface Series {
   labels: { api?: string; operation?: string };
   statuses: Map<number, number>;
+  latency: LatencySeries;
 }
 
 /**
  * The calls counted as they are heard, by API and operation, handed to prom-client at the scrape: a count in a
- * map costs a call less than prom-client's own (it makes a key of the labels on every count).
+ * map, and a latency in an array, cost a call less than prom-client's own (it makes a key of the labels on
+ * every count and observation).
  */
 class CallSeries {
   readonly #byApi = new Map<string | undefined, Map<string | null, Series>>();
@@ -110,7 +113,10 @@ class CallSeries {
     let found = byOperation.get(operation);
     if (!found) {
       const labels = { ...(api === undefined ? {} : { api }), ...(operation === null ? {} : { operation }) };
-      byOperation.set(operation, (found = { labels, statuses: new Map() }));
+      byOperation.set(
+        operation,
+        (found = { labels, statuses: new Map(), latency: new LatencySeries(labels, BUCKETS) }),
+      );
     }
     return found;
   }
