@@ -2,7 +2,7 @@
 // documented statuses were seen and which never were, which request fields and query parameters were ever
 // sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
 import { copyOfCall, type CallRecord } from '../journal/journal.js';
-import { leftOutOfPact, pactShape } from './pact.js';
+import { leftOutOfPact, shapeNames } from './pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 
@@ -147,7 +147,13 @@ export class CoverageCount {
 export class CallTally {
   readonly #served: ServedContract;
   #count: CoverageCount;
-  #shapes = new Map<string, CallRecord>();
+  /** The first call of each shape, oldest first. */
+  #shapes: CallRecord[] = [];
+  /**
+   * The shapes seen, by operation, method and status, then by their names (pact.ts's pactShape, in parts): the
+   * first three are strings and a number V8 has hashed before, so a shape seen before costs no key made.
+   */
+  #seen = new Map<string, Map<string, Map<number, Set<string>>>>();
   #shapeBytes = 0;
   #leftOut: string[] = [];
 
@@ -164,13 +170,26 @@ export class CallTally {
       if (this.#leftOut.length < LISTED_LEFT_OUT) this.#leftOut.push(`${call.id} ${call.method} ${call.path}: ${why}`);
       return;
     }
-    if (this.#shapes.size >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
-    const key = pactShape(call);
-    if (this.#shapes.has(key)) return;
+    if (this.#shapes.length >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
+    const seen = this.#seenOf(call.operationId!, call.method, call.response.status);
+    const names = shapeNames(call);
+    if (seen.has(names)) return;
+    seen.add(names);
     const kept = copyOfCall(call);
     // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
     this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
-    this.#shapes.set(key, kept);
+    this.#shapes.push(kept);
+  }
+
+  /** The names of the shapes seen for an operation, method and status (a call left out of a pact has an operation). */
+  #seenOf(operationId: string, method: string, status: number): Set<string> {
+    let byMethod = this.#seen.get(operationId);
+    if (!byMethod) this.#seen.set(operationId, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let names = byStatus.get(status);
+    if (!names) byStatus.set(status, (names = new Set()));
+    return names;
   }
 
   /** The coverage so far; with `api`, that API's alone. */
@@ -180,13 +199,14 @@ export class CallTally {
 
   /** The first call of each request shape, oldest first, and why the others were left out of a pact. */
   shapes(): { calls: CallRecord[]; leftOut: string[] } {
-    return { calls: [...this.#shapes.values()], leftOut: [...this.#leftOut] };
+    return { calls: [...this.#shapes], leftOut: [...this.#leftOut] };
   }
 
   /** Starts counting again. */
   clear(): void {
     this.#count = new CoverageCount(this.#served);
-    this.#shapes.clear();
+    this.#shapes = [];
+    this.#seen.clear();
     this.#shapeBytes = 0;
     this.#leftOut = [];
   }

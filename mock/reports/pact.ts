@@ -117,10 +117,13 @@ export function toPact(
 
 /** What tells one request shape from another: operation, method, status, query names, body fields. */
 export function pactShape(call: CallRecord): string {
+  return [call.operationId, call.method, call.response.status, shapeNames(call)].join('|');
+}
+
+/** The part of a request's shape its names make: query names, then body fields (or the body's type), sorted. */
+export function shapeNames(call: CallRecord): string {
   const body = isObject(call.body) ? Object.keys(call.body).sort().join(',') : typeof call.body;
-  return [call.operationId, call.method, call.response.status, Object.keys(call.query).sort().join(','), body].join(
-    '|',
-  );
+  return `${Object.keys(call.query).sort().join(',')}|${body}`;
 }
 
 function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean): PactInteraction {

@@ -65,6 +65,28 @@ describe('the journal as a Pact v3', () => {
     ]);
   });
 
+  test('keeps the first call of each shape: the status, the method and the body fields each make one', async () => {
+    const mock = await newMock({ seed: 4 });
+    const created = await request(mock.app).post('/members/m1/passes').set(AUTH).send({ name: 'Gold' }).expect(201);
+    await request(mock.app).post('/members/m2/passes').set(AUTH).send({ name: 'Silver' }).expect(201); // the same
+    await request(mock.app).post('/members/m1/passes').set(AUTH).send({}).expect(201);
+    await request(mock.app).get(`/members/m1/passes/${created.body.id}`).set(AUTH).expect(200);
+    await request(mock.app).get('/members/m1/passes/pas_unknown').set(AUTH).expect(404);
+    await request(mock.app).get('/members/m1/passes/pas_other').set(AUTH).expect(404); // the same
+    await request(mock.app).head('/members/m1/passes').set(AUTH).expect(200);
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const pact = mock.pact(PARTIES);
+    expect(pact.interactions.map((i) => `${i.request.method} ${i.request.path} ${i.response.status}`)).toEqual([
+      'POST /members/m1/passes 201',
+      'POST /members/m1/passes 201',
+      `GET /members/m1/passes/${created.body.id} 200`,
+      'GET /members/m1/passes/pas_unknown 404',
+      'HEAD /members/m1/passes 200',
+      'GET /members/m1/passes 200',
+    ]);
+    expect(pact.interactions[1]!.request.body).toEqual({});
+  });
+
   test('holds the request as sent, and the answer with matching rules from the schema', async () => {
     const pact = (await recorded()).pact(PARTIES);
     const [, withLimit, create] = pact.interactions;
