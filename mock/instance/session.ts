@@ -3,7 +3,7 @@ import type { WireText } from '../http/reply.js';
 import type { JsonObject } from '../schema/schema-facts.js';
 import { Journal, type CallListener } from '../journal/journal.js';
 import type { JournalBudget } from '../journal/journal-budget.js';
-import { BoundedMemo } from '../lib/bounded-memo.js';
+import { BoundedMemo, BoundedTrieMemo } from '../lib/bounded-memo.js';
 import type { Override } from '../respond/overrides.js';
 import { countOf } from '../respond/counters.js';
 import { MemoryStore, type DerivePlaceholders, type Store, type StoreLimits } from '../state/store.js';
@@ -24,7 +24,7 @@ export interface Session {
   /** The time a record is created at (see the `clock` option). */
   now(): Date;
   /** List pages made from this session's store, by operation, collection, version and page: reused until it changes. */
-  pages: BoundedMemo<JsonObject>;
+  pages: BoundedTrieMemo<JsonObject>;
   /**
    * The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same).
    */
@@ -87,7 +87,7 @@ export function createSession(name: string, settings: SessionSettings): Session 
     overrides: [],
     counters,
     now: () => new Date(),
-    pages: new BoundedMemo(PAGES, 4096, PAGE_RECORDS),
+    pages: new BoundedTrieMemo(PAGES, 4096, PAGE_RECORDS),
     recordTexts: new BoundedMemo(RECORD_TEXTS, 1024, RECORD_TEXT_WEIGHT),
   };
   session.store.usePlaceholders(derive);

@@ -56,3 +56,94 @@ export class BoundedMemo<V> {
     return this.#entries.size;
   }
 }
+
+/** A key part of a {@link BoundedTrieMemo}: `undefined` is a part of its own (a header not sent). */
+export type KeyPart = string | number | undefined;
+
+/** The characters of a key's string parts (a number is kept in a fixed size, and counts none). */
+export function keyCharacters(parts: readonly KeyPart[]): number {
+  let characters = 0;
+  for (const part of parts) if (typeof part === 'string') characters += part.length;
+  return characters;
+}
+
+/** A value a {@link BoundedTrieMemo} holds, with its weight. */
+interface Held<V> {
+  value: V;
+  weight: number;
+}
+
+/**
+ * Remembers values by key parts, always as many, looked up a part at a time in maps within maps: no key is
+ * made by joining the parts (a long string made of parts is copied whole and hashed on every lookup), and a
+ * part V8 has hashed before (a path kept by routing, a number) costs no hashing at all. Bounded as
+ * {@link BoundedMemo} is: by entries, by the characters of one key's string parts, and by the weight of what it
+ * holds (each value set with its weight); when full it starts over.
+ * @example const memo = new BoundedTrieMemo<number>(2); memo.get(['/a', 'GET']) ?? memo.set(['/a', 'GET'], 1);
+ */
+export class BoundedTrieMemo<V> {
+  #root = new Map<KeyPart, unknown>();
+  #entries = 0;
+  #weight = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly keyLimit = 4096,
+    readonly weightLimit = Infinity,
+  ) {}
+
+  get(parts: readonly KeyPart[]): V | undefined {
+    let node: Map<KeyPart, unknown> | undefined = this.#root;
+    const last = parts.length - 1;
+    for (let i = 0; i < last && node; i++) node = node.get(parts[i]) as Map<KeyPart, unknown> | undefined;
+    return (node?.get(parts[last]) as Held<V> | undefined)?.value;
+  }
+
+  /** Stores and returns `value` (or only returns it, when its key is too long, or the value too heavy, to keep). */
+  set(parts: readonly KeyPart[], value: V, weight = 1): V {
+    if (keyCharacters(parts) > this.keyLimit || weight > this.weightLimit) return value;
+    const last = parts.length - 1;
+    const before = (this.#leaves(parts, false)?.get(parts[last]) as Held<V> | undefined)?.weight;
+    const full = before === undefined && this.#entries >= this.limit;
+    if (full || this.#weight - (before ?? 0) + weight > this.weightLimit) this.clear();
+    else if (before !== undefined) {
+      this.#weight -= before;
+      this.#entries--;
+    }
+    this.#leaves(parts, true)!.set(parts[last], { value, weight });
+    this.#entries++;
+    this.#weight += weight;
+    return value;
+  }
+
+  /** The map holding the last part of `parts`, made on the way when `make`. */
+  #leaves(parts: readonly KeyPart[], make: boolean): Map<KeyPart, unknown> | undefined {
+    let node = this.#root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      let next = node.get(parts[i]) as Map<KeyPart, unknown> | undefined;
+      if (!next) {
+        if (!make) return undefined;
+        node.set(parts[i], (next = new Map()));
+      }
+      node = next;
+    }
+    return node;
+  }
+
+  /** Forgets every entry. */
+  clear(): void {
+    this.#root = new Map();
+    this.#entries = 0;
+    this.#weight = 0;
+  }
+
+  /** The total weight it holds now (the number of entries when every value weighs one). */
+  get weight(): number {
+    return this.#weight;
+  }
+
+  /** How many entries it holds now. */
+  get size(): number {
+    return this.#entries;
+  }
+}

@@ -11,7 +11,7 @@ import {
   type RequestCheck,
   type RequestFacts,
 } from '../prism/prism-adapter.js';
-import { BoundedMemo } from '../lib/bounded-memo.js';
+import { BoundedTrieMemo, keyCharacters, type KeyPart } from '../lib/bounded-memo.js';
 
 /** Validates a request of the operation it was made for; `checkSecurity` asks for the 401 check too. */
 export type RequestValidator = (facts: RequestFacts, checkSecurity: boolean) => RequestCheck;
@@ -43,22 +43,26 @@ export function createRequestValidator(
 ): RequestValidator {
   const prism = splitValidation(spec, prepared);
   const names = headersRead(spec);
-  const verdicts = new BoundedMemo<ParameterVerdict>(MEMO_ENTRIES, 4096, MEMO_KEY_CHARACTERS);
+  const verdicts = new BoundedTrieMemo<ParameterVerdict>(MEMO_ENTRIES, 4096, MEMO_KEY_CHARACTERS);
+  // The key's parts: the path (routing's own string, hashed once), the method, the query, each header read.
+  const key: KeyPart[] = new Array<KeyPart>(3 + names.length);
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;
     const request = () => (prepared ??= toPrismRequest(facts));
-    // Header values cannot hold NUL or line breaks: they separate the parts of the key unambiguously.
-    let key = `${facts.method}\u0000${facts.path}\u0000${isEmpty(facts.query) ? '' : JSON.stringify(facts.query)}`;
-    for (const name of names) {
-      const value = facts.headers[name];
-      key += value === undefined ? '\u0000' : `\u0000${name}\n${Array.isArray(value) ? value.join('\n') : value}`;
+    key[0] = facts.path;
+    key[1] = facts.method;
+    key[2] = isEmpty(facts.query) ? '' : JSON.stringify(facts.query);
+    // Header values cannot hold line breaks: the values of a header sent twice are told apart by them.
+    for (let i = 0; i < names.length; i++) {
+      const value = facts.headers[names[i]!];
+      key[3 + i] = Array.isArray(value) ? value.join('\n') : value;
     }
     const verdict =
       verdicts.get(key) ??
       verdicts.set(
         key,
         { security: prism.security(request()) ?? VALID, parameters: prism.parameters(request()) },
-        key.length,
+        keyCharacters(key),
       );
     if (checkSecurity && !verdict.security.ok) return verdict.security;
     const { parameters } = verdict;

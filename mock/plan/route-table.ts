@@ -1,5 +1,5 @@
 // A small table router, compiled once: the contract's operations route on it, and so does the admin API.
-import { BoundedMemo } from '../lib/bounded-memo.js';
+import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 
 /** One entry: a lower-case method, a path template (`/members/{member_id}/passes`) and what it leads to. */
 export interface Route<T> {
@@ -34,12 +34,12 @@ interface Entry<T> {
 export class RouteTable<T> {
   readonly routes: readonly Route<T>[];
   #bySize = new Map<number, Entry<T>[]>();
-  #found: BoundedMemo<RouteMatch<T>> | undefined;
+  #found: BoundedTrieMemo<RouteMatch<T>> | undefined;
 
   /** @param remember how many answers to remember by method and path (none by default) */
   constructor(routes: Route<T>[], { remember = 0 }: { remember?: number } = {}) {
     this.routes = routes;
-    this.#found = remember > 0 ? new BoundedMemo(remember, 1024) : undefined;
+    this.#found = remember > 0 ? new BoundedTrieMemo(remember, 1024) : undefined;
     routes.forEach((route, index) => {
       if (!route.path.startsWith('/')) return;
       const segments = route.path.split('/').slice(1).map(decodeSegment).map(compileSegment);
@@ -53,7 +53,8 @@ export class RouteTable<T> {
   /** The entry for a method (lower-case) and a path, or why there is none. */
   find(method: string, path: string): RouteMatch<T> {
     if (!this.#found) return this.#find(method, path);
-    const key = `${method} ${path}`;
+    // By the path first: hashed here, it is hashed for the operation's own memo of its paths too (plan.match).
+    const key = [path, method];
     return this.#found.get(key) ?? this.#found.set(key, this.#find(method, path));
   }
 

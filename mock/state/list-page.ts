@@ -33,7 +33,8 @@ export function listPage(
   }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
-  const key = `${request.operationId}\u0000${collectionKey}\u0000${version}\u0000${start}\u0000${limit}`;
+  // The collection's key is one string per path (collection-plan.ts keyOf), hashed once: no key is made here.
+  const key = [collectionKey, request.operationId, version, start, limit];
   const known = tools.pages.get(key);
   if (known) return { body: known };
   records ??= tools.store.list(collectionKey).reverse();

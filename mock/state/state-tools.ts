@@ -1,6 +1,6 @@
 // What a stateful answer works with: the session's store and pages, the generator, the clock; and the request.
 import type { BodyGenerator } from '../generate/generate-body.js';
-import type { BoundedMemo } from '../lib/bounded-memo.js';
+import type { BoundedTrieMemo } from '../lib/bounded-memo.js';
 import type { JsonObject } from '../schema/schema-facts.js';
 import type { Store } from './store.js';
 
@@ -8,7 +8,7 @@ import type { Store } from './store.js';
 export interface StateTools {
   store: Store;
   /** Pages already made from this store (see {@link Store.version}): a page is frozen and shared. */
-  pages: BoundedMemo<JsonObject>;
+  pages: BoundedTrieMemo<JsonObject>;
   generator: BodyGenerator;
   /** The time a new record is created at. */
   now(): Date;

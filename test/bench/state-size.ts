@@ -3,7 +3,7 @@
 // test/bench/state-size.ts
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
-import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
+import { BoundedTrieMemo } from '../../mock/lib/bounded-memo.js';
 import { serve } from '../../mock/plan/serve.js';
 import type { Reply } from '../../mock/http/reply.js';
 import { answerFromState, type StateTools } from '../../mock/state/answer-from-state.js';
@@ -34,7 +34,7 @@ const BODIES = {
 function tools(): StateTools {
   return {
     store: new MemoryStore(),
-    pages: new BoundedMemo(1),
+    pages: new BoundedTrieMemo(1),
     generator: createBodyGenerator(1),
     now: () => new Date(),
   };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createBodyGenerator } from '../../mock/generate/generate-body.js';
 import { DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
-import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
+import { BoundedTrieMemo } from '../../mock/lib/bounded-memo.js';
 import type { CollectionPlan } from '../../mock/plan/collection-plan.js';
 import { serve, type Served } from '../../mock/plan/serve.js';
 import type { Reply } from '../../mock/http/reply.js';
@@ -29,7 +29,7 @@ function storeWith(placeholders: number, limits: Partial<StoreLimits> = {}): Mem
 function tools(placeholders = 2): StateTools {
   return {
     store: storeWith(placeholders),
-    pages: new BoundedMemo(16, 4096, 100),
+    pages: new BoundedTrieMemo(16, 4096, 100),
     generator: createBodyGenerator(1),
     now: () => new Date(Date.UTC(2026, 0, 1)),
   };

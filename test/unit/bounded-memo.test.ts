@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BoundedMemo } from '../../mock/lib/bounded-memo.js';
+import { BoundedMemo, BoundedTrieMemo, keyCharacters } from '../../mock/lib/bounded-memo.js';
 
 describe('BoundedMemo', () => {
   test('hands back what was set, and the value itself from set', () => {
@@ -83,5 +83,80 @@ describe('BoundedMemo with a weight limit', () => {
     memo.set('a', 1, 50);
     memo.set('b', 2, 50);
     expect(memo.weight).toBe(2);
+  });
+});
+
+describe('BoundedTrieMemo', () => {
+  test('finds a value by all its parts, each in its place', () => {
+    const memo = new BoundedTrieMemo<number>(10);
+    expect(memo.set(['ab', 'c'], 1)).toBe(1);
+    expect([memo.get(['ab', 'c']), memo.get(['a', 'bc']), memo.get(['c', 'ab'])]).toEqual([1, undefined, undefined]);
+  });
+
+  test('tells a part not there (undefined) from one that reads "undefined" or is empty', () => {
+    const memo = new BoundedTrieMemo<string>(10);
+    memo.set(['/a', undefined], 'absent');
+    memo.set(['/a', 'undefined'], 'word');
+    expect([memo.get(['/a', undefined]), memo.get(['/a', 'undefined']), memo.get(['/a', ''])]).toEqual([
+      'absent',
+      'word',
+      undefined,
+    ]);
+  });
+
+  test('starts over when full; setting a key it holds replaces the value without counting it again', () => {
+    const memo = new BoundedTrieMemo<number>(2);
+    memo.set(['a', 'x'], 1);
+    memo.set(['b', 'x'], 2);
+    memo.set(['b', 'x'], 20);
+    expect([memo.get(['a', 'x']), memo.get(['b', 'x']), memo.size]).toEqual([1, 20, 2]);
+    memo.set(['c', 'x'], 3);
+    expect([memo.get(['a', 'x']), memo.get(['b', 'x']), memo.get(['c', 'x']), memo.size]).toEqual([
+      undefined,
+      undefined,
+      3,
+      1,
+    ]);
+  });
+
+  test('never keeps a key whose parts are longer than its key limit, but hands the value back', () => {
+    const memo = new BoundedTrieMemo<number>(10, 4);
+    expect(memo.set(['123', '45'], 5)).toBe(5);
+    expect(memo.set(['12', '34'], 4)).toBe(4);
+    expect([memo.get(['123', '45']), memo.get(['12', '34']), memo.size]).toEqual([undefined, 4, 1]);
+  });
+
+  test('starts over when the weights it holds would pass the limit; a value replaced weighs anew', () => {
+    const memo = new BoundedTrieMemo<string>(10, 100, 10);
+    memo.set(['a', 1], 'A', 6);
+    memo.set(['b', 2], 'B', 4);
+    expect([memo.get(['a', 1]), memo.get(['b', 2]), memo.weight]).toEqual(['A', 'B', 10]);
+    memo.set(['b', 2], 'B2', 3);
+    expect([memo.get(['a', 1]), memo.get(['b', 2]), memo.weight, memo.size]).toEqual(['A', 'B2', 9, 2]);
+    memo.set(['c', 3], 'C', 2);
+    expect([memo.get(['a', 1]), memo.get(['c', 3]), memo.weight, memo.size]).toEqual([undefined, 'C', 2, 1]);
+  });
+
+  test('never keeps a value heavier than the whole limit, but hands it back; numbers are parts too', () => {
+    const memo = new BoundedTrieMemo<string>(10, 100, 10);
+    memo.set(['a', 1], 'A', 2);
+    expect(memo.set(['b', 1], 'B', 11)).toBe('B');
+    expect([memo.get(['a', 1]), memo.get(['b', 1]), memo.get(['a', '1']), memo.weight]).toEqual([
+      'A',
+      undefined,
+      undefined,
+      2,
+    ]);
+  });
+
+  test('counts the characters of string parts against its key limit', () => {
+    expect(keyCharacters(['abc', 12345, undefined, 'de'])).toBe(5);
+  });
+
+  test('clear forgets everything', () => {
+    const memo = new BoundedTrieMemo<number>(10);
+    memo.set(['a', 'b'], 1);
+    memo.clear();
+    expect([memo.get(['a', 'b']), memo.size]).toEqual([undefined, 0]);
   });
 });
