@@ -20,6 +20,12 @@ const NOTHING_PREFERRED: PreferResult = Object.freeze({ ok: true, preferences: O
 /** The query parameters that stand in for `Prefer` where a client cannot set headers (an `<img>`, a link). */
 export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
 
+/** Whether a query holds any of {@link PREFER_QUERY}: an empty one (most are) is seen to hold none at once. */
+export function hasPreferQuery(query: Record<string, unknown>): boolean {
+  for (const _ in query) return PREFER_QUERY.some((name) => name in query);
+  return false;
+}
+
 /**
  * Parses `Prefer: code=404, example=empty, dynamic=false, delay=2000`, then the `__code=404`-style query
  * parameters for what the header does not say. Unknown preferences are ignored, as RFC 7240 asks; a known
@@ -27,7 +33,7 @@ export const PREFER_QUERY = ['__code', '__example', '__dynamic', '__delay'];
  * @example parsePrefer('code=404') // { ok: true, preferences: { code: 404 } }
  */
 export function parsePrefer(header: string | string[] | undefined, query: Record<string, unknown> = {}): PreferResult {
-  if (header === undefined && !PREFER_QUERY.some((name) => name in query)) return NOTHING_PREFERRED;
+  if (header === undefined && !hasPreferQuery(query)) return NOTHING_PREFERRED;
   const preferences: Preferences = {};
   const fromQuery = PREFER_QUERY.filter((name) => typeof query[name] === 'string').map(
     (name) => `${name.slice(2)}=${query[name] as string}`,

@@ -3,7 +3,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { SecretNames } from '../contract/secret-names.js';
-import { BoundedMemo } from '../lib/bounded-memo.js';
+import { BoundedMemo, BoundedTrieMemo } from '../lib/bounded-memo.js';
 
 export { secretNames, type SecretNames } from '../contract/secret-names.js';
 
@@ -29,6 +29,10 @@ const FINGERPRINTS = 1024;
 export function createRedactor(names: () => SecretNames): Redactor {
   const memo = new BoundedMemo<string>(FINGERPRINTS);
   const mark = (secret: string) => memo.get(secret) ?? memo.set(secret, fingerprint(secret));
+  // Whole values redacted, by header name and value: the same token comes on every request.
+  const values = new BoundedTrieMemo<string>(FINGERPRINTS);
+  const redactOne = (name: string, value: string) =>
+    values.get([name, value]) ?? values.set([name, value], redactValue(name, value, mark));
   return (headers, query) => {
     const { headers: keyHeaders, query: keyParams } = names();
     let outHeaders: Values | undefined;
@@ -37,7 +41,7 @@ export function createRedactor(names: () => SecretNames): Redactor {
       const lower = name.toLowerCase();
       if (value === undefined || !(ALWAYS.has(lower) || keyHeaders.has(lower))) continue;
       outHeaders ??= { ...headers };
-      outHeaders[name] = mapValues(value, (one) => redactValue(lower, one, mark));
+      outHeaders[name] = mapValues(value, (one) => redactOne(lower, one));
     }
     let outQuery: Values | undefined;
     if (keyParams.size > 0)

@@ -7,7 +7,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import { NO_FAULT, rollFaults, type FaultKind, type Faults } from './faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
 import { findOverride, type Override } from './overrides.js';
-import { parsePrefer, PREFER_QUERY } from '../http/parse-prefer.js';
+import { hasPreferQuery, parsePrefer, PREFER_QUERY } from '../http/parse-prefer.js';
 import { generationKey, type Rendering } from './render-response.js';
 import { countOf, REQUESTS } from './counters.js';
 import { checkContentType } from '../http/check-content-type.js';
@@ -324,7 +324,7 @@ function answeredBy(asked: boolean, override: Override | undefined): { answeredB
 }
 
 function withoutControls(query: Record<string, string | string[]>): Record<string, string | string[]> {
-  if (!PREFER_QUERY.some((name) => name in query)) return query;
+  if (!hasPreferQuery(query)) return query;
   const out = { ...query };
   for (const name of PREFER_QUERY) delete out[name];
   return out;

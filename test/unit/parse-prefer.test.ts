@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parsePrefer } from '../../mock/http/parse-prefer.js';
+import { hasPreferQuery, parsePrefer } from '../../mock/http/parse-prefer.js';
 
 describe('parsePrefer', () => {
   test.each([
@@ -67,5 +67,17 @@ describe('parsePrefer', () => {
 
   test('ignores other query parameters and repeated ones, which are not a single text', () => {
     expect(parsePrefer(undefined, { code: '404', __code: ['404', '500'] })).toEqual({ ok: true, preferences: {} });
+  });
+});
+
+describe('hasPreferQuery', () => {
+  test.each([
+    [{}, false],
+    [{ limit: '5' }, false],
+    [{ code: '404' }, false],
+    [{ __code: '404' }, true],
+    [{ limit: '5', __delay: '10' }, true],
+  ])('%j holds a Prefer parameter: %s', (query, expected) => {
+    expect(hasPreferQuery(query)).toBe(expected);
   });
 });

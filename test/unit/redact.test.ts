@@ -29,6 +29,18 @@ describe('redacting secrets out of the journal', () => {
     expect(headers.cookie).toMatch(/^sid=\[redacted sha256:ba7816bf\]; theme=\[redacted sha256:[0-9a-f]{8}\]$/);
   });
 
+  test('the same value under another header is redacted as that header says, and again the same', () => {
+    const own = createRedactor(() => none);
+    const sent = { authorization: 'sid=abc; x=1', cookie: 'sid=abc; x=1', 'set-cookie': 'sid=abc; x=1' };
+    const expected = {
+      authorization: 'sid=abc; [redacted sha256:1f206b11]',
+      cookie: 'sid=[redacted sha256:ba7816bf]; x=[redacted sha256:6b86b273]',
+      'set-cookie': 'sid=[redacted sha256:ba7816bf]; x=1',
+    };
+    expect(own(sent, {}).headers).toEqual(expected);
+    expect(own({ ...sent }, {}).headers).toEqual(expected);
+  });
+
   test('a Set-Cookie keeps its attributes, whatever the case of its name', () => {
     const { headers } = redact({ 'Set-Cookie': 'sid=abc; Path=/; HttpOnly' }, {});
     expect(headers['Set-Cookie']).toBe('sid=[redacted sha256:ba7816bf]; Path=/; HttpOnly');
