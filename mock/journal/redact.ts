@@ -19,6 +19,9 @@ export type Redactor = <H extends Values, Q extends Values>(headers: H, query: Q
 
 /** Fingerprints remembered per mock: clients send the same few tokens again and again. */
 const FINGERPRINTS = 1024;
+/** Characters of a header (name and value) whose redacted value is kept, and of the redacted values kept in all. */
+const REDACTED_KEY = 1024;
+const REDACTED_CHARACTERS = 262_144;
 
 /**
  * The redactor of one mock: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and the
@@ -29,10 +32,15 @@ const FINGERPRINTS = 1024;
 export function createRedactor(names: () => SecretNames): Redactor {
   const memo = new BoundedMemo<string>(FINGERPRINTS);
   const mark = (secret: string) => memo.get(secret) ?? memo.set(secret, fingerprint(secret));
-  // Whole values redacted, by header name and value: the same token comes on every request.
-  const values = new BoundedTrieMemo<string>(FINGERPRINTS);
-  const redactOne = (name: string, value: string) =>
-    values.get([name, value]) ?? values.set([name, value], redactValue(name, value, mark));
+  // Whole values redacted, by header name and value: the same token comes on every request. A redacted value
+  // may be longer than the one sent (a cookie of many empty pairs), so what is kept is bounded by its length.
+  const values = new BoundedTrieMemo<string>(FINGERPRINTS, REDACTED_KEY, REDACTED_CHARACTERS);
+  const redactOne = (name: string, value: string) => {
+    const known = values.get([name, value]);
+    if (known !== undefined) return known;
+    const redacted = redactValue(name, value, mark);
+    return values.set([name, value], redacted, redacted.length);
+  };
   return (headers, query) => {
     const { headers: keyHeaders, query: keyParams } = names();
     let outHeaders: Values | undefined;

@@ -44,19 +44,20 @@ export function createRequestValidator(
   const prism = splitValidation(spec, prepared);
   const names = headersRead(spec);
   const verdicts = new BoundedTrieMemo<ParameterVerdict>(MEMO_ENTRIES, 4096, MEMO_KEY_CHARACTERS);
-  // The key's parts: the path (routing's own string, hashed once), the method, the query, each header read.
+  // The key's parts: the method, the query, each header read, and last the path (routing's own string, hashed
+  // once), the part that varies most: a new path then adds an entry to a map, not a map per part.
   const key: KeyPart[] = new Array<KeyPart>(3 + names.length);
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;
     const request = () => (prepared ??= toPrismRequest(facts));
-    key[0] = facts.path;
-    key[1] = facts.method;
-    key[2] = isEmpty(facts.query) ? '' : JSON.stringify(facts.query);
+    key[0] = facts.method;
+    key[1] = isEmpty(facts.query) ? '' : JSON.stringify(facts.query);
     // Header values cannot hold line breaks: the values of a header sent twice are told apart by them.
     for (let i = 0; i < names.length; i++) {
       const value = facts.headers[names[i]!];
-      key[3 + i] = Array.isArray(value) ? value.join('\n') : value;
+      key[2 + i] = Array.isArray(value) ? value.join('\n') : value;
     }
+    key[2 + names.length] = facts.path;
     const verdict =
       verdicts.get(key) ??
       verdicts.set(

@@ -53,8 +53,8 @@ export class RouteTable<T> {
   /** The entry for a method (lower-case) and a path, or why there is none. */
   find(method: string, path: string): RouteMatch<T> {
     if (!this.#found) return this.#find(method, path);
-    // By the path first: hashed here, it is hashed for the operation's own memo of its paths too (plan.match).
-    const key = [path, method];
+    // The path last (it varies most): hashed here, it is hashed for the operation's own memo of its paths too.
+    const key = [method, path];
     return this.#found.get(key) ?? this.#found.set(key, this.#find(method, path));
   }
 

@@ -21,7 +21,10 @@ export class LatencySeries {
     this.counts = new Float64Array(bounds.length);
   }
 
-  /** Counts a value (seconds) in the first bucket it fits (`le`, so a bound's own value is in it), and in +Inf. */
+  /**
+   * Counts a value (seconds) in the first bucket it fits (`le`, so a bound's own value is in it), and in +Inf.
+   * A value that is not a finite number is not counted (prom-client throws; a call's latency always is one).
+   */
   observe(value: number): void {
     if (!Number.isFinite(value)) return;
     this.sum += value;
@@ -33,6 +36,13 @@ export class LatencySeries {
         return;
       }
     }
+  }
+
+  /** Forgets what it counted. */
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
   }
 }
 
@@ -78,6 +88,10 @@ export function latencyMetric(options: {
     type: 'histogram',
     aggregator: 'sum',
     get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: samples() }),
+    // `registry.resetMetrics()` resets every metric it holds.
+    reset: () => {
+      for (const series of all()) series.reset();
+    },
   };
   // The registry reads only these members; its type names prom-client's four classes.
   return metric as unknown as Prom.Metric;

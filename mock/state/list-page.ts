@@ -33,8 +33,9 @@ export function listPage(
   }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
-  // The collection's key is one string per path (collection-plan.ts keyOf), hashed once: no key is made here.
-  const key = [collectionKey, request.operationId, version, start, limit];
+  // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once, and
+  // last (it varies most, so a new collection adds an entry to a map, not a map per part).
+  const key = [request.operationId, limit, start, version, collectionKey];
   const known = tools.pages.get(key);
   if (known) return { body: known };
   records ??= tools.store.list(collectionKey).reverse();

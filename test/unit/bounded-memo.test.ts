@@ -153,6 +153,16 @@ describe('BoundedTrieMemo', () => {
     expect(keyCharacters(['abc', 12345, undefined, 'de'])).toBe(5);
   });
 
+  test('numbers are parts as a Map keys them: 0 and -0 one, NaN itself, a number not its digits', () => {
+    const memo = new BoundedTrieMemo<string>(10);
+    memo.set(['p', 0], 'zero');
+    memo.set(['p', Number.NaN], 'nan');
+    memo.set(['p', Number.POSITIVE_INFINITY], 'all');
+    expect([memo.get(['p', -0]), memo.get(['p', Number.NaN]), memo.get(['p', Infinity]), memo.get(['p', '0'])]).toEqual(
+      ['zero', 'nan', 'all', undefined],
+    );
+  });
+
   test('clear forgets everything', () => {
     const memo = new BoundedTrieMemo<number>(10);
     memo.set(['a', 'b'], 1);

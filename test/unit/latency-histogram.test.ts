@@ -72,7 +72,7 @@ describe('latencyMetric', () => {
     expect(oursJson).toEqual(withoutExemplars(theirsJson));
   });
 
-  test('no observation, no series; a value that is not a number is not counted', async () => {
+  test('no observation, no series; a value that is not a finite number is not counted (prom-client throws)', async () => {
     const { theirs, ours } = await both([]);
     expect(ours).toBe(theirs);
     expect(ours).not.toContain('h_seconds_bucket');
@@ -81,5 +81,19 @@ describe('latencyMetric', () => {
     series.observe(Number.POSITIVE_INFINITY);
     expect(series.count).toBe(0);
     expect(series.sum).toBe(0);
+  });
+
+  test('a registry reset forgets the observations, as it does for prom-client', async () => {
+    const series = new LatencySeries({ operation: 'one' }, BOUNDS);
+    const registry = new Registry();
+    registry.registerMetric(latencyMetric({ name: NAME, help: HELP, bounds: BOUNDS, all: () => [series] }));
+    series.observe(0.02);
+    expect(await registry.metrics()).toContain('h_seconds_count{operation="one"} 1\n');
+    registry.resetMetrics();
+    expect(await registry.metrics()).not.toContain('h_seconds_count');
+    series.observe(0.003);
+    expect(await registry.metrics()).toContain('h_seconds_bucket{le="0.0025",operation="one"} 0\n');
+    expect(await registry.metrics()).toContain('h_seconds_bucket{le="0.005",operation="one"} 1\n');
+    expect(await registry.metrics()).toContain('h_seconds_sum{operation="one"} 0.003\n');
   });
 });

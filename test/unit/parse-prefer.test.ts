@@ -77,6 +77,9 @@ describe('hasPreferQuery', () => {
     [{ code: '404' }, false],
     [{ __code: '404' }, true],
     [{ limit: '5', __delay: '10' }, true],
+    // As Node's querystring parses it: an object without a prototype.
+    [Object.assign(Object.create(null) as object, { __example: 'empty' }), true],
+    [Object.create(null) as object, false],
   ])('%j holds a Prefer parameter: %s', (query, expected) => {
     expect(hasPreferQuery(query)).toBe(expected);
   });
