@@ -12,6 +12,7 @@ import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
 import type { StoredRecord } from './store.js';
 import { bundleOf } from '../schema/operation-bundle.js';
+import { isoTime } from '../lib/iso-time.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -280,6 +281,8 @@ let lastIso = { time: NaN, text: '' };
 
 function iso(date: Date): string {
   const time = date.getTime();
-  if (time !== lastIso.time) lastIso = { time, text: date.toISOString().replace('.000Z', 'Z') };
+  if (time === lastIso.time) return lastIso.text;
+  const text = isoTime(date);
+  lastIso = { time, text: time % 1000 === 0 ? text.replace('.000Z', 'Z') : text };
   return lastIso.text;
 }
