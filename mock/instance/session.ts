@@ -23,7 +23,7 @@ export interface Session {
   counters: Map<string, number>;
   /** The time a record is created at (see the `clock` option). */
   now(): Date;
-  /** List pages made from this session's store, by operation, collection, version and page: reused until it changes. */
+  /** List pages made from this session's store, by operation, page, collection and version: reused until it changes. */
   pages: BoundedTrieMemo<JsonObject>;
   /**
    * The JSON text of records read lately, by path, with the record it was made from (sent again while it is the same).

@@ -76,10 +76,11 @@ interface Held<V> {
 /**
  * Remembers values by key parts, always as many, looked up a part at a time in maps within maps: no key is
  * made by joining the parts (a long string made of parts is copied whole and hashed on every lookup), and a
- * part V8 has hashed before (a path kept by routing, a number) costs no hashing at all. Bounded as
- * {@link BoundedMemo} is: by entries, by the characters of one key's string parts, and by the weight of what it
- * holds (each value set with its weight); when full it starts over. Put the part that varies most last: each
- * new value of an earlier part makes a map for every part after it (at most entries × parts maps in all).
+ * part V8 has hashed before (a path an operation's memo of its paths hands out) is not hashed again; a number
+ * costs little. Bounded as {@link BoundedMemo} is: by entries, by the characters of one key's string parts,
+ * and by the weight of what it holds (each value set with its weight); when full it starts over. Put the part
+ * that varies most last: each new value of an earlier part makes a map for every part after it (at most
+ * entries × parts maps in all).
  * @example const memo = new BoundedTrieMemo<number>(2); memo.get(['/a', 'GET']) ?? memo.set(['/a', 'GET'], 1);
  */
 export class BoundedTrieMemo<V> {

@@ -44,8 +44,9 @@ export function createRequestValidator(
   const prism = splitValidation(spec, prepared);
   const names = headersRead(spec);
   const verdicts = new BoundedTrieMemo<ParameterVerdict>(MEMO_ENTRIES, 4096, MEMO_KEY_CHARACTERS);
-  // The key's parts: the method, the query, each header read, and last the path (routing's own string, hashed
-  // once), the part that varies most: a new path then adds an entry to a map, not a map per part.
+  // The key's parts: the method, the query, each header read, and last the path, the part that varies most (a
+  // new path adds an entry to a map, not a map per part). The path is one string per path, handed out by the
+  // operation's memo of its routed paths: V8 hashes it once.
   const key: KeyPart[] = new Array<KeyPart>(3 + names.length);
   return (facts, checkSecurity) => {
     let prepared: PreparedRequest | undefined;

@@ -33,9 +33,10 @@ export function listPage(
   }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
-  // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once, and
-  // last (it varies most, so a new collection adds an entry to a map, not a map per part).
-  const key = [request.operationId, limit, start, version, collectionKey];
+  // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once. The
+  // version (the store's count of changes when the collection last changed) comes after it: each collection
+  // adds one map, its versions entries in it.
+  const key = [request.operationId, limit, start, collectionKey, version];
   const known = tools.pages.get(key);
   if (known) return { body: known };
   records ??= tools.store.list(collectionKey).reverse();

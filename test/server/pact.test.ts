@@ -77,6 +77,8 @@ describe('the journal as a Pact v3', () => {
     await request(mock.app).head('/members/m1/passes').set(AUTH).expect(200);
     await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
     await request(mock.app).get('/members/m2/passes').set(AUTH).expect(200); // the same
+    await request(mock.app).get('/members/m1/passes?limit=2').set(AUTH).expect(200);
+    await request(mock.app).get('/members/m2/passes?limit=5').set(AUTH).expect(200); // the same
     // The tally itself (toPact would merge repeated shapes again).
     const tally = new CallTally(serve(mock.contract));
     for (const call of mock.calls()) tally.add(call);
@@ -88,8 +90,10 @@ describe('the journal as a Pact v3', () => {
       'GET /members/m1/passes/pas_unknown 404',
       'HEAD /members/m1/passes 200',
       'GET /members/m1/passes 200',
+      'GET /members/m1/passes 200',
     ]);
     expect(tally.shapes().calls[1]!.body).toEqual({});
+    expect(tally.shapes().calls[6]!.query).toEqual({ limit: '2' });
     tally.clear();
     tally.add(mock.calls()[0]!);
     expect(tally.shapes().calls).toHaveLength(1);

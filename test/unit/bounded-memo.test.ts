@@ -163,6 +163,29 @@ describe('BoundedTrieMemo', () => {
     );
   });
 
+  test('keys of many parts told apart by a middle part, undefined there too', () => {
+    const memo = new BoundedTrieMemo<string>(10);
+    memo.set(['op', 10, 0, '/c', 3], 'first page');
+    memo.set(['op', 10, 1, '/c', 3], 'second page');
+    memo.set(['GET', '', undefined, 'Bearer a', '/p'], 'no cookie');
+    memo.set(['GET', '', 'sid=1', 'Bearer a', '/p'], 'a cookie');
+    expect([
+      memo.get(['op', 10, 0, '/c', 3]),
+      memo.get(['op', 10, 1, '/c', 3]),
+      memo.get(['op', 10, 2, '/c', 3]),
+      memo.get(['GET', '', undefined, 'Bearer a', '/p']),
+      memo.get(['GET', '', 'sid=1', 'Bearer a', '/p']),
+      memo.get(['GET', '', '', 'Bearer a', '/p']),
+    ]).toEqual(['first page', 'second page', undefined, 'no cookie', 'a cookie', undefined]);
+  });
+
+  test('counts only string parts against the key limit', () => {
+    const memo = new BoundedTrieMemo<number>(10, 4);
+    expect(memo.set(['ab', 123_456_789, 'cd'], 1)).toBe(1);
+    expect(memo.set(['ab', 1, 'cde'], 2)).toBe(2);
+    expect([memo.get(['ab', 123_456_789, 'cd']), memo.get(['ab', 1, 'cde']), memo.size]).toEqual([1, undefined, 1]);
+  });
+
   test('clear forgets everything', () => {
     const memo = new BoundedTrieMemo<number>(10);
     memo.set(['a', 'b'], 1);
