@@ -4,6 +4,7 @@ import type { NewCall } from '../journal/journal.js';
 import type { Violation } from '../http/problems.js';
 import { bodyText, isEmpty, sendableHeaders, type Reply } from '../http/reply.js';
 import { elapsedMs, type ContractExchange } from './contract-exchange.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 
 /**
  * Records the call with an answer the check stage passed (see respond/check-answer.ts), and returns the reply
@@ -30,11 +31,17 @@ export function recordAnswer(ex: ContractExchange, { reply, refusal, responseVio
  * on Node 20 a spread copy given a property its source lacks takes V8's slow path (1.5 µs each, every request).
  */
 function withContentType(headers: Record<string, string>, type: string): Record<string, string> {
-  if (isEmpty(headers)) return { 'content-type': type };
+  if (isEmpty(headers)) return TYPE_ONLY.get(type) ?? TYPE_ONLY.set(type, Object.freeze({ 'content-type': type }));
   const out = Object.assign({}, headers);
   out['content-type'] = type;
   return out;
 }
+
+/**
+ * The headers of a reply that has none but its media type, one object per media type: the journal keeps a call's
+ * headers as long as the call, and a list or a read would otherwise leave one more object to the collector each.
+ */
+const TYPE_ONLY = new BoundedMemo<Record<string, string>>(256, 1024);
 
 /** Records a call whose connection is dropped on purpose (a fault: `ex.fault` is `drop`): no answer, status 0. */
 export function recordDrop(ex: ContractExchange): void {

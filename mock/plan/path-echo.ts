@@ -4,7 +4,7 @@ import type { Operation } from '../contract/contract.js';
 import { singular, snakeCase } from '../generate/name-hints.js';
 import { mergedSchema, valueFits } from '../prism/schema-check.js';
 import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
-import { BoundedMemo } from '../lib/bounded-memo.js';
+import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import type { Collection } from './infer-collections.js';
 
@@ -82,8 +82,9 @@ export function ownersOf(collection: Collection, pathParams: Readonly<Record<str
   // Remembered per collection and values (a check of each value against its schema is the cost): a create, or
   // a file of fixtures, asks again and again for the same member's.
   let memo = ownersMemos.get(collection);
-  if (!memo) ownersMemos.set(collection, (memo = new BoundedMemo(OWNERS_MEMO, 1024)));
-  const key = JSON.stringify(echoes.map(({ param }) => pathParams[param] ?? null));
+  if (!memo) ownersMemos.set(collection, (memo = new BoundedTrieMemo(OWNERS_MEMO, 1024)));
+  // By the values in turn: a key written out as JSON was a hundredth of a create.
+  const key = echoes.map(({ param }) => pathParams[param]);
   return (
     memo.get(key) ?? memo.set(key, Object.freeze(echoedFields(echoes, pathParams, bundleOf(collection.create.spec))))
   );
@@ -92,7 +93,7 @@ export function ownersOf(collection: Collection, pathParams: Readonly<Record<str
 const NO_OWNERS: Record<string, string> = Object.freeze({});
 /** Owners remembered per collection: a member's for each of this many members. */
 const OWNERS_MEMO = 4096;
-const ownersMemos = new WeakMap<Collection, BoundedMemo<Readonly<Record<string, string>>>>();
+const ownersMemos = new WeakMap<Collection, BoundedTrieMemo<Readonly<Record<string, string>>>>();
 
 /**
  * The echoes of a generated success body of an operation (see {@link BodyEcho}); `undefined` when no parameter

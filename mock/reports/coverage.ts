@@ -5,6 +5,7 @@ import { copyOfCall, type CallRecord } from '../journal/journal.js';
 import { leftOutOfPact, shapeNames } from './pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
+import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 
 /** What a suite did with one operation. */
 export interface OperationCoverage {
@@ -150,10 +151,10 @@ export class CallTally {
   /** The first call of each shape, oldest first. */
   #shapes: CallRecord[] = [];
   /**
-   * The shapes seen, by operation, method and status, then by their names (pact.ts's pactShape, in parts): the
-   * first three are strings and a number V8 has hashed before, so a shape seen before costs no key made.
+   * The shapes seen, by operation, method, status and names (pact.ts's shapeNames): the first three are strings
+   * and a number V8 has hashed before, so a shape seen before costs no key made. SHAPES bounds it already.
    */
-  #seen = new Map<string, Map<string, Map<number, Set<string>>>>();
+  #seen = new BoundedTrieMemo<true>(SHAPES + 1, Infinity);
   #shapeBytes = 0;
   #leftOut: string[] = [];
 
@@ -171,25 +172,13 @@ export class CallTally {
       return;
     }
     if (this.#shapes.length >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
-    const seen = this.#seenOf(call.operationId!, call.method, call.response.status);
-    const names = shapeNames(call);
-    if (seen.has(names)) return;
-    seen.add(names);
+    const shape = [call.operationId!, call.method, call.response.status, shapeNames(call)];
+    if (this.#seen.get(shape)) return;
+    this.#seen.set(shape, true);
     const kept = copyOfCall(call);
     // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
     this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
     this.#shapes.push(kept);
-  }
-
-  /** The names of the shapes seen for an operation, method and status (a call left out of a pact has an operation). */
-  #seenOf(operationId: string, method: string, status: number): Set<string> {
-    let byMethod = this.#seen.get(operationId);
-    if (!byMethod) this.#seen.set(operationId, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let names = byStatus.get(status);
-    if (!names) byStatus.set(status, (names = new Set()));
-    return names;
   }
 
   /** The coverage so far; with `api`, that API's alone. */

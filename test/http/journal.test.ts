@@ -131,6 +131,21 @@ describe('the call journal', () => {
     expect(mock.calls()[0]!.path).toBe('/members/m1/passes');
   });
 
+  test('each call keeps the media type it was answered with, and a copy’s headers change no other call', async () => {
+    await request(mock.app).get('/members/m1/passes').set(AUTH).expect(200);
+    const pass = '/members/m1/passes/pas_01JD3Z6Q9V8X7W6T5S4R3P2N1M';
+    await request(mock.app).get(pass).set(AUTH).set('Prefer', 'code=404').expect(404);
+    await request(mock.app).get('/members/m2/passes').set(AUTH).expect(200);
+    const calls = mock.calls();
+    expect(calls.map((call) => call.response.headers['content-type'])).toEqual([
+      'application/json',
+      'application/problem+json',
+      'application/json',
+    ]);
+    calls[0]!.response.headers['content-type'] = 'text/changed';
+    expect(mock.calls()[2]!.response.headers['content-type']).toBe('application/json');
+  });
+
   test('the journal keeps the newest calls up to its limit and says how many it dropped', async () => {
     const small = await newMock({ journalLimit: 2 });
     for (const id of ['a', 'b', 'c']) await request(small.app).get(`/members/${id}/passes`).set(AUTH);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Operation } from '../../mock/contract/contract.js';
-import { planBodyEcho } from '../../mock/plan/path-echo.js';
+import { ownersOf, planBodyEcho } from '../../mock/plan/path-echo.js';
+import type { Collection } from '../../mock/plan/infer-collections.js';
 
 const operation = (method: string, path: string) => ({ id: 'op', method, path, spec: {} }) as Operation;
 const object = (properties: object) => ({ type: 'object', properties });
@@ -55,5 +56,41 @@ describe('planBodyEcho', () => {
     ['a path without parameters echoes nothing', 'get', '/passes', object({ id: STRING }), []],
   ])('%s', (_, method, path, schema, places) => {
     expect(placesOf(method, path, schema)).toEqual(places);
+  });
+});
+
+describe('ownersOf', () => {
+  const collectionOf = (path: string, properties: object): Collection => ({
+    path,
+    idField: 'id',
+    schema: object(properties),
+    create: operation('post', path),
+    list: operation('get', path),
+  });
+  const MEMBER = { type: 'string', pattern: '^mbr_[a-z0-9]+$' };
+  const passes = collectionOf('/members/{member_id}/passes', { id: STRING, member_id: MEMBER });
+
+  test('takes each value that fits its field, and remembers it per value', () => {
+    const first = ownersOf(passes, { member_id: 'mbr_a' });
+    expect(first).toEqual({ member_id: 'mbr_a' });
+    expect(ownersOf(passes, { member_id: 'mbr_b' })).toEqual({ member_id: 'mbr_b' });
+    expect(ownersOf(passes, { member_id: 'mbr_a' })).toBe(first);
+  });
+
+  test('leaves out a value that does not fit its field', () => {
+    expect(ownersOf(passes, { member_id: 'not a member' })).toEqual({});
+  });
+
+  test('tells the parents’ values apart by place, and a missing one from any text', () => {
+    const badges = collectionOf('/orgs/{org_id}/members/{member_id}/badges', {
+      id: STRING,
+      org_id: STRING,
+      member_id: STRING,
+    });
+    expect(ownersOf(badges, { org_id: 'a', member_id: 'b' })).toEqual({ org_id: 'a', member_id: 'b' });
+    expect(ownersOf(badges, { org_id: 'b', member_id: 'a' })).toEqual({ org_id: 'b', member_id: 'a' });
+    expect(ownersOf(badges, { org_id: 'undefined', member_id: 'a' })).toEqual({ org_id: 'undefined', member_id: 'a' });
+    expect(ownersOf(badges, { member_id: 'a' })).toEqual({ member_id: 'a' });
+    expect(ownersOf(badges, { org_id: 'null', member_id: 'a' })).toEqual({ org_id: 'null', member_id: 'a' });
   });
 });
