@@ -36,7 +36,20 @@ export function nestsTooDeep(value: unknown, limit = MAX_DEPTH): boolean {
  * @example textNestsTooDeep(Buffer.from('[[["]]]]"]]]'), 2) // true
  */
 export function textNestsTooDeep(text: Uint8Array, limit = MAX_DEPTH): boolean {
+  // Nesting deeper than `limit` takes more opening brackets than that: most bodies have a few, found by
+  // `indexOf` far faster than the scan reads every byte in JavaScript (a twentieth of a small create).
+  if (opensAtMost(text, limit)) return false;
   return depthScanner(limit)(text);
+}
+
+/** Whether `text` has at most `limit` opening brackets, in strings or not. */
+function opensAtMost(text: Uint8Array, limit: number): boolean {
+  let opens = 0;
+  for (let at = text.indexOf(OPEN_OBJECT); at !== -1; at = text.indexOf(OPEN_OBJECT, at + 1))
+    if (++opens > limit) return false;
+  for (let at = text.indexOf(OPEN_ARRAY); at !== -1; at = text.indexOf(OPEN_ARRAY, at + 1))
+    if (++opens > limit) return false;
+  return true;
 }
 
 /**

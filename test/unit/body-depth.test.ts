@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { depthScanner, nestsTooDeep, textNestsTooDeep } from '../../mock/http/body-depth.js';
 
 const text = (json: string) => Buffer.from(json);
@@ -32,5 +33,23 @@ describe('textNestsTooDeep reads JSON text before it is parsed', () => {
   test('agrees with the check on parsed values', () => {
     for (const json of ['[[[]]]', '{"a":[{"b":1}]}', '[1,[2,[3]]]', '{}'])
       expect(textNestsTooDeep(text(json), 2)).toBe(nestsTooDeep(JSON.parse(json), 2));
+  });
+});
+
+describe('textNestsTooDeep against the byte scan', () => {
+  test('says what the scan of every byte says, for any text of brackets, quotes and escapes (seed 20261128)', () => {
+    const piece = fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ',', ':');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 8 }), (pieces, limit) => {
+        const bytes = text(pieces.join(''));
+        expect(textNestsTooDeep(bytes, limit)).toBe(depthScanner(limit)(bytes));
+      }),
+      { seed: 20261128, numRuns: 5000 },
+    );
+  });
+
+  test('reads a Uint8Array as it reads a Buffer', () => {
+    for (const json of ['[[[]]]', '["[[[[[["]', '{"a":{"b":{}}}', '[{}]'])
+      expect(textNestsTooDeep(new TextEncoder().encode(json), 2)).toBe(textNestsTooDeep(text(json), 2));
   });
 });
