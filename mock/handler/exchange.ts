@@ -9,7 +9,7 @@ import type { Session } from '../instance/session.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
 import { sessionFor, type ContractExchange, type Query, type RequestHeaders } from '../engine/contract-exchange.js';
-import { newRequestId } from './request-id.js';
+import { requestIdFrom } from '../http/request-id.js';
 import { requestedSession } from './guards/select-session.js';
 import type { MockContext } from '../instance/mock-context.js';
 
@@ -79,7 +79,7 @@ class OpenExchange implements Exchange {
     this.path = path;
     this.rawQuery = rawQuery;
     this.query = query;
-    this.requestId = newRequestId(req);
+    this.requestId = requestIdFrom(req.headers['x-request-id']);
     this.sessionName = requestedSession({ headers: req.headers, path, query });
     this.headers = ['X-Request-Id', this.requestId];
     this.start = performance.now();

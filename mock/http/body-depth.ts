@@ -45,10 +45,9 @@ export function textNestsTooDeep(text: Uint8Array, limit = MAX_DEPTH): boolean {
 /** Whether `text` has at most `limit` opening brackets, in strings or not. */
 function opensAtMost(text: Uint8Array, limit: number): boolean {
   let opens = 0;
-  for (let at = text.indexOf(OPEN_OBJECT); at !== -1; at = text.indexOf(OPEN_OBJECT, at + 1))
-    if (++opens > limit) return false;
-  for (let at = text.indexOf(OPEN_ARRAY); at !== -1; at = text.indexOf(OPEN_ARRAY, at + 1))
-    if (++opens > limit) return false;
+  for (const bracket of OPENING)
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1))
+      if (++opens > limit) return false;
   return true;
 }
 
@@ -83,3 +82,4 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const OPENING = [OPEN_OBJECT, OPEN_ARRAY];

@@ -8,8 +8,7 @@ import type { Redactor } from '../journal/redact.js';
 import type { FaultKind } from '../respond/faults.js';
 import type { AnsweredBy } from '../journal/journal.js';
 import { requestedSession } from '../handler/guards/select-session.js';
-
-const SENSIBLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+import { requestIdFrom } from '../http/request-id.js';
 
 /** One request an MSW handler answers, and the answer once written (see create-handlers.ts). */
 export class FetchExchange implements ContractExchange {
@@ -45,8 +44,7 @@ export class FetchExchange implements ContractExchange {
     this.rawQuery = search.startsWith('?') ? search.slice(1) : search;
     this.query = parseQuery(this.rawQuery);
     this.requestHeaders = headersOf(request.headers);
-    const given = this.requestHeaders['x-request-id'];
-    this.requestId = typeof given === 'string' && SENSIBLE_ID.test(given) ? given : crypto.randomUUID();
+    this.requestId = requestIdFrom(this.requestHeaders['x-request-id']);
     this.sessionName = requestedSession({ headers: this.requestHeaders, path, query: this.query });
   }
 

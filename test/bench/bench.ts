@@ -479,16 +479,17 @@ type LoadLength = { duration: number } | { amount: number; connections: number }
 
 /** How long a server is warmed up on a route: WireMock longer (the JVM compiles its hot code seconds later). */
 function warmUpOf(server: Server, route: Route): LoadLength {
-  if (server.name === 'filled' && route.varied)
-    return { amount: Math.ceil(FILLED_CREATES / 3), connections: CONNECTIONS };
+  if (countsCreates(server, route)) return { amount: Math.ceil(FILLED_CREATES / 3), connections: CONNECTIONS };
   return { duration: server.name === 'wiremock' ? Math.max(WARMUP, JVM_WARMUP) : WARMUP };
 }
 
 /** How long a round loads a server on a route: DURATION seconds, or the filled creates' share of the budget. */
 function roundOf(server: Server, route: Route): LoadLength {
-  if (server.name === 'filled' && route.varied) return { amount: FILLED_CREATES, connections: CONNECTIONS };
-  return { duration: DURATION };
+  return countsCreates(server, route) ? { amount: FILLED_CREATES, connections: CONNECTIONS } : { duration: DURATION };
 }
+
+/** The filled server's varied creates are counted, not timed: their records share the state budget with the fill. */
+const countsCreates = (server: Server, route: Route) => server.name === 'filled' && route.varied;
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
 

@@ -101,6 +101,17 @@ describe('the handlers answer the contract', () => {
     expect(((await res.json()) as { status: number }).status).toBe(404);
   });
 
+  test('X-Request-Id: a sensible one sent is answered back, else a new one counted up from the last', async () => {
+    const sent = await fetch(passes(), { headers: { ...AUTH, 'X-Request-Id': 'trace-7.a:b' } });
+    expect(sent.headers.get('x-request-id')).toBe('trace-7.a:b');
+    const first = (await fetch(passes(), { headers: { ...AUTH, 'X-Request-Id': 'has space' } })).headers;
+    const second = (await fetch(passes(), { headers: AUTH })).headers;
+    const [a, b] = [first.get('x-request-id') ?? '', second.get('x-request-id') ?? ''];
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(b.slice(0, 24)).toBe(a.slice(0, 24));
+    expect(parseInt(b.slice(24), 16)).toBe(parseInt(a.slice(24), 16) + 1);
+  });
+
   test('a path of no operation under the base URL answers 404; a known path with another method 405 with Allow', async () => {
     expect((await fetch(`${API}/nowhere`, { headers: AUTH })).status).toBe(404);
     const res = await fetch(passes(), { method: 'PATCH', headers: AUTH });
