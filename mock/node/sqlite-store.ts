@@ -1,7 +1,7 @@
 // The state store kept in a SQLite database: every change is committed before it returns, so a change a
 // client was told about survives the process being killed.
 import type { Database, Statement } from 'better-sqlite3';
-import { useRecent } from '../lib/use-recent.js';
+import { WeightedLru } from '../lib/weighted-lru.js';
 import { jsonText } from '../lib/frozen-json.js';
 import {
   ENTRY_COST,
@@ -74,8 +74,7 @@ export class SqliteStore implements Store {
   #sql: ReturnType<typeof prepare>;
   #derive: DerivePlaceholders = () => NO_PLACEHOLDERS;
   /** Overlays read lately (`null`: the collection has none), least recently used first, and what they hold. */
-  #cache = new Map<string, Overlay | null>();
-  #cachedRecords = 0;
+  readonly #cache = new WeightedLru<string, Cached>(CACHE_RECORDS, (cached) => weightOf(overlayOf(cached)));
   #changes = 0;
   #records: number;
   #charged: number;
@@ -110,7 +109,7 @@ export class SqliteStore implements Store {
 
   usePlaceholders(derive: DerivePlaceholders): void {
     this.#derive = derive;
-    forgetCounts(this.#cache.values());
+    forgetCounts(Array.from(this.#cache.values(), overlayOf));
   }
 
   get(collection: string, id: string): StoredRecord | undefined {
@@ -146,13 +145,12 @@ export class SqliteStore implements Store {
     });
     // Committed: only now does memory follow.
     const kept = overlay ?? this.#opened(collection);
+    // The cache weighs what the overlay holds: a placeholder overwritten is a record written, not one added.
+    if (!kept.written.has(id)) this.#cache.grew(1);
     kept.written.set(id, frozen);
     countChanged(kept, put.shown ? 1 : 0);
     kept.version = ++this.#changes;
-    if (put.added) {
-      this.#records++;
-      this.#cachedRecords++;
-    }
+    if (put.added) this.#records++;
     this.#charge(put.cost);
     return 'stored';
   }
@@ -174,7 +172,7 @@ export class SqliteStore implements Store {
     }
     if (plan.hides) kept.removed.add(id);
     countChanged(kept, -1);
-    this.#cachedRecords += (plan.hides ? 1 : 0) - (plan.written ? 1 : 0);
+    this.#cache.grew((plan.hides ? 1 : 0) - (plan.written ? 1 : 0));
     kept.version = ++this.#changes;
     this.#charge(plan.cost);
     return 'deleted';
@@ -202,7 +200,8 @@ export class SqliteStore implements Store {
   snapshot(): StoreSnapshot {
     const out: StoreSnapshot = {};
     for (const { name } of this.#sql.collections.all() as { name: string }[]) {
-      const overlay = useRecent(this.#cache, name) ?? this.#read(name)!;
+      const cached = this.#cache.get(name);
+      const overlay = (cached === undefined ? undefined : overlayOf(cached)) ?? this.#read(name)!;
       out[name] = visibleRecords(overlay, this.#base(overlay, name)).map((r) => structuredClone(r));
     }
     return out;
@@ -238,8 +237,7 @@ export class SqliteStore implements Store {
     budget.charge(cost, true);
     this.#charged = cost;
     this.#records = records;
-    this.#cache = new Map();
-    this.#cachedRecords = 0;
+    this.#cache.clear();
     // Versions go on counting: nothing kept from before a restore is taken as current.
     this.#changes++;
     return 'stored';
@@ -250,7 +248,7 @@ export class SqliteStore implements Store {
     const lost = this.#checkFile() !== undefined;
     const lastError = this.#lastError ? { lastError: this.#lastError } : {};
     const info = { kind: 'sqlite', file, failing: this.#failing, lost, errors: this.#errors } as const;
-    return { ...info, cached: this.#cachedRecords, ...lastError };
+    return { ...info, cached: this.#cache.weight, ...lastError };
   }
 
   close(): void {
@@ -265,8 +263,8 @@ export class SqliteStore implements Store {
 
   /** A collection's overlay, from the cache or read from the database (and cached); `null` when it has none. */
   #overlay(collection: string): Overlay | null {
-    const hit = useRecent(this.#cache, collection);
-    if (hit !== undefined) return hit;
+    const hit = this.#cache.get(collection);
+    if (hit !== undefined) return overlayOf(hit);
     const overlay = this.#read(collection);
     this.#cacheAdd(collection, overlay);
     return overlay;
@@ -293,16 +291,7 @@ export class SqliteStore implements Store {
 
   /** Keeps a collection's overlay in the cache, letting the least recently used others go past its size. */
   #cacheAdd(collection: string, overlay: Overlay | null): void {
-    const before = this.#cache.get(collection);
-    if (before !== undefined) this.#cachedRecords -= weightOf(before);
-    this.#cache.delete(collection);
-    this.#cache.set(collection, overlay);
-    this.#cachedRecords += weightOf(overlay);
-    for (const [name, held] of this.#cache) {
-      if (this.#cachedRecords <= CACHE_RECORDS || name === collection) break;
-      this.#cache.delete(name);
-      this.#cachedRecords -= weightOf(held);
-    }
+    this.#cache.set(collection, overlay ?? NO_OVERLAY);
   }
 
   /** Whether the budget has room for `cost` (a change that gives back always fits). */
@@ -354,6 +343,11 @@ export class SqliteStore implements Store {
 }
 
 /** What an overlay weighs in the cache: its records and removed ids, and one for itself. */
+/** A collection the database holds no overlay of, as the cache keeps it (lru-cache keeps no `null`). */
+const NO_OVERLAY = Symbol('no overlay');
+type Cached = Overlay | typeof NO_OVERLAY;
+const overlayOf = (cached: Cached): Overlay | null => (cached === NO_OVERLAY ? null : cached);
+
 function weightOf(overlay: Overlay | null): number {
   return overlay === null ? 1 : overlay.written.size + overlay.removed.size + 1;
 }

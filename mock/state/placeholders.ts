@@ -1,7 +1,7 @@
 // The placeholders of every member's collections: derived from the seed, kept in a bounded cache, made again when
 // dropped.
 import type { BodyGenerator } from '../generate/generate-body.js';
-import { useRecent } from '../lib/use-recent.js';
+import { WeightedLru } from '../lib/weighted-lru.js';
 import type { CollectionMap } from '../plan/infer-collections.js';
 import { collectionOf, pathParamsOf } from './check-snapshot.js';
 import { makePlaceholder } from './make-record.js';
@@ -22,8 +22,7 @@ export const PLACEHOLDER_CACHE_RECORDS = 60_000;
  * @example new PlaceholderSource(served.collections, generator, 3).of('/members/m1/passes').size // 3
  */
 export class PlaceholderSource {
-  #cache = new Map<string, Placeholders>();
-  #records = 0;
+  readonly #cache: WeightedLru<string, Placeholders>;
   #made = 0;
 
   constructor(
@@ -32,22 +31,14 @@ export class PlaceholderSource {
     readonly count: number,
     readonly asOf = generator.anchor,
     readonly cacheRecords = PLACEHOLDER_CACHE_RECORDS,
-  ) {}
+  ) {
+    // An empty one weighs one: a stream of paths of no collection is bounded too.
+    this.#cache = new WeightedLru(cacheRecords, (made) => Math.max(made.size, 1));
+  }
 
   /** The placeholders of a collection by its concrete path; none for a path of no collection. */
   of(key: string): Placeholders {
-    const hit = useRecent(this.#cache, key);
-    if (hit) return hit;
-    const made = this.#make(key);
-    this.#cache.set(key, made);
-    // An empty one weighs one: a stream of paths of no collection is bounded too.
-    this.#records += Math.max(made.size, 1);
-    for (const [name, held] of this.#cache) {
-      if (this.#records <= this.cacheRecords || name === key) break;
-      this.#cache.delete(name);
-      this.#records -= Math.max(held.size, 1);
-    }
-    return made;
+    return this.#cache.get(key) ?? this.#cache.set(key, this.#make(key));
   }
 
   /** For health: collections made so far (a number that keeps growing on every read means the cache is too small). */

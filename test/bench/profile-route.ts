@@ -4,7 +4,9 @@
 // and a CPU profile summary (--cpu-prof) restricted to the measured load.
 // Run: npx tsx test/bench/profile-route.ts <list|read|create|fixed-create> [--server ours|floor|express]
 //      [--seconds 10] [--warmup 3] [--members 1000] [--cpu-prof DIR] [--trace-gc] [--windows]
-//      [--node="FLAGS for the server's node"] [--root DIR] [-- ARGS for our CLI]
+//      [--node="FLAGS for the server's node"] [--root DIR] [--fill N] [-- ARGS for our CLI]
+// --fill sends N varied creates over 5,000 members before the warm-up, as bench.ts's filled round does (its
+// CPU profile then holds the fill too).
 // --root runs our CLI from another checkout (built), under the same load: a before and after, in turns.
 // Examples:
 //   npx tsx test/bench/profile-route.ts create --warmup 6 --cpu-prof /tmp/prof-create
@@ -47,6 +49,7 @@ const { values, positionals } = parseArgs({
     'trace-gc': { type: 'boolean', default: false },
     windows: { type: 'boolean', default: false },
     node: { type: 'string', default: '' },
+    fill: { type: 'string', default: '0' },
   },
 });
 const [route = 'create', ...cliArgs] = positionals;
@@ -126,6 +129,21 @@ const headers = request.method === 'POST' ? { ...AUTH, 'content-type': 'applicat
 const load = (length: Record<string, number>) =>
   autocannon({ url, headers, connections: CONNECTIONS, ...length, requests: [request] });
 
+const fill = Number(values.fill);
+if (fill > 0) {
+  const filling = createSequence(5000);
+  const create = { method: 'POST', setupRequest: (built: CannonRequest) => ({ ...built, ...filling.next() }) };
+  const began = performance.now();
+  const filled = await autocannon({
+    url,
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    connections: CONNECTIONS,
+    amount: fill,
+    requests: [create],
+  });
+  const seconds = ((performance.now() - began) / 1000).toFixed(1);
+  console.log(`fill: ${fill} creates over 5000 members in ${seconds} s, ${filled.non2xx} non-2xx`);
+}
 await load({ duration: Number(values.warmup) });
 if (route === 'create' && members === undefined && sequence.unseen > 0)
   await load({ amount: sequence.unseen, connections: Math.min(CONNECTIONS, sequence.unseen) });

@@ -398,6 +398,17 @@ describe('planCollection', () => {
       expect(create.openPart(['id'])).toBe(part);
       expect(create.openPart(['id', 'name'])).not.toBe(part);
       expect(create.openPart(['idname'])).not.toBe(create.openPart(['id', 'name']));
+      expect(create.openPart(['name', 'id'])).not.toBe(create.openPart(['id', 'name']));
+    });
+
+    test('with nothing decided the open part is the whole record, made once, apart from any named set', () => {
+      const create = created(undefined);
+      const whole = create.openPart([]);
+      expect(Object.keys(whole.properties as object)).toEqual(['id', 'name', 'member_id']);
+      expect(whole.required).toEqual(['id', 'name']);
+      expect(create.openPart([])).toBe(whole);
+      expect(create.openPart(['undefined'])).not.toBe(whole);
+      expect(create.openPart([''])).not.toBe(whole);
     });
   });
 });
