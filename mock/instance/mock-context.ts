@@ -2,7 +2,7 @@
 import type { WireText } from '../http/reply.js';
 import type { BodyGenerator } from '../generate/generate-body.js';
 import { JournalBudget } from '../journal/journal-budget.js';
-import { useRecent } from '../lib/use-recent.js';
+import { LRUCache } from 'lru-cache';
 import { createLogger, type Logger } from './logger.js';
 import type { ResolvedMockOptions } from './options.js';
 import type { Served } from '../plan/serve.js';
@@ -26,8 +26,12 @@ export interface MockContext {
   generator: BodyGenerator;
   /** What a reset returns a store to: the fixtures, or nothing (placeholders come back lazily). */
   initialState: StoreSnapshot;
-  /** Sessions, least recently used first; the default one is never evicted. */
-  sessions: Map<string, Session>;
+  /**
+   * Sessions by name, in least recently used order (`get` makes one the most recent; `rkeys` walks from the
+   * least): past the limit the least recently used named one goes, the default one never. On lru-cache: a Map
+   * kept in that order by delete-and-set cost a request time in proportion to the number of sessions in V8.
+   */
+  sessions: LRUCache<string, Session>;
   /** Numbers calls across every session, so an id is never reused while the mock runs. */
   nextCallNumber: () => number;
   /** The number of the last call numbered, 0 before the first. */
@@ -69,7 +73,8 @@ export function createMockContext(
     logger: createLogger(options.log, options.logTo),
     generator,
     initialState,
-    sessions: new Map(),
+    // Room for the default session, the limit, and the one made before the least recently used goes.
+    sessions: new LRUCache({ max: options.sessionLimit + 2 }),
     nextCallNumber: () => ++calls,
     lastCallNumber: () => calls,
     seeCallNumber: (number) => {
@@ -93,10 +98,10 @@ export function createMockContext(
  * names cannot grow memory without end.
  */
 export function sessionOf(context: MockContext, name: string): Session {
-  let session = name === '' ? context.sessions.get(name) : useRecent(context.sessions, name);
+  let session = context.sessions.get(name);
   if (session) return session;
   if (name !== '' && context.sessions.size > context.options.sessionLimit) {
-    for (const key of context.sessions.keys()) {
+    for (const key of context.sessions.rkeys()) {
       if (key === '') continue;
       dropSession(context, key);
       break;

@@ -1,7 +1,9 @@
 import request from 'supertest';
+import { LRUCache } from 'lru-cache';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createHandler } from '../../mock/handler/handle.js';
 import { createMockContext } from '../../mock/instance/mock-context.js';
+import type { Session } from '../../mock/instance/session.js';
 import { serve } from '../../mock/plan/serve.js';
 import { createBodyReader } from '../../mock/handler/parse-body.js';
 import { DEFAULT_CONTRACT, loadContract, type MockApp } from '../../mock/index.js';
@@ -327,11 +329,12 @@ describe('a failure inside the mock', () => {
     const context = createMockContext(serve(await loadContract(DEFAULT_CONTRACT)), options);
     const handle = createHandler(context, undefined, createBodyReader(1024));
     const sessions = context.sessions;
-    context.sessions = Object.assign(new Map(sessions), {
-      get: () => {
-        throw new Error('sessions broken');
-      },
-    });
+    const broken = new LRUCache<string, Session>({ max: 10 });
+    for (const [name, session] of sessions.entries()) broken.set(name, session);
+    broken.get = () => {
+      throw new Error('sessions broken');
+    };
+    context.sessions = broken;
     expectProblem(await request(handle).get('/members/m1/passes').set(AUTH), 500);
     expect(errors).toContainEqual(
       expect.stringMatching(/could not record GET \/members\/m1\/passes: Error: sessions broken/),
