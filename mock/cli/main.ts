@@ -5,6 +5,7 @@ import { isIPv4 } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { HEADER_NAME } from '../http/reply.js';
 import { createLogger, type LogFormat } from '../instance/logger.js';
+import { MAX_SESSIONS } from '../instance/mock-context.js';
 import { FLAGS, HELP } from './cli-flags.js';
 import { parseFlags, UsageError } from './parse-flags.js';
 import { applyConfig, RENAMED_KEYS, type FlagName, type FlagValues } from './apply-config.js';
@@ -66,7 +67,7 @@ function readOptions(argv: string[]): CliOptions {
     journalLimit: wholeOf('journal-limit', 1, 10_000_000),
     journalBytes: wholeOf('journal-bytes', 1024, 1024 ** 4),
     journalBodyLimit: wholeOf('journal-body-limit', 0, 1024 ** 3),
-    sessionLimit: wholeOf('session-limit', 1, 100_000),
+    sessionLimit: wholeOf('session-limit', 1, MAX_SESSIONS),
     journalSecrets: values['journal-secrets'] ?? false,
     collectionLimit: wholeOf('collection-limit', 1, 10_000_000),
     stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),

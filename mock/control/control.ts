@@ -10,6 +10,7 @@ import {
   resetSession,
   restoreState,
   sessionOf,
+  sessionsByUse,
   stateChanged,
   type MockContext,
 } from '../instance/mock-context.js';
@@ -313,7 +314,7 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       stateChanged(context, main);
     },
     sessions: () =>
-      [...context.sessions.values()].map((s) => ({
+      [...sessionsByUse(context)].map((s) => ({
         name: s.name,
         calls: s.journal.count(),
         overrides: s.overrides.length,

@@ -9,11 +9,12 @@ export function requestIdFrom(given: string | string[] | undefined): string {
 }
 
 /**
- * The first 80 bits of every counted UUID (`xxxxxxxx-xxxx-4xxx-yxxx-`), drawn once a process (or page): 74 of
- * them random. `globalThis.crypto` is Web Crypto, in Node.js as in browsers and service workers; a page served
- * over plain HTTP from another host than localhost has `getRandomValues` but no `randomUUID`.
+ * The first 80 bits of every counted UUID (`xxxxxxxx-xxxx-4xxx-yxxx-`), 74 of them random: drawn once a process
+ * (or page), with its first id, not when the module loads (some runtimes refuse random numbers at global scope).
+ * `globalThis.crypto` is Web Crypto, in Node.js as in browsers and service workers; a page served over plain
+ * HTTP from another host than localhost has `getRandomValues` but no `randomUUID`.
  */
-const DRAWN = drawnStart(globalThis.crypto);
+let drawn: string | undefined;
 
 /** What the drawn start needs of Web Crypto. */
 export interface RandomSource {
@@ -43,5 +44,6 @@ const MAX_COUNT = 2 ** 48 - 1;
  */
 export function countedUUID(): string {
   counted = counted === MAX_COUNT ? 1 : counted + 1;
-  return DRAWN + counted.toString(16).padStart(12, '0');
+  drawn ??= drawnStart(globalThis.crypto);
+  return drawn + counted.toString(16).padStart(12, '0');
 }

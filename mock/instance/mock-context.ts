@@ -74,7 +74,7 @@ export function createMockContext(
     generator,
     initialState,
     // Room for the default session, the limit, and the one made before the least recently used goes.
-    sessions: new LRUCache({ max: options.sessionLimit + 2 }),
+    sessions: new LRUCache({ max: sessionRoom(options.sessionLimit) }),
     nextCallNumber: () => ++calls,
     lastCallNumber: () => calls,
     seeCallNumber: (number) => {
@@ -90,6 +90,15 @@ export function createMockContext(
   };
   sessionOf(context, '');
   return context;
+}
+
+/** The most named sessions a mock keeps (`--session-limit`'s bound too): their order is kept in arrays this long. */
+export const MAX_SESSIONS = 100_000;
+
+function sessionRoom(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSIONS)
+    throw new RangeError(`The session limit must be a whole number from 1 to ${MAX_SESSIONS}, not ${limit}.`);
+  return limit + 2;
 }
 
 /**
@@ -134,6 +143,14 @@ export function sessionOf(context: MockContext, name: string): Session {
  */
 export function placeholdersOf(context: MockContext): DerivePlaceholders {
   return (key) => context.placeholders.of(key);
+}
+
+/**
+ * The sessions, least recently used first: a replica that makes them again in this order, or applies their
+ * changes in it, ends with the same one the most recent.
+ */
+export function* sessionsByUse(context: MockContext): Generator<Session> {
+  for (const session of context.sessions.rvalues()) if (session !== undefined) yield session;
 }
 
 /** The named session if it exists (it is then the most recently used), else the default one: never creates one. */

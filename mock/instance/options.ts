@@ -63,7 +63,8 @@ export interface MockOptions {
    */
   journalBodyLimit?: number;
   /**
-   * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped.
+   * How many named sessions (`X-Mock-Session`) are kept; past it, the least recently used is dropped. A whole
+   * number from 1 to 100,000.
    * @default 100
    */
   sessionLimit?: number;

@@ -1,4 +1,4 @@
-// Entries kept least recently used first within a weight (records, say), on lru-cache: a hit moves its entry in
+// An LRU cache bounded by the weight (records, say) of what it holds, on lru-cache: a hit moves its entry in
 // constant time. Moving an entry by deleting and setting it again in a Map cost time in proportion to the Map's
 // size in V8 (each delete leaves the key's bucket a longer chain until the table is rebuilt): 36 µs a read with
 // 10,000 collections' placeholders cached, more than the rest of the read.
@@ -35,6 +35,8 @@ export class WeightedLru<K extends {}, V extends {}> {
 
   /** Keeps `value` as the most recently used entry, letting the least recently used others go past the limit. */
   set(key: K, value: V): V {
+    // The same value again: lru-cache gives nothing back to dispose, so nothing is added either.
+    if (this.#entries.get(key) === value) return value;
     this.#entries.set(key, value);
     this.#weight += this.weightOf(value);
     while (this.#weight > this.limit && this.#entries.size > 1) this.#entries.pop();

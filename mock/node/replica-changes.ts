@@ -5,7 +5,14 @@ import type { Faults } from '../respond/faults.js';
 import type { Override } from '../respond/overrides.js';
 import type { Kept } from '../journal/journal.js';
 import type { Session } from '../instance/session.js';
-import { dropSession, resetSession, restoreState, sessionOf, type MockContext } from '../instance/mock-context.js';
+import {
+  dropSession,
+  resetSession,
+  restoreState,
+  sessionOf,
+  sessionsByUse,
+  type MockContext,
+} from '../instance/mock-context.js';
 import type { DerivePlaceholders, Store, StoredRecord, StoreInfo, StoreSnapshot } from '../state/store.js';
 
 /** One change, named by its session (`s`) where it belongs to one. */
@@ -54,7 +61,7 @@ export class ReplicaChanges {
   take(): Change[] {
     const changes = this.#changes;
     this.#changes = [];
-    for (const session of this.context.sessions.values()) {
+    for (const session of sessionsByUse(this.context)) {
       const now = steeringOf(session);
       if (this.#steering.get(session.name) === now) continue;
       this.#steering.set(session.name, now);
@@ -75,7 +82,7 @@ export class ReplicaChanges {
   /** Everything this replica's copy holds, as changes that make it again from a replica that starts. */
   snapshot(): Change[] {
     const changes: Change[] = [];
-    for (const session of this.context.sessions.values()) {
+    for (const session of sessionsByUse(this.context)) {
       const s = session.name;
       changes.push({ s, k: 'restore', snapshot: session.store.snapshot(), charged: false });
       for (const call of session.journal.keptCalls()) changes.push({ s, k: 'call', call });

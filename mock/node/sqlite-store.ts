@@ -73,7 +73,7 @@ export class SqliteStore implements Store {
   #db: Database;
   #sql: ReturnType<typeof prepare>;
   #derive: DerivePlaceholders = () => NO_PLACEHOLDERS;
-  /** Overlays read lately (`null`: the collection has none), least recently used first, and what they hold. */
+  /** Overlays read lately (`NO_OVERLAY`: the collection has none), past 20,000 records the least recently used go. */
   readonly #cache = new WeightedLru<string, Cached>(CACHE_RECORDS, (cached) => weightOf(overlayOf(cached)));
   #changes = 0;
   #records: number;
@@ -145,12 +145,13 @@ export class SqliteStore implements Store {
     });
     // Committed: only now does memory follow.
     const kept = overlay ?? this.#opened(collection);
-    // The cache weighs what the overlay holds: a placeholder overwritten is a record written, not one added.
-    if (!kept.written.has(id)) this.#cache.grew(1);
     kept.written.set(id, frozen);
     countChanged(kept, put.shown ? 1 : 0);
     kept.version = ++this.#changes;
-    if (put.added) this.#records++;
+    if (put.added) {
+      this.#records++;
+      this.#cache.grew(1);
+    }
     this.#charge(put.cost);
     return 'stored';
   }
@@ -342,12 +343,12 @@ export class SqliteStore implements Store {
   }
 }
 
-/** What an overlay weighs in the cache: its records and removed ids, and one for itself. */
 /** A collection the database holds no overlay of, as the cache keeps it (lru-cache keeps no `null`). */
 const NO_OVERLAY = Symbol('no overlay');
 type Cached = Overlay | typeof NO_OVERLAY;
 const overlayOf = (cached: Cached): Overlay | null => (cached === NO_OVERLAY ? null : cached);
 
+/** What an overlay weighs in the cache: its records and removed ids, and one for itself. */
 function weightOf(overlay: Overlay | null): number {
   return overlay === null ? 1 : overlay.written.size + overlay.removed.size + 1;
 }

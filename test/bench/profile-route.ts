@@ -6,7 +6,8 @@
 //      [--seconds 10] [--warmup 3] [--members 1000] [--cpu-prof DIR] [--trace-gc] [--windows]
 //      [--node="FLAGS for the server's node"] [--root DIR] [--fill N] [-- ARGS for our CLI]
 // --fill sends N varied creates over 5,000 members before the warm-up, as bench.ts's filled round does (its
-// CPU profile then holds the fill too).
+// CPU profile then holds the fill too). With `create`, the fill's and the load's records share the default state
+// budget (about 236,000 credentials): past it creates answer 507, counted as non-2xx.
 // --root runs our CLI from another checkout (built), under the same load: a before and after, in turns.
 // Examples:
 //   npx tsx test/bench/profile-route.ts create --warmup 6 --cpu-prof /tmp/prof-create

@@ -71,6 +71,20 @@ describe('sessions isolate parallel tests on one mock', () => {
     expect(names.sort()).toEqual(['', 's1', 's3', 's4']);
   });
 
+  test.each([0, 1.5, Infinity, 100_001])('a session limit of %s is refused, naming the bounds', async (limit) => {
+    await expect(newMock({ sessionLimit: limit })).rejects.toThrow(
+      `The session limit must be a whole number from 1 to 100000, not ${limit}.`,
+    );
+  });
+
+  test('sessions are listed least recently used first', async () => {
+    const small = await newMock({ sessionLimit: 5 });
+    for (const name of ['s1', 's2', 's3']) await request(small.app).get('/members/m1/passes').set(as(name));
+    await request(small.app).get('/members/m1/passes').set(as('s1'));
+    const names = (await request(small.app).get('/__mock/sessions')).body.sessions.map((s: { name: string }) => s.name);
+    expect(names.filter((name: string) => name !== '')).toEqual(['s2', 's3', 's1']);
+  });
+
   test('call ids stay unique across sessions and resets', async () => {
     await request(mock.app).get('/members/m1/passes').set(as('a'));
     await request(mock.app).post('/__mock/reset').set('Content-Type', 'application/json');

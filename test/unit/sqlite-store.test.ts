@@ -250,6 +250,19 @@ describe('SqliteStore', () => {
     expect(store.info().cached).toBeLessThanOrEqual(20_000);
   });
 
+  test('a placeholder overwritten counts as a record held: the cache weighs what the overlay holds', () => {
+    const { store } = inMemory();
+    store.usePlaceholders(() => new Map([['p1', Object.freeze({ id: 'p1' })]]));
+    store.list('/members/m1/passes');
+    expect(store.info().cached).toBe(1);
+    store.put('/members/m1/passes', 'p1', { id: 'p1', name: 'changed' });
+    expect(store.info().cached).toBe(2);
+    store.put('/members/m1/passes', 'p1', { id: 'p1', name: 'again' });
+    expect(store.info().cached).toBe(2);
+    store.delete('/members/m1/passes', 'p1');
+    expect(store.info().cached).toBe(2);
+  });
+
   test('reports its kind and file for health', async () => {
     const file = await tempFile();
     expect((await onDisk(file)).info()).toEqual({

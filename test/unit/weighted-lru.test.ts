@@ -31,6 +31,16 @@ describe('WeightedLru', () => {
     expect(cache.weight).toBe(1);
   });
 
+  test('setting a key again to the same value counts it once, and makes it the most recent', () => {
+    const cache = new WeightedLru<string, string[]>(10, lengthOf);
+    const list = ['1', '2'];
+    cache.set('a', list);
+    cache.set('b', ['3']);
+    cache.set('a', list);
+    expect(cache.weight).toBe(3);
+    expect([...cache.keys()]).toEqual(['a', 'b']);
+  });
+
   test('an entry that grew in place counts its new weight, and gives it all back when it goes', () => {
     const cache = new WeightedLru<string, string[]>(3, lengthOf);
     const list = ['1'];
