@@ -202,7 +202,7 @@ export class SqliteStore implements Store {
     const out: StoreSnapshot = {};
     for (const { name } of this.#sql.collections.all() as { name: string }[]) {
       const cached = this.#cache.get(name);
-      const overlay = (cached === undefined ? undefined : overlayOf(cached)) ?? this.#read(name)!;
+      const overlay = cached === undefined || cached === NO_OVERLAY ? this.#read(name) : cached;
       out[name] = visibleRecords(overlay, this.#base(overlay, name)).map((r) => structuredClone(r));
     }
     return out;

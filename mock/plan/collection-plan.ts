@@ -158,8 +158,8 @@ function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
     requestSchema,
     keeps: (name, value) => !differ.has(name) || valueFits(value, answered[name]!, bundle),
     openPart(decided) {
-      // The names themselves are the key's parts (joining them made a string per create, 1.8k instructions),
-      // after their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).
+      // The names themselves are the key's parts (a joined key made nothing decided and `['']` one key), after
+      // their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).
       const key = [decided.length, ...decided];
       const known = parts.get(key);
       if (known) return known;
