@@ -28,7 +28,58 @@ export function parseDocument(text: string, what: string): unknown {
   if (/(?:^|[\s[{,:])&[^\s[\]{},]/.test(body) && containsItself(document)) {
     throw new ContractError(`${capitalise(what)} contains itself through a YAML alias (an anchor used inside itself).`);
   }
-  return document;
+  return WIDE.test(body) ? withNarrowStrings(document) : document;
+}
+
+/** A character past U+00FF: V8 keeps a text that has one at two bytes a character. */
+const WIDE = /[^\0-\xff]/;
+
+/**
+ * The YAML document with its strings (keys too) made anew, each with the narrowest characters it can have.
+ * js-yaml cuts its strings out of the text, and V8 keeps every cut of a wide text wide: one "→" in a
+ * description made each operation id, media type, field name and enum value two bytes a character, and with
+ * them every log line, header block and record text they went into (written out character by character as
+ * UTF-8, and twice the heap for what the state keeps). JSON.parse writes new strings narrow when they fit.
+ * What is not a plain object, array or string stays as it is, and a subtree
+ * shared through an alias is made once (a document of aliases can be exponentially larger than its text).
+ */
+function withNarrowStrings(document: unknown): unknown {
+  const strings = new Map<string, string>();
+  const narrow = (text: string): string => {
+    let made = strings.get(text);
+    if (made === undefined) strings.set(text, (made = JSON.parse(JSON.stringify(text)) as string));
+    return made;
+  };
+  const made = new Map<object, unknown>();
+  const renew = (value: unknown): unknown => {
+    if (typeof value === 'string') return narrow(value);
+    if (typeof value !== 'object' || value === null) return value;
+    const known = made.get(value);
+    if (known !== undefined) return known;
+    if (Array.isArray(value)) {
+      const array: unknown[] = [];
+      made.set(value, array);
+      for (const item of value) array.push(renew(item));
+      return array;
+    }
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return value;
+    const object: Record<string, unknown> = Object.create(prototype) as Record<string, unknown>;
+    made.set(value, object);
+    for (const [key, item] of Object.entries(value)) {
+      // `__proto__` is a field name like another (js-yaml defines it so): assigned, it would set the prototype.
+      if (key === '__proto__')
+        Object.defineProperty(object, key, {
+          value: renew(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else object[narrow(key)] = renew(item);
+    }
+    return object;
+  };
+  return renew(document);
 }
 
 function containsItself(value: unknown, open = new Set<object>(), done = new Set<object>()): boolean {

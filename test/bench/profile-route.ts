@@ -3,7 +3,7 @@
 // server's CPU time per request (user and sys, from /proc), its RSS, and, when asked, its GCs (--trace-gc)
 // and a CPU profile summary (--cpu-prof) restricted to the measured load.
 // Run: npx tsx test/bench/profile-route.ts <list|read|create|fixed-create> [--server ours|floor|express]
-//      [--seconds 10] [--warmup 3] [--members 1000] [--cpu-prof DIR] [--trace-gc] [--windows]
+//      [--seconds 10] [--warmup 3] [--members 1000] [--cpu-prof DIR] [--trace-gc] [--windows] [--threads]
 //      [--node="FLAGS for the server's node"] [--root DIR] [--fill N] [-- ARGS for our CLI]
 // --fill sends N varied creates over 5,000 members before the warm-up, as bench.ts's filled round does (its
 // CPU profile then holds the fill too). With `create`, the fill's and the load's records share the default state
@@ -49,6 +49,7 @@ const { values, positionals } = parseArgs({
     'cpu-prof': { type: 'string' },
     'trace-gc': { type: 'boolean', default: false },
     windows: { type: 'boolean', default: false },
+    threads: { type: 'boolean', default: false },
     node: { type: 'string', default: '' },
     fill: { type: 'string', default: '0' },
   },
@@ -154,8 +155,25 @@ const cpu = () => {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 }; // clock ticks of 10 ms
 };
+// CPU ms per thread: the main thread, the unnamed helpers (V8's GC and compiler threads on Node 20), the named.
+const threadCpu = () => {
+  const byName = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${child.pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${child.pid}/task/${task}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name = task === String(child.pid) ? 'main' : comm === 'node' ? 'helpers' : comm;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+};
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
 const cpuBefore = cpu();
+const threadsBefore = threadCpu();
 const generatorBefore = process.cpuUsage();
 const rssBefore = rss();
 const startedAt = performance.now();
@@ -164,6 +182,7 @@ const running = load({ duration: Number(values.seconds) });
 running.on('response', (_client, _status, _bytes, ms) => events.push([performance.now() - startedAt, ms]));
 const result = await running;
 const cpuAfter = cpu();
+const threadsAfter = threadCpu();
 const generator = process.cpuUsage(generatorBefore);
 const rssAfter = rss();
 // The load's window in the server's clock, which starts about when it was spawned.
@@ -191,6 +210,16 @@ console.log(
     `load generator ${perRequest((generator.user + generator.system) / 1000)} µs; ` +
     `server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB`,
 );
+if (values.threads)
+  console.log(
+    '  server CPU per request by thread: ' +
+      [...threadsAfter]
+        .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
+        .filter(([, ms]) => ms > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${perRequest(ms)} µs`)
+        .join(', '),
+  );
 const slowFirst = events.filter(([at, ms]) => at - ms < 50 && ms > 100).length;
 if (slowFirst)
   console.log(`  ${slowFirst} responses over 100 ms were to requests sent in the first 50 ms (new connections)`);
