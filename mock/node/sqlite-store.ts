@@ -2,7 +2,7 @@
 // client was told about survives the process being killed.
 import type { Database, Statement } from 'better-sqlite3';
 import { WeightedLru } from '../lib/weighted-lru.js';
-import { jsonText } from '../lib/frozen-json.js';
+import { deepFreeze, jsonText } from '../lib/frozen-json.js';
 import {
   ENTRY_COST,
   newOverlay,
@@ -22,7 +22,6 @@ import {
 } from '../state/overlay.js';
 import { StateBudget } from '../state/state-budget.js';
 import {
-  deepFreeze,
   type DeleteOutcome,
   type DerivePlaceholders,
   type Store,

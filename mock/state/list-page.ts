@@ -5,7 +5,8 @@ import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { isNullable, isObject, type JsonObject } from '../schema/schema-facts.js';
 import type { StateRequest, StateTools } from './state-tools.js';
-import { deepFreeze, type StoredRecord } from './store.js';
+import { deepFreeze } from '../lib/frozen-json.js';
+import type { StoredRecord } from './store.js';
 import { fromBase64, toBase64Url, utf8Text } from '../lib/bytes.js';
 
 /**

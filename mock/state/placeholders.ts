@@ -6,7 +6,8 @@ import type { CollectionMap } from '../plan/infer-collections.js';
 import { collectionOf, pathParamsOf } from './check-snapshot.js';
 import { makePlaceholder } from './make-record.js';
 import { NO_PLACEHOLDERS, type Placeholders } from './overlay.js';
-import { deepFreeze, type StoredRecord } from './store.js';
+import { deepFreeze } from '../lib/frozen-json.js';
+import type { StoredRecord } from './store.js';
 
 /**
  * Records the cache holds, across collections: about 10,000 members' passes and credentials at the default of

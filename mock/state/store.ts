@@ -19,8 +19,6 @@ import {
 import { StateBudget } from './state-budget.js';
 import { deepFreeze, isFrozenThrough } from '../lib/frozen-json.js';
 
-export { deepFreeze };
-
 export type { StoredRecord };
 
 /** Everything a store holds, as plain JSON: collection path → records in insertion order. */

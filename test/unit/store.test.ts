@@ -4,7 +4,8 @@ import { createStateTables } from '../../mock/node/open-state-file.js';
 import { overlayCost, recordCost } from '../../mock/state/overlay.js';
 import { SqliteStore } from '../../mock/node/sqlite-store.js';
 import { StateBudget } from '../../mock/state/state-budget.js';
-import { deepFreeze, MemoryStore, type Store, type StoredRecord, type StoreLimits } from '../../mock/state/store.js';
+import { deepFreeze } from '../../mock/lib/frozen-json.js';
+import { MemoryStore, type Store, type StoredRecord, type StoreLimits } from '../../mock/state/store.js';
 
 const PASSES = '/members/m1/passes';
 const byId = (_: string, record: StoredRecord) => String(record.id);
