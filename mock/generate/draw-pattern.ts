@@ -54,23 +54,27 @@ export function compilePattern(
   // Drawn as character codes made into one string at the end: adding characters one by one made a string per
   // character, and an id was the largest part of a create's draw.
   const codes = parts.map(({ chars }) => Array.from(chars, (c) => c.charCodeAt(0)));
+  // The codes go into an array of the drawn length, made once a draw: one grown by push was copied as it grew,
+  // and spread into fromCharCode it was copied once more (a kilobyte of garbage an id).
   return (random) => {
     const times = parts.map(({ min, max }) => min + Math.floor(random() * (max - min + 1)));
-    fitLength(parts, times, low, high);
-    const drawn: number[] = [];
-    codes.forEach((from, p) => {
-      for (let i = 0; i < times[p]!; i++) drawn.push(from[Math.floor(random() * from.length)]!);
-    });
-    return String.fromCharCode(...drawn);
+    const length = fitLength(parts, times, low, high);
+    const drawn = new Array<number>(length);
+    let at = 0;
+    for (let p = 0; p < codes.length; p++) {
+      const from = codes[p]!;
+      for (let i = times[p]!; i > 0; i--) drawn[at++] = from[Math.floor(random() * from.length)]!;
+    }
+    return String.fromCharCode.apply(null, drawn);
   };
 }
 
 /**
  * Brings drawn repeat counts within [low, high] characters: parts grow in turn up to what their quantifier
  * allows (an open one without end), or shrink in turn down to their minimum. compilePattern has checked
- * that such counts exist.
+ * that such counts exist. Returns the length they make.
  */
-function fitLength(parts: Part[], times: number[], low: number, high: number): void {
+function fitLength(parts: Part[], times: number[], low: number, high: number): number {
   let total = times.reduce((sum, n) => sum + n, 0);
   for (let p = 0; p < parts.length && total < low; p++) {
     const more = Math.min(low - total, parts[p]!.limit - times[p]!);
@@ -82,6 +86,7 @@ function fitLength(parts: Part[], times: number[], low: number, high: number): v
     times[p]! -= less;
     total -= less;
   }
+  return total;
 }
 
 function parse(pattern: string): Part[] | undefined {
