@@ -1,6 +1,6 @@
 // Parses one document of a contract: JSON with JSON.parse (a hundred times faster than a YAML parser on a 4 MB
 // file), YAML with js-yaml.
-import { load as loadYaml } from 'js-yaml';
+import { CORE_SCHEMA, defineScalarTag, load as loadYaml, strTag } from 'js-yaml';
 import { ContractError } from './contract-error.js';
 
 /** Whether a location is an http(s) URL rather than a file path. */
@@ -21,66 +21,39 @@ export function parseDocument(text: string, what: string): unknown {
   }
   let document: unknown;
   try {
-    document = loadYaml(body, { maxAliases: 1000, maxDepth: 1000 });
+    // A wide text (its byte order mark counts) is read with strings made narrow: see NARROW_SCHEMA.
+    const schema = WIDE.test(text) ? { schema: NARROW_SCHEMA } : {};
+    document = loadYaml(body, { maxAliases: 1000, maxDepth: 1000, ...schema });
   } catch (error) {
     throw new ContractError(`${capitalise(what)} is not valid YAML or JSON: ${describe(error)}`);
   }
   if (/(?:^|[\s[{,:])&[^\s[\]{},]/.test(body) && containsItself(document)) {
     throw new ContractError(`${capitalise(what)} contains itself through a YAML alias (an anchor used inside itself).`);
   }
-  return WIDE.test(body) ? withNarrowStrings(document) : document;
+  return document;
 }
 
-/** A character past U+00FF: V8 keeps a text that has one at two bytes a character. */
+/** A character past U+00FF: V8 keeps a text that has one (a byte order mark too) at two bytes a character. */
 const WIDE = /[^\0-\xff]/;
 
 /**
- * The YAML document with its strings (keys too) made anew, each with the narrowest characters it can have.
- * js-yaml cuts its strings out of the text, and V8 keeps every cut of a wide text wide: one "→" in a
- * description made each operation id, media type, field name and enum value two bytes a character, and with
- * them every log line, header block and record text they went into (written out character by character as
- * UTF-8, and twice the heap for what the state keeps). JSON.parse writes new strings narrow when they fit.
- * What is not a plain object, array or string stays as it is, and a subtree
- * shared through an alias is made once (a document of aliases can be exponentially larger than its text).
+ * js-yaml's own schema (CORE_SCHEMA, its default) with every string made anew as it is read, each with the
+ * narrowest characters it can have. js-yaml cuts its strings out of the text, and V8 keeps every cut of a wide
+ * text wide: one "→" in a description made each operation id, media type, field name and enum value two bytes a
+ * character, and with them every log line, header block and record text they went into (written out character
+ * by character as UTF-8, and twice the heap for what the state keeps). JSON.parse writes new strings narrow when
+ * they fit. Made while js-yaml reads, not after: a key it had made wide is interned, and V8 hands the interned
+ * one back for any copy of it.
  */
-function withNarrowStrings(document: unknown): unknown {
-  const strings = new Map<string, string>();
-  const narrow = (text: string): string => {
-    let made = strings.get(text);
-    if (made === undefined) strings.set(text, (made = JSON.parse(JSON.stringify(text)) as string));
-    return made;
-  };
-  const made = new Map<object, unknown>();
-  const renew = (value: unknown): unknown => {
-    if (typeof value === 'string') return narrow(value);
-    if (typeof value !== 'object' || value === null) return value;
-    const known = made.get(value);
-    if (known !== undefined) return known;
-    if (Array.isArray(value)) {
-      const array: unknown[] = [];
-      made.set(value, array);
-      for (const item of value) array.push(renew(item));
-      return array;
-    }
-    const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return value;
-    const object: Record<string, unknown> = Object.create(prototype) as Record<string, unknown>;
-    made.set(value, object);
-    for (const [key, item] of Object.entries(value)) {
-      // `__proto__` is a field name like another (js-yaml defines it so): assigned, it would set the prototype.
-      if (key === '__proto__')
-        Object.defineProperty(object, key, {
-          value: renew(item),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else object[narrow(key)] = renew(item);
-    }
-    return object;
-  };
-  return renew(document);
-}
+const NARROW_SCHEMA = CORE_SCHEMA.withTags(
+  defineScalarTag(strTag.tagName, {
+    ...strTag,
+    resolve: (source, explicit, name) => {
+      const value = strTag.resolve(source, explicit, name);
+      return typeof value === 'string' ? (JSON.parse(JSON.stringify(value)) as string) : value;
+    },
+  }),
+);
 
 function containsItself(value: unknown, open = new Set<object>(), done = new Set<object>()): boolean {
   if (typeof value !== 'object' || value === null || done.has(value)) return false;

@@ -155,14 +155,15 @@ const cpu = () => {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 }; // clock ticks of 10 ms
 };
-// CPU ms per thread: the main thread, the unnamed helpers (V8's GC and compiler threads on Node 20), the named.
+// CPU ms per thread: the main thread, the unnamed others (V8's GC and compiler threads on Node 20, and a worker
+// such as the pattern guard's), the named. A thread that ended within the load is missing from both counts.
 const threadCpu = () => {
   const byName = new Map<string, number>();
   for (const task of readdirSync(`/proc/${child.pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${child.pid}/task/${task}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const name = task === String(child.pid) ? 'main' : comm === 'node' ? 'helpers' : comm;
+      const name = task === String(child.pid) ? 'main' : comm === 'node' ? 'others' : comm;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
