@@ -55,7 +55,7 @@ export function compilePattern(
   // character, and an id was the largest part of a create's draw.
   const codes = parts.map(({ chars }) => Array.from(chars, (c) => c.charCodeAt(0)));
   // The codes go into an array of the drawn length, made once a draw: one grown by push was copied as it grew,
-  // and spread into fromCharCode it was copied once more (a kilobyte of garbage an id).
+  // and spread into fromCharCode it was copied once more (about 0.7 KB of garbage an id, by the heap sampler).
   return (random) => {
     const times = parts.map(({ min, max }) => min + Math.floor(random() * (max - min + 1)));
     const length = fitLength(parts, times, low, high);
