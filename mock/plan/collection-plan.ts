@@ -2,7 +2,7 @@
 import type { Operation } from '../contract/contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
-import { mergedSchema, valueFits } from '../prism/schema-check.js';
+import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
 import { sameSchema } from '../schema/record-fit.js';
 import {
   listArray,
@@ -54,6 +54,8 @@ export interface ListPlan {
   readonly moreField?: string;
   /** The envelope fields that name the page's first or last record's id (`first_id`, `last_id`). */
   readonly edgeFields: readonly EdgeField[];
+  /** The operation's `__bundled__` map, for edge field schemas whose `$ref`s point into it. */
+  readonly bundle?: unknown;
   /** The generated part of the envelope (its fields besides the records): made by `make` on first use, then kept. */
   envelope(make: () => JsonObject): JsonObject;
 }
@@ -62,6 +64,7 @@ export interface ListPlan {
 export interface EdgeField {
   readonly name: string;
   readonly edge: 'first' | 'last';
+  /** The field's schema, in the draft of the envelope's schema. */
   readonly schema: JsonObject;
 }
 
@@ -125,7 +128,8 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
   const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
-  const properties = propertiesOf(successSchema(operation));
+  const root = successSchema(operation) ?? {};
+  const properties = propertiesOf(root);
   const nextField = NEXT_FIELDS.find((field) => field in properties);
   let envelope: JsonObject | undefined;
   return {
@@ -140,7 +144,8 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     moreField: MORE_FIELDS.find((field) => properties[field]?.type === 'boolean'),
     edgeFields: Object.entries(EDGE_FIELDS)
       .filter(([name]) => isObject(properties[name]))
-      .map(([name, edge]) => ({ name, edge, schema: properties[name]! })),
+      .map(([name, edge]) => ({ name, edge, schema: inRootDraft(properties[name]!, root) })),
+    bundle: bundleOf(operation.spec),
   };
 }
 
@@ -152,11 +157,19 @@ function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
   const requested = propertiesOf(requestSchema);
   const answered = propertiesOf(schema);
   // Fields whose request and response declarations differ (an id sent, an object answered): values are checked.
-  const differ = new Set(Object.keys(answered).filter((name) => !sameSchema(requested[name], answered[name])));
+  // Each checked in the draft the record schema names.
+  const differ = new Map(
+    Object.keys(answered)
+      .filter((name) => !sameSchema(requested[name], answered[name]))
+      .map((name) => [name, inRootDraft(answered[name]!, schema)]),
+  );
   const bundle = bundleOf(operation.spec);
   return {
     requestSchema,
-    keeps: (name, value) => !differ.has(name) || valueFits(value, answered[name]!, bundle),
+    keeps: (name, value) => {
+      const field = differ.get(name);
+      return field === undefined || valueFits(value, field, bundle);
+    },
     openPart(decided) {
       // The names themselves are the key's parts (a joined key made nothing decided and `['']` one key), after
       // their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).

@@ -2,7 +2,7 @@
 // to the parents the path goes through; top-level fields only, and only values that fit the field's schema.
 import type { Operation } from '../contract/contract.js';
 import { singular, snakeCase } from '../generate/name-hints.js';
-import { mergedSchema, valueFits } from '../prism/schema-check.js';
+import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
 import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 import { bundleOf } from '../schema/operation-bundle.js';
@@ -37,9 +37,16 @@ interface PathParam {
  * names the record itself when `namesRecord` (`/identities/{id}` gives `id`). Every other one names a parent:
  * it goes into the field of its name unless that is the record's own id (`member_id`), else into the reference
  * named after the segment before it (`identity_id` or `identityId` under `/identities/{id}`), if declared.
+ * Each field's schema is checked in the draft `root` names (the body's schema, when `schema` is a part of it).
  * @example recordEchoes('/identities/{id}/sessions', session, 'id', false) // [{ param: 'id', field: 'identity_id' }]
  */
-export function recordEchoes(template: string, schema: unknown, idField: string, namesRecord: boolean): PathEcho[] {
+export function recordEchoes(
+  template: string,
+  schema: unknown,
+  idField: string,
+  namesRecord: boolean,
+  root: object = isObject(schema) ? schema : {},
+): PathEcho[] {
   const properties = propertiesOf(schema);
   const declared = (field: string) => Object.hasOwn(properties, field) && isObject(properties[field]);
   const echoes: PathEcho[] = [];
@@ -51,7 +58,7 @@ export function recordEchoes(template: string, schema: unknown, idField: string,
       : [...(name === idField ? [] : [name]), ...(noun === undefined ? [] : references(noun))];
     const field = candidates.find(declared);
     if (field !== undefined && !echoes.some((e) => e.field === field))
-      echoes.push({ param: name, field, schema: properties[field]! });
+      echoes.push({ param: name, field, schema: inRootDraft(properties[field]!, root) });
   }
   return echoes;
 }
@@ -104,7 +111,8 @@ export function planBodyEcho(operation: Operation, schema: unknown): BodyEcho | 
   if (!isObject(schema) || !operation.path.includes('{')) return undefined;
   const body = mergedSchema(schema);
   const item = ITEM_PATH.test(operation.path);
-  const echoesOf = (record: unknown) => recordEchoes(operation.path, record, 'id', item);
+  // A record's fields are checked in the draft the body's schema names.
+  const echoesOf = (record: unknown) => recordEchoes(operation.path, record, 'id', item, body);
   const top = echoesOf(body);
   const lists: { where?: string; echoes: PathEcho[] }[] = [];
   if (!item && operation.method === 'get') {

@@ -1,6 +1,6 @@
 // Plain-value wrappers over Prism's allOf merger and ajv, for the state code to read record schemas and to
 // check values against them without touching fp-ts, and for generation to check a hint's value's format.
-import { eachSchemaNode } from '../schema/schema-facts.js';
+import { eachSchemaNode, isObject } from '../schema/schema-facts.js';
 import {
   bodyParts,
   convertAjvErrors,
@@ -132,6 +132,19 @@ function checkOf(schema: object, bundle: unknown): SchemaCheck | null | typeof P
 
 const DRAFT_2019 = /^https?:\/\/json-schema.org\/draft\/2019-09\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * A part of a schema (a property's, an item's) to be checked on its own, in the draft its root names: only a
+ * body schema's root carries `$schema` (Prism gives every converted root one), and a part alone would be read
+ * as draft-07 (a 2020-12 `prefixItems` tuple with `items: false` would then refuse every element). Copied only
+ * when the root names a draft the part does not; call it once per part (checks are kept by schema object).
+ * @example inRootDraft({ prefixItems: [{ type: 'string' }] }, { $schema: DRAFT_2020_12 }).$schema // DRAFT_2020_12
+ */
+export function inRootDraft<T>(part: T, root: object): T {
+  const { $schema } = root as { $schema?: unknown };
+  if ($schema === undefined || !isObject(part) || part.$schema !== undefined) return part;
+  return { ...part, $schema } as T;
+}
 
 /** The ajv Prism checks a schema with, by the draft its `$schema` names. */
 export function draftOf(schema: object): 'draft2019_09' | 'draft2020_12' | 'default' {

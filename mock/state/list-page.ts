@@ -62,7 +62,7 @@ export function listPage(
   if (list.moreField) body[list.moreField] = start + limit < records.length;
   for (const { name, edge, schema } of list.edgeFields) {
     const id = (edge === 'first' ? page[0] : page.at(-1))?.[idField];
-    if (id === undefined ? isNullable(schema) : valueFits(id, schema)) body[name] = id ?? null;
+    if (id === undefined ? isNullable(schema) : valueFits(id, schema, list.bundle)) body[name] = id ?? null;
   }
   return { body: tools.pages.set(key, Object.freeze(body), weight) };
 }

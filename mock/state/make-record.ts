@@ -6,7 +6,7 @@ import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
-import { valueFits } from '../prism/schema-check.js';
+import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder } from './settle-record.js';
@@ -190,10 +190,8 @@ function fieldChecks(schema: JsonObject): FieldChecks {
   if (known !== undefined) return known;
   if (TYING.some((keyword) => schema[keyword] !== undefined)) known = 'whole';
   else {
-    const { $schema } = schema;
     const fields: Record<string, unknown> = {};
-    for (const [name, field] of Object.entries(propertiesOf(schema)))
-      fields[name] = $schema !== undefined && isObject(field) ? { ...field, $schema } : field;
+    for (const [name, field] of Object.entries(propertiesOf(schema))) fields[name] = inRootDraft(field, schema);
     known = { required: new Set(Array.isArray(schema.required) ? schema.required : []), fields };
   }
   fieldChecksOf.set(schema, known);

@@ -94,3 +94,23 @@ describe('ownersOf', () => {
     expect(ownersOf(badges, { org_id: 'null', member_id: 'a' })).toEqual({ org_id: 'null', member_id: 'a' });
   });
 });
+
+describe('the draft of an echoed field', () => {
+  const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+  test('a listed record’s field is checked in the draft the body’s schema names (only the root says it)', () => {
+    const body = { $schema: DRAFT_2020, ...object({ data: { type: 'array', items: object({ member_id: STRING }) } }) };
+    const echo = planBodyEcho(operation('get', '/members/{member_id}/passes'), body);
+    expect(echo?.lists[0]?.echoes[0]?.schema).toEqual({ type: 'string', $schema: DRAFT_2020 });
+  });
+
+  test('a field that names its own draft keeps it, and a body that names none adds none', () => {
+    const own = { type: 'string', $schema: 'http://json-schema.org/draft-07/schema#' };
+    const named = planBodyEcho(operation('put', '/members/{member_id}'), {
+      $schema: DRAFT_2020,
+      ...object({ member_id: own }),
+    });
+    expect(named?.top[0]?.schema).toBe(own);
+    const plain = planBodyEcho(operation('put', '/members/{member_id}'), object({ member_id: STRING }));
+    expect(plain?.top[0]?.schema).toBe(STRING);
+  });
+});
