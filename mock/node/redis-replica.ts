@@ -10,6 +10,7 @@ import { ReplicaChanges, type Change } from './replica-changes.js';
 import { BEGIN, COMMIT, RELEASE } from './redis-scripts.js';
 import { readStoreUrl, redactSecrets, redactUrl } from './redis-store-url.js';
 import { quietly, WaitingRequests, type Work } from './waiting-requests.js';
+import { counted } from '../lib/counted.js';
 
 /** How a replica reaches Redis. */
 export interface RedisStoreOptions {
@@ -77,7 +78,11 @@ export class RedisReplica implements Replication {
     this.#url = url;
     this.#keys = ['lock', 'log', 'turn', 'snapshot', 'snapshot-id'].map((key) => prefix + key);
     this.#snapshotEvery = snapshotEvery;
-    this.#waiting = new WaitingRequests(timeout, maxQueued);
+    // A request answered 503 because no section began in time says the store is failing, as a command that
+    // timed out would a moment later: a probe between the two answered ready while requests were refused.
+    this.#waiting = new WaitingRequests(timeout, maxQueued, (count) =>
+      this.#failed(new Error(`no section began within ${timeout} ms: ${counted(count, 'request')} answered 503`)),
+    );
     this.#timeout = timeout;
     this.#lockTtl = lockTtl;
     const settings = {

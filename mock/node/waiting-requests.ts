@@ -25,6 +25,11 @@ export class WaitingRequests {
     readonly timeout: number,
     /** Requests waiting at most. */
     readonly max: number,
+    /**
+     * Called before requests that waited their timeout are answered 503 (once a timer, with how many): the
+     * store did not let a section begin in time, and a probe asked after their answer must not call it ready.
+     */
+    readonly onExpired: (count: number) => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -70,14 +75,15 @@ export class WaitingRequests {
   #expire(): void {
     this.#expiry = undefined;
     const now = Date.now();
-    for (const waiting of this.#starting)
-      if (!waiting.expired && waiting.deadline <= now) {
-        waiting.expired = true;
-        quietly(waiting.unavailable);
-      }
+    const starting = this.#starting.filter((waiting) => !waiting.expired && waiting.deadline <= now);
     let gone = 0;
     while (gone < this.#queue.length && this.#queue[gone]!.deadline <= now) gone++;
-    for (const { unavailable } of this.#queue.splice(0, gone)) quietly(unavailable);
+    const expired = [...starting, ...this.#queue.splice(0, gone)];
+    if (expired.length > 0) quietly(() => this.onExpired(expired.length));
+    for (const waiting of expired) {
+      waiting.expired = true;
+      quietly(waiting.unavailable);
+    }
     this.#arm();
   }
 }

@@ -47,4 +47,18 @@ describe('WaitingRequests', () => {
     expect(answers).toEqual(['b 503', 'c 503']);
     expect(waiting.size).toBe(0);
   });
+
+  test('tells how many waited their timeout before answering them, once a timer, and not for a full queue', () => {
+    const answers: string[] = [];
+    const waiting = new WaitingRequests(1000, 3, (count) => answers.push(`${count} expired`));
+    for (const name of ['a', 'b']) waiting.add(...request(answers, name));
+    vi.advanceTimersByTime(300);
+    for (const name of ['c', 'd']) waiting.add(...request(answers, name));
+    expect(answers).toEqual(['d 503 queue-full']);
+    waiting.take(1);
+    vi.advanceTimersByTime(700);
+    expect(answers).toEqual(['d 503 queue-full', '2 expired', 'a 503', 'b 503']);
+    vi.advanceTimersByTime(300);
+    expect(answers).toEqual(['d 503 queue-full', '2 expired', 'a 503', 'b 503', '1 expired', 'c 503']);
+  });
 });
