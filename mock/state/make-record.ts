@@ -43,8 +43,10 @@ export function makePlaceholder(
   asOf = generator.anchor,
 ): StoredRecord {
   const { collectionKey, index } = slot;
-  return drawFitting(collection, `placeholder|${collectionKey}|${index}`, (key) =>
-    drawPlaceholder(generator, collection, slot, asOf, key),
+  return drawFitting(
+    `placeholder|${collectionKey}|${index}`,
+    (key) => drawPlaceholder(generator, collection, slot, asOf, key),
+    fitsRecordSchema(collection),
   );
 }
 
@@ -126,14 +128,18 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     const bundle = bundleOf(collection.create.spec);
-    return drawFitting(collection, key, (drawKey) => {
-      const drawn = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
-      // A oneOf branch may require what the client did not send: it stays then.
-      const lean = Object.fromEntries(Object.entries(drawn).filter(([name]) => !unsent.has(name)));
-      const whole = valueFits(lean, schema, bundle) ? lean : drawn;
-      settleCreated(echoPathParams(whole, collection, pathParams), recordRoles(schema), times);
-      return whole;
-    });
+    return drawFitting(
+      key,
+      (drawKey) => {
+        const drawn = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
+        // A oneOf branch may require what the client did not send: it stays then.
+        const lean = Object.fromEntries(Object.entries(drawn).filter(([name]) => !unsent.has(name)));
+        const whole = valueFits(lean, schema, bundle) ? lean : drawn;
+        settleCreated(echoPathParams(whole, collection, pathParams), recordRoles(schema), times);
+        return whole;
+      },
+      fitsRecordSchema(collection),
+    );
   }
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
@@ -152,7 +158,7 @@ export function makeCreated(
   // A schema whose keywords tie fields together (`dependentRequired`, `maxProperties`…) is checked whole: a draw
   // of the open fields can mend what the fixed ones break there.
   const check = fieldChecks(schema);
-  if (check === 'whole') return drawFitting(collection, key, build);
+  if (check === 'whole') return drawFitting(key, build, fitsRecordSchema(collection));
   // Otherwise only the drawn fields can differ from one draw to the next: each is checked against its own
   // schema (compiled once, whatever the open part), and the required ones must be there. Checking the whole
   // record again was a twelfth of a create.
@@ -161,9 +167,7 @@ export function makeCreated(
     drawn.every((name) =>
       Object.hasOwn(record, name) ? fieldFits(record[name], check.fields[name], bundle) : !check.required.has(name),
     );
-  let record = build(key);
-  for (let n = 1; n < DRAWS && !drawnFit(record); n++) record = build(`${key}|draw${n}`);
-  return record;
+  return drawFitting(key, build, drawnFit);
 }
 
 /**
@@ -242,14 +246,23 @@ function optionalFields(collection: Collection, plan: CreatePlan): readonly stri
 const DRAWS = 4;
 
 /**
- * The first record `draw` makes (under `key`, then `key|draw1`, …) that fits the record schema, or the last
- * of {@link DRAWS}: state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
+ * The first record `draw` makes (under `key`, then `key|draw1`, …) that `fits`, or the last of {@link DRAWS}:
+ * state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
  */
-function drawFitting(collection: Collection, key: string, draw: (key: string) => StoredRecord): StoredRecord {
-  const bundle = bundleOf(collection.create.spec);
+function drawFitting(
+  key: string,
+  draw: (key: string) => StoredRecord,
+  fits: (record: StoredRecord) => boolean,
+): StoredRecord {
   let record = draw(key);
-  for (let n = 1; n < DRAWS && !valueFits(record, collection.schema, bundle); n++) record = draw(`${key}|draw${n}`);
+  for (let n = 1; n < DRAWS && !fits(record); n++) record = draw(`${key}|draw${n}`);
   return record;
+}
+
+/** Whether a record fits the collection's record schema, whole. */
+function fitsRecordSchema(collection: Collection): (record: StoredRecord) => boolean {
+  const bundle = bundleOf(collection.create.spec);
+  return (record) => valueFits(record, collection.schema, bundle);
 }
 
 /**
