@@ -25,7 +25,7 @@ describe('admin changes no web page can forge (CSRF)', () => {
       type: 'https://example.com/problems/forgeable-admin-request',
       instance: '/__mock/reset',
       detail: expect.stringContaining(
-        'send Content-Type: application/json (an empty body is fine) or an X-Mock-Session',
+        'send Content-Type: application/json (an empty body is fine), an Authorization header or an X-Mock-* header',
       ),
     });
   });

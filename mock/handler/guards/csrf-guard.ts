@@ -37,7 +37,8 @@ export function csrfGuard(cors: boolean | readonly string[]): CsrfGuard {
     if (SAFE_METHODS.has(method) || cannotBeForged(req.headers)) return undefined;
     const detail =
       `${method} ${instance} changes the mock, so it must be a request no web page can send on its own: ` +
-      'send Content-Type: application/json (an empty body is fine) or an X-Mock-Session header.';
+      'send Content-Type: application/json (an empty body is fine), an Authorization header or an X-Mock-* header ' +
+      '(X-Mock-Session).';
     return problemReply(problem('forgeableAdminRequest', detail, { instance }));
   };
 }
