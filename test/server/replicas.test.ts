@@ -304,6 +304,32 @@ describe('the log in Redis', () => {
   }, 60_000);
 });
 
+describe('a replica started later', () => {
+  // The sessions' order is what the session limit evicts by (the least recently used first): a replica that
+  // makes them again from the log, or from a snapshot after the log was trimmed, keeps the same order.
+  test.each([
+    ['the log', 100],
+    ['a snapshot', 2],
+  ])(
+    'holds the sessions in the order they were last used, made again from %s',
+    async (_, snapshotEvery) => {
+      const redis = await redisServer();
+      const prefix = `recency${snapshotEvery}:`;
+      const [first] = await replicas(redis, 1, prefix, `&snapshotEvery=${snapshotEvery}`);
+      for (const name of ['s1', 's2', 's3', 's1'])
+        expect((await send(`${first!.url}${PASSES}`, name)).status).toBe(200);
+      const byUse = async (url: string) => {
+        const listed = (await (await send(`${url}/__mock/sessions`, '')).json()) as { sessions: { name: string }[] };
+        return listed.sessions.map((session) => session.name).filter((name) => name !== '');
+      };
+      expect(await byUse(first!.url)).toEqual(['s2', 's3', 's1']);
+      const [late] = await replicas(redis, 1, prefix, `&snapshotEvery=${snapshotEvery}`);
+      expect(await byUse(late!.url)).toEqual(['s2', 's3', 's1']);
+    },
+    60_000,
+  );
+});
+
 /** How many entries the log of the `trim:` mocks holds, asked of Redis itself. */
 async function logLength(redis: RedisServer): Promise<number> {
   const { Redis } = await import('ioredis');
