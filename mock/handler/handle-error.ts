@@ -25,8 +25,9 @@ export function handleError(
     const reply = errorReply(context, ex, thrown, log);
     if (ex.res.headersSent) return void ex.res.destroy();
     forgetBody(ex, thrown);
-    // The problem carries the request id alone: a header gathered before the failure may be what failed.
-    ex.headers.splice(2);
+    // The problem keeps the request id and CORS's headers (a browser hides an answer without them from the
+    // page's script), unless Node refused to write a header: then one of them may be what failed.
+    if (isHeaderError(thrown)) ex.headers.splice(2);
     try {
       finish(ex, reply);
     } catch (failure) {
@@ -40,4 +41,11 @@ export function handleError(
     log(`could not answer ${ex.method} ${ex.path} after an error: ${describe(failure)}`);
     ex.res.destroy();
   }
+}
+
+/** Node's refusals of a header name or value it was asked to write. */
+const HEADER_ERRORS = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
+
+function isHeaderError(thrown: unknown): boolean {
+  return HEADER_ERRORS.has((thrown as { code?: unknown } | null)?.code as string);
 }

@@ -118,10 +118,11 @@ export function createHandler(
       ex.log = logRequest;
       ex.redact = redact;
       const isAdmin = admin !== undefined && isAdminPath(ex.path);
+      // CORS before the session's name: a page's script reads why its session cookie was refused.
       const refusal =
         refuseHost(ex) ??
-        refuseSessionName({ headers: ex.req.headers, path: ex.path, query: ex.query }) ??
-        applyCors(context, ex, isAdmin);
+        applyCors(context, ex, isAdmin) ??
+        refuseSessionName({ headers: ex.req.headers, path: ex.path, query: ex.query });
       // Admin answers are not journaled: the journal holds the calls to the contract. Nor are allowed CORS
       // preflights (204): the browser asks them, not the app; a refused one (403) is, to explain the failure.
       if (refusal) return isAdmin || refusal.status === 204 ? writeAnswer(ex, refusal) : finish(ex, refusal);

@@ -194,3 +194,45 @@ paths:
     expect(mock.calls().map((c) => c.response.status)).toEqual([200]);
   });
 });
+
+// A browser hides an answer without Access-Control-Allow-Origin from the page's script: it sees a network
+// error, not the problem that says what was wrong. Every refusal of a request from an allowed origin carries it.
+describe('CORS on refusals made before the contract is asked', () => {
+  const post = (mock: Awaited<ReturnType<typeof newMock>>, body: string) =>
+    request(mock.app)
+      .post('/members/m1/passes')
+      .set(AUTH)
+      .set('Origin', ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send(body);
+
+  test('a body that is not JSON (400)', async () => {
+    const res = await post(await newMock(), '{');
+    expect(res.status).toBe(400);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.headers.vary).toContain('Origin');
+  });
+
+  test('a body over the limit (413)', async () => {
+    const res = await post(await newMock({ bodyLimit: 100 }), JSON.stringify({ name: 'x'.repeat(200) }));
+    expect(res.status).toBe(413);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
+  test('a session cookie with a malformed name (400)', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set('Origin', ORIGIN)
+      .set('Cookie', 'mock-session=bad name');
+    expect(res.status).toBe(400);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
+  test('an origin that is not allowed still gets none', async () => {
+    const res = await post(await newMock({ cors: ['https://other.example'] }), '{');
+    expect(res.status).toBe(400);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
