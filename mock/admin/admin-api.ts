@@ -15,7 +15,8 @@ import { createStreamingJsonReader } from '../handler/stream-json.js';
 import { MAX_HAR_ENTRIES, TOO_MANY_HAR_ENTRIES } from '../respond/har-import.js';
 import { MAX_STATE_RECORDS, tooManyRecords } from '../instance/replace-state.js';
 import type { MockContext } from '../instance/mock-context.js';
-import { callNumber, type CallFilter } from '../journal/journal.js';
+import { callNumber, notACallId, type CallFilter } from '../journal/journal.js';
+import { isObject } from '../lib/json-value.js';
 import { FILTERS, MAX_WAIT, type ControlError, type MockControl, type Outcome } from '../control/control.js';
 import { isWrapped } from '../state/check-snapshot.js';
 import { RouteTable } from '../plan/route-table.js';
@@ -249,7 +250,10 @@ function callEndpoints(context: MockContext, control: MockControl, streams: Even
         return wait(r, filter, { timeout: Number(timeout), since }, 'query');
       }),
     'POST /calls/wait': (r) => {
-      const { match = {}, timeout, since } = (r.body ?? {}) as { match?: unknown; timeout?: unknown; since?: unknown };
+      // No body waits for any call; a body that is not an object names no match, and would answer any old call.
+      const body = r.body === undefined ? {} : r.body;
+      if (!isObject(body)) return bad(r, 'The body must be a JSON object: { match, timeout, since }.');
+      const { match = {}, timeout, since } = body;
       return wait(r, match, { timeout, since }, 'body');
     },
     'GET /events': (r) =>
@@ -260,10 +264,9 @@ function callEndpoints(context: MockContext, control: MockControl, streams: Even
         const header = r.ex.req.headers['last-event-id'];
         const lastId = typeof header === 'string' ? header : undefined;
         const given = lastId ?? since;
-        const after = given === undefined ? undefined : callNumber(given);
-        if (given !== undefined && after === undefined) {
-          const where = lastId === undefined ? 'since' : 'Last-Event-ID';
-          const detail = `${where} must be the id of a call the stream sent (call-12), not ${JSON.stringify(given)}.`;
+        const detail =
+          given === undefined ? undefined : notACallId(lastId === undefined ? 'since' : 'Last-Event-ID', given);
+        if (detail) {
           const violations: Violation[] = [
             lastId === undefined
               ? { location: 'query', pointer: '/since', message: detail }
@@ -272,6 +275,7 @@ function callEndpoints(context: MockContext, control: MockControl, streams: Even
           return problemReply(problem('invalidRequest', detail, { instance: r.instance, violations }));
         }
         if (r.ex.method === 'HEAD') return { status: 200, headers: { 'Content-Type': 'text/event-stream' } };
+        const after = given === undefined ? undefined : callNumber(given);
         return streams.open(r.ex, filter, { after, lastIssued: context.lastCallNumber() });
       }),
   };

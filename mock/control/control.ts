@@ -20,7 +20,14 @@ import { PlaceholderSource } from '../state/placeholders.js';
 import { replaceState, replaceStateGradually, type ReplaceStateResult } from '../instance/replace-state.js';
 import { ALONE } from '../instance/replication.js';
 import { checkCallMatch, unknownOperation, type CallMatch } from '../journal/call-match.js';
-import { callNumber, JournalClosedError, type CallFilter, type CallRecord, type Journal } from '../journal/journal.js';
+import {
+  callNumber,
+  JournalClosedError,
+  notACallId,
+  type CallFilter,
+  type CallRecord,
+  type Journal,
+} from '../journal/journal.js';
 import { apiNames, mountOf, unknownApi } from '../contract/combine-contracts.js';
 import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
 import { checkResponseBody } from '../prism/check-response.js';
@@ -205,8 +212,9 @@ export function createControl(context: MockContext, { creator }: ControlSettings
     async waitForCall(session, match, { timeout = 5000, since, signal } = {}) {
       if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0 || timeout > MAX_WAIT)
         return refuse('invalidRequest', `timeout must be milliseconds from 0 to ${MAX_WAIT}.`, 'timeout');
-      if (since !== undefined && typeof since !== 'string')
-        return refuse('invalidRequest', 'since must be the id of a call (call-12).', 'since');
+      // A since that names no call would count every call, and answer an old one at once.
+      const wrongSince = since === undefined ? undefined : notACallId('since', since);
+      if (wrongSince) return refuse('invalidRequest', wrongSince, 'since');
       const shape = checkCallMatch(match);
       if (shape) return refuse('invalidRequest', shape, 'match');
       // A match is held as long as its wait: bounded as an override's is (64 KiB, 64 levels, 4096 values).
@@ -226,7 +234,11 @@ export function createControl(context: MockContext, { creator }: ControlSettings
       waits++;
       waitWeight += weight;
       try {
-        const call = await waitForCall(journal, match as CallMatch, { timeout, since, signal });
+        const call = await waitForCall(journal, match as CallMatch, {
+          timeout,
+          since: since as string | undefined,
+          signal,
+        });
         if (call) return ok(call);
         if (signal?.aborted) return refuse('waitTimedOut', 'The client left before a call came.');
         return refuse('waitTimedOut', waitTimeout(match as CallMatch, timeout, journal.list()).message);

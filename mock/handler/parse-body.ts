@@ -144,8 +144,9 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * The admin API's reader: strict JSON (an object or array) within `limit` bytes; a body of another media
- * type is not read, and leaves `ex.body` undefined.
+ * The admin API's reader: any JSON value within `limit` bytes; a body of another media type is not read, and
+ * leaves `ex.body` undefined. `null` or `5` is read as what it is, for the endpoint to refuse as of the wrong
+ * type (saying the object it expects): body-parser's strict mode called it not valid JSON.
  */
 export function createJsonReader(limit: number): BodyReader {
   // Made on the first admin body: Express is loaded only when something needs it (see express-module.ts).
@@ -161,7 +162,7 @@ export function createJsonReader(limit: number): BodyReader {
       ex.body = undefined;
       return done();
     }
-    parse ??= loadExpress().json({ limit, strict: true, verify: refuseDeep }) as unknown as Parser;
+    parse ??= loadExpress().json({ limit, strict: false, verify: refuseDeep }) as unknown as Parser;
     parse(req, ex.res, (error?: unknown) => {
       ex.body = req.body;
       done(error);

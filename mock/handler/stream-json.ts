@@ -30,9 +30,9 @@ const DECODERS: Record<string, () => Transform> = {
 const failure = (message: string, fields: Record<string, unknown>) => Object.assign(new Error(message), fields);
 
 /**
- * The admin API's reader for large bodies: strict JSON (an object or array) within `limit` bytes after
- * decompression, parsed piece by piece as it arrives; a body of another media type is not read (`ex.body`
- * stays undefined), as with {@link createJsonReader}. With `count`, the values at its path are counted as they
+ * The admin API's reader for large bodies: any JSON value within `limit` bytes after decompression, parsed
+ * piece by piece as it arrives; a body of another media type is not read (`ex.body` stays undefined), as with
+ * {@link createJsonReader}. With `count`, the values at its path are counted as they
  * arrive, and the body is refused at the first one past the limit, the rest unread.
  */
 export function createStreamingJsonReader(limit: number, count?: ValueCount): BodyReader {
@@ -114,10 +114,12 @@ function readPieces(
     if (settled) return;
     if (received === 0)
       root = {}; // as body-parser: an empty JSON body is `{}`
-    else if (!parser.isEnded) return parser.end(); // reports the body cut short (onError)
-    if (typeof root !== 'object' || root === null) {
-      return finish(failure('the body must be a JSON object or array', { status: 400, type: 'entity.parse.failed' }));
+    else if (!parser.isEnded) {
+      // A number ends only here (`5` may go on); a body cut short is reported (onError), and settles it.
+      parser.end();
+      if (settled) return;
     }
+    // Any JSON value: the endpoint refuses one of the wrong type, saying what it expects.
     ex.body = root;
     finish();
   };

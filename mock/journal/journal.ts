@@ -280,6 +280,15 @@ export function callNumber(id: string): number | undefined {
 }
 
 /**
+ * Why a value a client gave as a call id (`since`, `Last-Event-ID`) is not one, `undefined` when it is one.
+ * @example notACallId('since', 'bogus') // 'since must be the id of a call the mock recorded (call-12), not "bogus".'
+ */
+export function notACallId(name: string, given: unknown): string | undefined {
+  if (typeof given === 'string' && callNumber(given) !== undefined) return undefined;
+  return `${name} must be the id of a call the mock recorded (call-12), not ${JSON.stringify(given)}.`;
+}
+
+/**
  * Whether a call matches a filter, as {@link Journal.list} filters.
  * @example matchesFilter({ method: 'get' })(call) // true for a GET
  */

@@ -96,7 +96,11 @@ describe('a whole state replaced', () => {
   test.each([
     ['text after the value', `${JSON.stringify(state)} {}`, 400, /not valid JSON/],
     ['a body cut short', JSON.stringify(state).slice(0, -3), 400, /not valid JSON/],
-    ['a value that is not an object or array', '"state"', 400, /not valid JSON/],
+    // JSON of the wrong type is the state's to refuse, saying what it expects; a number ends only with the body
+    // (the reader waited for more, and the request was never answered).
+    ['a string', '"state"', 422, /state|object/],
+    ['a number', '5', 422, /state|object/],
+    ['null', 'null', 422, /state|object/],
     ['nesting past 64 levels', `{"a":${'['.repeat(65)}${']'.repeat(65)}}`, 400, /nests deeper than 64/],
   ])('%s is refused, and the state is left as it was', async (_, text, status, detail) => {
     mock = await newServer();
