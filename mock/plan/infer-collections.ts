@@ -1,7 +1,7 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
 // path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
 import type { Operation } from '../contract/contract.js';
-import { mergedSchema } from '../prism/schema-check.js';
+import { answeredSchema, mergedSchema } from '../prism/schema-check.js';
 import { isObject, type JsonObject } from '../schema/schema-facts.js';
 import { compileResponses } from '../schema/response-table.js';
 import { recordFits } from '../schema/record-fit.js';
@@ -99,7 +99,8 @@ export function successSchema(operation: Operation): JsonObject | undefined {
   const { success } = compileResponses(operation.spec.responses);
   if (!success || !/^2/.test(success.code)) return undefined;
   const content = success.contents?.find((c) => /[/+]json\b/i.test(c.mediaType));
-  return isObject(content?.schema) ? mergedSchema(content.schema) : undefined;
+  // As answers show it: without write-only fields (records never keep one, placeholders never draw one).
+  return isObject(content?.schema) ? answeredSchema(mergedSchema(content.schema)) : undefined;
 }
 
 /**

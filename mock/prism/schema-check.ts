@@ -34,6 +34,39 @@ export function mergedSchema<T extends object>(schema: T): T {
   return known as T;
 }
 
+const answered = new WeakMap<object, object>();
+
+/**
+ * A response schema as an answer shows it: its write-only properties left out (Prism's strip, which Prism's
+ * generator applies before it draws a body, and its check before it checks one), made once per schema; the
+ * schema itself when it has none. A record, a placeholder or a generated body never shows a `password`.
+ * @example answeredSchema({ properties: { password: { type: 'string', writeOnly: true } } }).properties // {}
+ */
+export function answeredSchema<T extends object>(schema: T): T {
+  let known = answered.get(schema);
+  if (known === undefined) {
+    known = schema;
+    if (hasWriteOnly(schema)) {
+      try {
+        const stripped = bodyParts.stripWriteOnlyProperties(schema);
+        if (stripped._tag === 'Some') known = stripped.value;
+      } catch {
+        // Answered as the contract writes it, as before.
+      }
+    }
+    answered.set(schema, known);
+  }
+  return known as T;
+}
+
+function hasWriteOnly(schema: object): boolean {
+  let found = false;
+  eachSchemaNode(schema, (node) => {
+    found ||= node.writeOnly === true;
+  });
+  return found;
+}
+
 /**
  * Whether a schema has an `allOf` anywhere, each shared subschema looked at once (the loader shares one object
  * per named schema: writing the schema out as text would repeat every one where it is used).

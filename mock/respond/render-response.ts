@@ -8,6 +8,7 @@ import { toXml } from '../http/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
 import { echoBody, type BodyEcho } from '../plan/path-echo.js';
 import { isObject } from '../schema/schema-facts.js';
+import { answeredSchema } from '../prism/schema-check.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {
@@ -127,7 +128,9 @@ function renderBody(
   const example = copy(examples.find((e) => e.key === 'default') ?? examples[0]);
   if (preferExample && example) return example;
   if (content.schema === undefined) return example ?? { body: undefined };
-  const body = dynamic ? generator.generate(content.schema, key, bundle) : sampleStatic(content.schema, bundle);
+  // Drawn as answers show it: without write-only fields (a `password`), as Prism draws it.
+  const schema = answeredSchema(content.schema);
+  const body = dynamic ? generator.generate(schema, key, bundle) : sampleStatic(schema, bundle);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isObject(body) && typeof body.status === 'number') body.status = choice.status;
   return { body };

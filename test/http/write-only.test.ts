@@ -1,0 +1,85 @@
+// A write-only field (`password`) is sent in requests and never shown in answers (OpenAPI's writeOnly): not in
+// a created record, a listed or read one, a placeholder, nor a body drawn without state, as Prism draws them.
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createApp, loadContract } from '../../mock/index.js';
+import { inlineContract } from '../support/inline-contract.js';
+
+const CONTRACT = `
+openapi: 3.0.3
+info: { title: Accounts, version: '1' }
+paths:
+  /users:
+    get:
+      operationId: listUsers
+      responses:
+        '200':
+          description: The users
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/User' } } } }
+    post:
+      operationId: createUser
+      requestBody:
+        content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+      responses:
+        '201':
+          description: Created
+          content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+  /users/{userId}:
+    get:
+      operationId: getUser
+      parameters: [{ name: userId, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200':
+          description: A user
+          content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+        '404': { description: No such user }
+components:
+  schemas:
+    User:
+      type: object
+      required: [id, name, password]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+        password: { type: string, writeOnly: true, minLength: 8 }
+`;
+
+const appOf = async (options: { stateless?: boolean; dynamic?: boolean } = {}) =>
+  createApp(await loadContract(await inlineContract(CONTRACT)), options).app;
+
+describe('a write-only field', () => {
+  test('is not in the created record, nor when it is listed and read', async () => {
+    const app = await appOf();
+    const created = await request(app).post('/users').send({ name: 'Ada', password: 'correct horse' });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Ada');
+    expect(created.body).not.toHaveProperty('password');
+    const read = await request(app).get(`/users/${created.body.id}`).expect(200);
+    expect(read.body).toEqual(created.body);
+    const listed = await request(app).get('/users').expect(200);
+    expect(listed.body.some((user: object) => 'password' in user)).toBe(false);
+  });
+
+  test('is not drawn into placeholders', async () => {
+    const listed = await request(await appOf())
+      .get('/users')
+      .expect(200);
+    expect(listed.body.length).toBeGreaterThan(0);
+    expect(listed.body.some((user: object) => 'password' in user)).toBe(false);
+  });
+
+  test.each([true, false])('is not drawn into a body without state (dynamic %s)', async (dynamic) => {
+    const res = await request(await appOf({ stateless: true, dynamic }))
+      .get('/users/u1')
+      .expect(200);
+    expect(res.body).toHaveProperty('name');
+    expect(res.body).not.toHaveProperty('password');
+  });
+
+  test('is still required of the request', async () => {
+    const refused = await request(await appOf())
+      .post('/users')
+      .send({ name: 'Ada' });
+    expect(refused.status).toBe(422);
+  });
+});
