@@ -8,11 +8,19 @@ import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import type { Collection } from './infer-collections.js';
 
+/** What a path parameter is written as in a field: its text, or the number or boolean the text spells. */
+export type EchoValue = string | number | boolean;
+
 /** One path parameter that goes into one top-level field of a record, with that field's schema. */
 export interface PathEcho {
   readonly param: string;
   readonly field: string;
   readonly schema: JsonObject;
+  /**
+   * For a field that takes numbers or booleans and no strings: the value the parameter's text spells (`'7'` is
+   * 7), tried before the text itself; chosen once, with the echo. See {@link readerOf}.
+   */
+  readonly read?: (text: string) => number | boolean | undefined;
 }
 
 /**
@@ -57,8 +65,10 @@ export function recordEchoes(
         : []
       : [...(name === idField ? [] : [name]), ...(noun === undefined ? [] : references(noun))];
     const field = candidates.find(declared);
-    if (field !== undefined && !echoes.some((e) => e.field === field))
-      echoes.push({ param: name, field, schema: inRootDraft(properties[field]!, root) });
+    if (field === undefined || echoes.some((e) => e.field === field)) continue;
+    const schema = inRootDraft(properties[field]!, root);
+    const read = readerOf(schema);
+    echoes.push(read ? { param: name, field, schema, read } : { param: name, field, schema });
   }
   return echoes;
 }
@@ -79,8 +89,10 @@ export function parentEchoes(collection: Collection): readonly PathEcho[] {
 }
 
 /**
- * The references to its parents a record of the collection at a concrete path takes, with their values: those of
- * {@link parentEchoes} whose value fits.
+ * The references to its parents a record of the collection at a concrete path takes, each with the path's text
+ * for it (what a record's reference is checked against): those of {@link parentEchoes} whose value fits. An
+ * integer reference is there when its number fits (`customer_id: '7'` for 7); {@link ownerValues} gives what a
+ * record is written with.
  * @example ownersOf(passes, { member_id: 'm1' }) // { member_id: 'm1' }
  */
 export function ownersOf(collection: Collection, pathParams: Readonly<Record<string, string>>): Record<string, string> {
@@ -92,9 +104,33 @@ export function ownersOf(collection: Collection, pathParams: Readonly<Record<str
   if (!memo) ownersMemos.set(collection, (memo = new BoundedTrieMemo(OWNERS_MEMO, 1024)));
   // By the values in turn: a key written out as JSON was a hundredth of a create.
   const key = echoes.map(({ param }) => pathParams[param]);
-  return (
-    memo.get(key) ?? memo.set(key, Object.freeze(echoedFields(echoes, pathParams, bundleOf(collection.create.spec))))
-  );
+  return memo.get(key) ?? memo.set(key, ownersFrom(echoedFields(echoes, pathParams, bundleOf(collection.create.spec))));
+}
+
+/**
+ * The values a record's references to its parents are written with, for owners {@link ownersOf} gave: a number
+ * where the field takes one (`{ customer_id: 7 }`), else the text. Owners made elsewhere are their own values.
+ * @example ownerValues(ownersOf(orders, { customerId: '7' })) // { customer_id: 7 }
+ */
+export function ownerValues(owners: Readonly<Record<string, string>>): Readonly<Record<string, EchoValue>> {
+  return ownerValueMaps.get(owners) ?? owners;
+}
+
+/** The values behind owners that are not all text, by the (frozen, remembered) owners {@link ownersOf} gave. */
+const ownerValueMaps = new WeakMap<object, Readonly<Record<string, EchoValue>>>();
+
+/** Owners as {@link ownersOf} keeps them: each value's text, and the values themselves when some is not text. */
+function ownersFrom(values: Record<string, EchoValue>): Record<string, string> {
+  const texts: Record<string, string> = {};
+  let typed = false;
+  for (const [field, value] of Object.entries(values)) {
+    // A number or boolean was read from exactly this text (see readerOf): it writes back as it.
+    texts[field] = String(value);
+    typed ||= typeof value !== 'string';
+  }
+  Object.freeze(texts);
+  if (typed) ownerValueMaps.set(texts, Object.freeze(values));
+  return texts;
 }
 
 const NO_OWNERS: Record<string, string> = Object.freeze({});
@@ -145,20 +181,55 @@ export function echoBody(body: unknown, echo: BodyEcho, pathParams: Readonly<Rec
 }
 
 /**
- * The fields of a record the path's parameters fill, with their values: those of `echoes` whose value fits.
+ * The fields of a record the path's parameters fill, with their values: those of `echoes` whose value fits. A
+ * field that takes numbers (or booleans) and no strings gets the number its text spells, when that fits;
+ * otherwise the text, when it fits (a schema the checks cannot read takes anything).
  * @example echoedFields(parentEchoes(passes), { member_id: 'm1' }) // { member_id: 'm1' }
+ * @example echoedFields(parentEchoes(orders), { customerId: '7' }) // { customer_id: 7 }
  */
 export function echoedFields(
   echoes: readonly PathEcho[],
   pathParams: Readonly<Record<string, string>>,
   bundle?: unknown,
-): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const { param, field, schema } of echoes) {
-    const value = pathParams[param];
+): Record<string, EchoValue> {
+  const fields: Record<string, EchoValue> = {};
+  for (const { param, field, schema, read } of echoes) {
+    const text = pathParams[param];
+    if (text === undefined) continue;
+    const value = read?.(text);
     if (value !== undefined && valueFits(value, schema, bundle)) fields[field] = value;
+    else if (valueFits(text, schema, bundle)) fields[field] = text;
   }
   return fields;
+}
+
+/**
+ * How a path parameter's text is read for a field, by the types its schema names: a field that takes an
+ * integer or a number reads a number, one that takes a boolean reads `true`/`false`; one that takes strings
+ * (or names no type) reads nothing but the text, as before.
+ */
+function readerOf(schema: JsonObject): PathEcho['read'] {
+  const { type } = mergedSchema(schema);
+  const types: unknown[] = Array.isArray(type) ? type : [type];
+  if (types.includes('string')) return undefined;
+  const numbers = types.includes('integer') || types.includes('number');
+  const booleans = types.includes('boolean');
+  if (numbers && booleans) return (text) => numberOf(text) ?? booleanOf(text);
+  return numbers ? numberOf : booleans ? booleanOf : undefined;
+}
+
+/**
+ * The number a text spells as a JSON number literal in its one canonical form, the text JSON would write for
+ * it (`'7'`, `'-3'`, `'1.5'`); `undefined` for any other text (`'07'`, `'+7'`, `' 7'`, `''`, `'7.0'`, `'1e3'`,
+ * `'-0'`), and for an integer past 2^53 that a JSON reader would not give back as written.
+ */
+function numberOf(text: string): number | undefined {
+  const value = Number(text);
+  return Number.isFinite(value) && String(value) === text ? value : undefined;
+}
+
+function booleanOf(text: string): boolean | undefined {
+  return text === 'true' ? true : text === 'false' ? false : undefined;
 }
 
 /** A path whose last segment is a parameter (`/things/{id}`): an item. */

@@ -33,8 +33,9 @@ export interface RenderRequest {
 /**
  * Renders a chosen response: `stored` when state supplies the body; otherwise success bodies are generated
  * unless `dynamic` is off (then examples come first, else the schema is sampled as Prism's static mode
- * does), and error bodies serve the contract's example when it has one. The path's parameters go where
- * `echo` says: the record an item path names, references to its parents, only with values that fit. A body that
+ * does), and error bodies serve the contract's example when it has one. The path's parameters go into a
+ * generated body where `echo` says: the record an item path names, references to its parents, only with values
+ * that fit (an example is sent as written). A body that
  * cannot be made (a schema too complex to sample) or sent (an object under a text media type) is a 500 problem,
  * as Prism answers.
  * @example renderResponse(generator, { operationId: 'getPass', choice, dynamic: true, key }, { path, pathParams })
@@ -54,7 +55,8 @@ export function renderResponse(
   try {
     if (stored === undefined && content) {
       ({ body, example } = renderBody(generator, content, choice, source));
-      if (rendering.echo) echoBody(body, rendering.echo, request.pathParams);
+      // A generated body agrees with the path; the contract's example is sent as it is written, as Prism does.
+      if (rendering.echo && example === undefined) echoBody(body, rendering.echo, request.pathParams);
     }
   } catch (error) {
     if (!(error instanceof SchemaTooComplexError)) throw error;

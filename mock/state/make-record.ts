@@ -5,7 +5,7 @@ import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
-import { ownersOf } from '../plan/path-echo.js';
+import { ownersOf, ownerValues } from '../plan/path-echo.js';
 import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
@@ -107,7 +107,7 @@ export function makeCreated(
     if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
     const schema = properties[name]!;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
-    if (Object.hasOwn(owners, name)) fixed[name] = owners[name];
+    if (Object.hasOwn(owners, name)) fixed[name] = ownerValues(owners)[name];
     else if (Object.hasOwn(body, name) && keeps(plan, name, body[name])) fixed[name] = copyOf(body[name]);
     else if (
       isObject(requested[name]) &&
@@ -275,7 +275,7 @@ export function echoPathParams(
   collection: Collection,
   pathParams: Record<string, string>,
 ): StoredRecord {
-  return Object.assign(record, ownersOf(collection, pathParams));
+  return Object.assign(record, ownerValues(ownersOf(collection, pathParams)));
 }
 
 function asRecord(value: unknown): StoredRecord {

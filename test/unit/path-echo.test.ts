@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Operation } from '../../mock/contract/contract.js';
-import { ownersOf, planBodyEcho } from '../../mock/plan/path-echo.js';
+import { echoBody, ownersOf, ownerValues, planBodyEcho } from '../../mock/plan/path-echo.js';
 import type { Collection } from '../../mock/plan/infer-collections.js';
 
 const operation = (method: string, path: string) => ({ id: 'op', method, path, spec: {} }) as Operation;
@@ -112,5 +112,118 @@ describe('the draft of an echoed field', () => {
     expect(named?.top[0]?.schema).toBe(own);
     const plain = planBodyEcho(operation('put', '/members/{member_id}'), object({ member_id: STRING }));
     expect(plain?.top[0]?.schema).toBe(STRING);
+  });
+});
+
+describe('a path parameter in a field that takes a number or a boolean', () => {
+  const INTEGER = { type: 'integer' };
+  /** The body of `GET path` drawn as `drawn`, after the echo of `pathParams` (whose field is `id` unless named). */
+  const echoed = (path: string, field: object, pathParams: Record<string, string>, drawn: unknown = 99) => {
+    const body: Record<string, unknown> = { id: drawn };
+    const echo = planBodyEcho(operation('get', path), object({ id: field }));
+    if (echo) echoBody(body, echo, pathParams);
+    return body.id;
+  };
+
+  test.each([
+    ['7', INTEGER, 7],
+    ['-3', INTEGER, -3],
+    ['0', INTEGER, 0],
+    ['1.5', { type: 'number' }, 1.5],
+    ['7', { type: ['integer', 'null'] }, 7],
+    ['7', { type: 'integer', nullable: true }, 7],
+    ['7', { type: 'integer', format: 'int64' }, 7],
+    ['12', { type: 'integer', minimum: 10 }, 12],
+    ['true', { type: 'boolean' }, true],
+    ['false', { type: 'boolean' }, false],
+    ['7', { type: ['integer', 'boolean'] }, 7],
+    ['true', { type: ['integer', 'boolean'] }, true],
+  ])('%j goes into a field of %j as %j', (text, field, value) => {
+    expect(echoed('/orders/{id}', field, { id: text })).toEqual(value);
+  });
+
+  test.each([
+    ['7', { type: 'integer', minimum: 10 }],
+    ['1.5', INTEGER],
+    ['abc', INTEGER],
+    ['07', INTEGER],
+    ['+7', INTEGER],
+    [' 7', INTEGER],
+    ['7 ', INTEGER],
+    ['', INTEGER],
+    ['7.0', INTEGER],
+    ['1e3', INTEGER],
+    ['0x10', INTEGER],
+    ['-0', INTEGER],
+    ['Infinity', { type: 'number' }],
+    ['NaN', { type: 'number' }],
+    // Past 2^53 a JSON reader would not give back the number the path says.
+    ['9007199254740993', INTEGER],
+    ['yes', { type: 'boolean' }],
+    ['True', { type: 'boolean' }],
+    ['1', { type: 'boolean' }],
+  ])('%j does not go into a field of %j: the drawn value stays', (text, field) => {
+    expect(echoed('/orders/{id}', field, { id: text })).toBe(99);
+  });
+
+  test('a field that takes strings too keeps the text', () => {
+    expect(echoed('/orders/{id}', { type: ['integer', 'string'] }, { id: '7' })).toBe('7');
+    expect(echoed('/orders/{id}', STRING, { id: '7' })).toBe('7');
+  });
+
+  test('the reading is chosen once, when the echo is planned', () => {
+    const echo = planBodyEcho(operation('get', '/orders/{id}'), object({ id: INTEGER }));
+    expect(echo?.top[0]?.read).toBeTypeOf('function');
+    expect(planBodyEcho(operation('get', '/orders/{id}'), object({ id: STRING }))?.top[0]?.read).toBeUndefined();
+  });
+
+  test('a parent’s integer goes into the integer reference of each record listed', () => {
+    const records = { type: 'array', items: object({ id: INTEGER, customer_id: INTEGER }) };
+    const echo = planBodyEcho(operation('get', '/customers/{customerId}/orders'), records);
+    const body = [
+      { id: 1, customer_id: 99 },
+      { id: 2, customer_id: 98 },
+    ];
+    echoBody(body, echo!, { customerId: '7' });
+    expect(body).toEqual([
+      { id: 1, customer_id: 7 },
+      { id: 2, customer_id: 7 },
+    ]);
+  });
+
+  describe('ownersOf', () => {
+    const orders: Collection = {
+      path: '/customers/{customerId}/orders',
+      idField: 'id',
+      schema: object({ id: INTEGER, customer_id: { type: 'integer', minimum: 1 } }),
+      create: operation('post', '/customers/{customerId}/orders'),
+      list: operation('get', '/customers/{customerId}/orders'),
+    };
+
+    test('an integer reference takes the path’s number (the text names it, as fixtures are checked by)', () => {
+      const owners = ownersOf(orders, { customerId: '7' });
+      expect(owners).toEqual({ customer_id: '7' });
+      expect(ownerValues(owners)).toEqual({ customer_id: 7 });
+      expect(ownersOf(orders, { customerId: '7' })).toBe(owners);
+      expect(ownerValues(ownersOf(orders, { customerId: '7' }))).toBe(ownerValues(owners));
+    });
+
+    test('a value that is no number the field takes is left out', () => {
+      expect(ownersOf(orders, { customerId: 'c7' })).toEqual({});
+      expect(ownersOf(orders, { customerId: '0' })).toEqual({});
+      expect(ownersOf(orders, { customerId: '07' })).toEqual({});
+      expect(ownerValues(ownersOf(orders, { customerId: '0' }))).toEqual({});
+    });
+
+    test('text owners stay text', () => {
+      const passes: Collection = {
+        ...orders,
+        path: '/members/{member_id}/passes',
+        schema: object({ member_id: STRING }),
+      };
+      const owners = ownersOf(passes, { member_id: '7' });
+      expect(ownerValues(owners)).toBe(owners);
+      expect(ownerValues({ member_id: 'm1' })).toEqual({ member_id: 'm1' });
+    });
   });
 });
