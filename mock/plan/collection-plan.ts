@@ -50,6 +50,11 @@ export interface ListPlan {
   readonly nextField?: string;
   /** Whether that field may be `null` (on the last page), rather than left out. */
   readonly nextNullable: boolean;
+  /**
+   * Whether a cursor that names the page's last record fits where it goes: the next cursor field's schema and
+   * the cursor parameter's (a contract may bound its length). Otherwise the mock's cursors are offsets only.
+   */
+  cursorFits(cursor: string): boolean;
   /** The envelope's boolean that says whether more records follow (`has_more`), if it has one. */
   readonly moreField?: string;
   /** The envelope fields that name the page's first or last record's id (`first_id`, `last_id`). */
@@ -128,24 +133,32 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   const query = operation.spec.request?.query ?? [];
   const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
   const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
+  const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
+  const cursorSchema = query.find((q) => q.name === cursorParam)?.schema;
   const root = successSchema(operation) ?? {};
   const properties = propertiesOf(root);
   const nextField = NEXT_FIELDS.find((field) => field in properties);
+  // Made once: a check is kept by its schema object.
+  const cursorChecks = [cursorSchema, nextField === undefined ? undefined : properties[nextField]]
+    .filter(isObject)
+    .map((schema) => inRootDraft(schema, root));
+  const bundle = bundleOf(operation.spec);
   let envelope: JsonObject | undefined;
   return {
     envelope: (make) => (envelope ??= make()),
     where: listArray(operation, collection.schema) ?? [],
     limitParam,
     defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,
-    cursorParam: CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)),
+    cursorParam,
     refusesBadCursor: documents(operation, /^(400|4xx|default)$/i),
     nextField,
     nextNullable: nextField !== undefined && isNullable(properties[nextField]),
+    cursorFits: (cursor) => cursorChecks.every((schema) => valueFits(cursor, schema, bundle)),
     moreField: MORE_FIELDS.find((field) => properties[field]?.type === 'boolean'),
     edgeFields: Object.entries(EDGE_FIELDS)
       .filter(([name]) => isObject(properties[name]))
       .map(([name, edge]) => ({ name, edge, schema: inRootDraft(properties[name]!, root) })),
-    bundle: bundleOf(operation.spec),
+    bundle,
   };
 }
 

@@ -23,24 +23,25 @@ export function listPage(
   render: (body?: unknown) => Reply,
 ): { body: unknown } | { reply: Reply } {
   const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
-  let start = decodeCursor(cursor);
-  // Not one of ours: a record's id (`after=obj_123`, as OpenAI and Stripe page), else refused where documented.
-  let records: StoredRecord[] | undefined;
-  if (start === undefined) {
-    records = tools.store.list(collectionKey).reverse();
-    start = afterRecord(records, idField, cursor);
-    if (start === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
-    start ??= 0;
-  }
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
   // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once. The
   // version (the store's count of changes when the collection last changed) comes after it: each collection
-  // adds one map, its versions entries in it.
-  const key = [request.operationId, limit, start, collectionKey, version];
-  const known = tools.pages.get(key);
+  // adds one map, its versions entries in it. A cursor's text names one page of a version.
+  const key = [request.operationId, limit, typeof cursor === 'string' ? cursor : '', collectionKey, version];
+  const known = typeof cursor === 'object' ? undefined : tools.pages.get(key);
   if (known) return { body: known };
-  records ??= tools.store.list(collectionKey).reverse();
+  const records = tools.store.list(collectionKey).reverse();
+  const ours = decodeCursor(cursor);
+  // Ours starts after the record it names, wherever that is now (a record created or deleted since the last page
+  // moves no other; see nextCursor); not ours, after the record whose id it is (`after=obj_123`, as OpenAI and
+  // Stripe page), else it is refused where documented.
+  let start = ours && startOf(ours, records, idField);
+  if (start === undefined) {
+    start = afterRecord(records, idField, cursor);
+    if (start === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
+    start ??= 0;
+  }
   const page = records.slice(start, start + limit);
   // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
   const weight = page.length + 1;
@@ -54,7 +55,7 @@ export function listPage(
   const body: JsonObject = { ...envelope };
   body[list.where[0]!] = Object.freeze(page);
   if (list.nextField) {
-    if (start + limit < records.length) body[list.nextField] = encodeCursor(start + limit);
+    if (start + limit < records.length) body[list.nextField] = nextCursor(list, records, start + limit, idField);
     else if (list.nextNullable) body[list.nextField] = null;
     else delete body[list.nextField];
   }
@@ -72,20 +73,52 @@ function pageLimit(value: string | string[] | undefined, defaultLimit: number): 
   return Number.isInteger(given) && given > 0 ? given : defaultLimit;
 }
 
-function encodeCursor(offset: number): string {
-  return toBase64Url(JSON.stringify({ offset }));
+/**
+ * The cursor of the page after `offset`: the id of the last record listed (the next page starts after it,
+ * wherever it is then) and how many records are older than the page (`rest`: used when that record is gone,
+ * and alone when the id is no text or such a cursor does not fit the contract's cursor schemas). Records
+ * created since are newer than every listed one, so neither part moves with them.
+ */
+function nextCursor(list: ListPlan, records: readonly StoredRecord[], offset: number, idField: string): string {
+  const rest = records.length - offset;
+  const lastId = records[offset - 1]?.[idField];
+  if (typeof lastId === 'string' || typeof lastId === 'number') {
+    const cursor = toBase64Url(JSON.stringify({ after: String(lastId), rest }));
+    if (list.cursorFits(cursor)) return cursor;
+  }
+  return toBase64Url(JSON.stringify({ rest }));
+}
+
+/** What a cursor this mock issued says: start after a record, else before the `rest` oldest, else at an offset. */
+interface OurCursor {
+  after?: string;
+  rest?: number;
+  offset?: number;
+}
+
+/** Where a cursor this mock issued starts in the records as they are now (newest first). */
+function startOf(cursor: OurCursor, records: readonly StoredRecord[], idField: string): number {
+  const after = afterRecord(records, idField, cursor.after);
+  if (after !== undefined) return after;
+  if (cursor.rest !== undefined) return Math.max(0, records.length - cursor.rest);
+  return cursor.offset ?? 0;
 }
 
 /**
- * The offset in a cursor this mock issued; `undefined` for one it did not issue. No cursor, or an empty one
- * (the contract lets it through: see prism/empty-values.ts), asks for the first page, as in stateless mode.
+ * What a cursor this mock issued says; `undefined` for one it did not issue. No cursor, or an empty one (the
+ * contract lets it through: see prism/empty-values.ts), asks for the first page, as in stateless mode. An
+ * offset is what its cursors said before (`{ offset }`).
  */
-function decodeCursor(value: string | string[] | undefined): number | undefined {
-  if (value === undefined || value === '') return 0;
+function decodeCursor(value: string | string[] | undefined): OurCursor | undefined {
+  if (value === undefined || value === '') return { offset: 0 };
   if (typeof value !== 'string') return undefined;
   try {
-    const { offset } = JSON.parse(utf8Text(fromBase64(value))) as { offset?: unknown };
-    return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : undefined;
+    const read = JSON.parse(utf8Text(fromBase64(value))) as OurCursor;
+    const count = (n: unknown) => n === undefined || (Number.isInteger(n) && (n as number) >= 0);
+    if (typeof read !== 'object' || read === null || !count(read.rest) || !count(read.offset)) return undefined;
+    if (read.after !== undefined && typeof read.after !== 'string') return undefined;
+    if (read.rest === undefined && read.offset === undefined) return undefined;
+    return read;
   } catch {
     return undefined;
   }
@@ -93,7 +126,7 @@ function decodeCursor(value: string | string[] | undefined): number | undefined 
 
 /** The offset just after the record whose id is `cursor`, newest first; `undefined` when there is none. */
 function afterRecord(
-  records: StoredRecord[],
+  records: readonly StoredRecord[],
   idField: string,
   cursor: string | string[] | undefined,
 ): number | undefined {

@@ -1,0 +1,114 @@
+// A list's next cursor names the last record of its page, so a record created or deleted between two pages
+// (an infinite scroll after "add pass") moves no other: the next page neither repeats a record nor skips one.
+// It was an offset, and a create between pages repeated the last record of the page before.
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createApp, loadContract } from '../../mock/index.js';
+import { AUTH, newMock } from '../support/harness.js';
+import { inlineContract } from '../support/inline-contract.js';
+
+type Page = { data: { id: string }[]; next_cursor: string | null };
+const LIST = '/members/m1/passes';
+
+async function page(app: Parameters<typeof request>[0], cursor?: string, limit = 2): Promise<Page> {
+  const query = `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  return (await request(app).get(`${LIST}${query}`).set(AUTH).expect(200)).body as Page;
+}
+
+const ids = (p: Page) => p.data.map((r) => r.id);
+
+describe('the next page after a change between pages', () => {
+  test('a record created in between: the next page starts after the last one listed', async () => {
+    const { app } = await newMock();
+    const all = ids(await page(app, undefined, 100));
+    const first = await page(app);
+    await request(app).post(LIST).set(AUTH).send({ name: 'New' }).expect(201);
+    const second = await page(app, first.next_cursor!);
+    expect([...ids(first), ...ids(second)]).toEqual(all.slice(0, 4));
+  });
+
+  test('a record of the page before deleted in between: none is skipped', async () => {
+    const { app } = await newMock();
+    const all = ids(await page(app, undefined, 100));
+    const first = await page(app);
+    await request(app)
+      .delete(`${LIST}/${ids(first)[0]}`)
+      .set(AUTH)
+      .expect(204);
+    const second = await page(app, first.next_cursor!);
+    expect(ids(second)).toEqual(all.slice(2, 4));
+  });
+
+  test('the record the cursor names deleted in between: the next page starts after where it was', async () => {
+    const { app } = await newMock();
+    const all = ids(await page(app, undefined, 100));
+    const first = await page(app);
+    await request(app)
+      .delete(`${LIST}/${ids(first)[1]}`)
+      .set(AUTH)
+      .expect(204);
+    expect(ids(await page(app, first.next_cursor!))).toEqual(all.slice(2, 4));
+  });
+
+  test('an unchanged list pages as before, each record once', async () => {
+    const { app } = await newMock();
+    const all = ids(await page(app, undefined, 100));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const next = await page(app, cursor, 1);
+      seen.push(...ids(next));
+      cursor = next.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all);
+  });
+});
+
+describe('a contract that bounds its cursors', () => {
+  const contract = `
+openapi: 3.0.3
+info: { title: Short cursors, version: '1' }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, minimum: 1 } }
+        - { name: cursor, in: query, schema: { type: string, maxLength: 24 } }
+      responses:
+        '200':
+          description: The things
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: { type: array, items: { $ref: '#/components/schemas/Thing' } }
+                  next_cursor: { type: string, maxLength: 24, nullable: true }
+    post:
+      operationId: createThing
+      responses:
+        '201':
+          description: Created
+          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [id]
+      properties:
+        id: { type: string, format: uuid }
+`;
+
+  test('gets shorter cursors that fit it, and pages with them past a create', async () => {
+    const { app } = createApp(await loadContract(await inlineContract(contract)));
+    const all = (await request(app).get('/things?limit=100').expect(200)).body.data.map((t: { id: string }) => t.id);
+    const first = (await request(app).get('/things?limit=1').expect(200)).body;
+    expect(first.next_cursor.length).toBeLessThanOrEqual(24);
+    // They count the records older than the page: one created in between moves nothing.
+    await request(app).post('/things').expect(201);
+    const second = await request(app).get(`/things?limit=1&cursor=${first.next_cursor}`).expect(200);
+    expect(second.headers['sl-violations']).toBeUndefined();
+    expect(second.body.data.map((t: { id: string }) => t.id)).toEqual(all.slice(1, 2));
+  });
+});
