@@ -11,7 +11,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import { unmatchedMethod } from '../http/unmatched.js';
 import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { storageFull } from '../state/answer-from-state.js';
-import { checkRecord, collectionOf, pathParamsOf, StateError } from '../state/check-snapshot.js';
+import { checkRecord, collectionOf, pathParamsOf, StateError, wrongPathParam } from '../state/check-snapshot.js';
 import { completeRecord } from '../state/complete-record.js';
 import type { Store, StoredRecord } from '../state/store.js';
 import { json, noContent, type AdminEndpoint, type AdminRequest } from './admin-endpoint.js';
@@ -141,6 +141,8 @@ function keepRecord(act: Act, record: unknown, answer: (stored: StoredRecord, id
   const where = `${request.ex.method} ${request.ex.path}: the record`;
   let checked: StoredRecord;
   try {
+    const wrongParam = wrongPathParam(target.collection, target.key);
+    if (wrongParam) throw new StateError(`${request.ex.method} ${request.ex.path}: ${wrongParam}`);
     checked = checkRecord(target.collection, target.key, record, { where });
   } catch (error) {
     if (!(error instanceof StateError)) throw error;

@@ -204,6 +204,15 @@ export function echoedFields(
 }
 
 /**
+ * A path parameter's text as a value of its schema: the number or boolean it spells where the schema takes
+ * one and no strings (see readerOf), else the text itself.
+ * @example paramValue('7', { type: 'integer' }) // 7
+ */
+export function paramValue(text: string, schema: JsonObject): EchoValue {
+  return readerOf(schema)?.(text) ?? text;
+}
+
+/**
  * How a path parameter's text is read for a field, by the types its schema names: a field that takes an
  * integer or a number reads a number, one that takes a boolean reads `true`/`false`; one that takes strings
  * (or names no type) reads nothing but the text, as before.

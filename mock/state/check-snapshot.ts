@@ -2,7 +2,9 @@
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { ownersOf } from '../plan/path-echo.js';
+import { ownersOf, paramValue } from '../plan/path-echo.js';
+import { valueFits } from '../prism/schema-check.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 import { isObject } from '../schema/schema-facts.js';
 import type { StoredRecord, StoreSnapshot } from './store.js';
 
@@ -102,6 +104,8 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
       });
     if (!Array.isArray(records))
       throw new StateError(`${source}: "${path}" must be an array of records.`, { collection: path });
+    const wrongParam = wrongPathParam(collection, path);
+    if (wrongParam) throw new StateError(`${source}: "${path}": ${wrongParam}`, { collection: path });
     const seen = new Set<string>();
     // The same owners for every record of the path: worked out once.
     const owners = ownersOf(collection, pathParamsOf(collection, path));
@@ -112,6 +116,23 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
   }
   checked.set(value, collections);
   return value as StoreSnapshot;
+}
+
+/**
+ * Why a concrete collection path names parameters its contract refuses (`member_id` "not valid!" against its
+ * pattern), or nothing: no request of the contract could ever reach records kept under it.
+ * @example wrongPathParam(passes, '/members/not valid!/passes') // 'the path parameter member_id "not valid!" ...'
+ */
+export function wrongPathParam(collection: Collection, path: string): string | undefined {
+  const { spec } = collection.create;
+  const params = pathParamsOf(collection, path);
+  for (const { name, schema } of spec.request?.path ?? []) {
+    const text = params[name];
+    if (text === undefined || !isObject(schema)) continue;
+    if (!valueFits(paramValue(text, schema), schema, bundleOf(spec)))
+      return `the path parameter ${name} "${text}" does not fit the contract, so no request could reach it.`;
+  }
+  return undefined;
 }
 
 /** Snapshots checkSnapshot passed, and the collections they were checked against. */

@@ -491,3 +491,29 @@ describe('a whole state replace is bounded and never holds the mock up', () => {
     expect(Object.keys(res.body.collections)).toEqual(['/members/m0/passes', '/members/m1/passes']);
   });
 });
+
+// Records kept under a path the contract refuses could never be read by a request of the contract: the state
+// API and fixtures refuse them, naming the parameter, instead of keeping them (with a made-up member_id).
+describe('a collection path whose parameter breaks the contract', () => {
+  const BROKEN = ['/members/not valid!/passes', `/members/${'a'.repeat(65)}/passes`, '/members/{member_id}/passes'];
+
+  test.each(BROKEN)('PUT /__mock/state refuses %s with a 422 naming member_id', async (path) => {
+    const res = await putState({ [path]: [{ ...PASS, member_id: undefined }] }).expect(422);
+    expect(res.body.detail).toMatch(/path parameter member_id/);
+    expect((await state()).collections).not.toHaveProperty([path]);
+  });
+
+  test.each(BROKEN)('POST /__mock/state%s refuses a record with a 422 naming member_id', async (path) => {
+    const url = `/__mock/state${path.split('/').map(encodeURIComponent).join('/')}`;
+    const res = await request(mock.app).post(url).send({ name: 'Gold' }).expect(422);
+    expect(res.body.detail).toMatch(/path parameter member_id/);
+  });
+
+  test('fixtures under such a path are refused at start', async () => {
+    expect(await fixtureMessage({ '/members/not valid!/passes': [] })).toMatch(/path parameter member_id/);
+  });
+
+  test('a path whose parameters fit is taken as before', async () => {
+    await putState({ '/members/mbr_7f3a2c91/passes': [{ ...PASS, member_id: 'mbr_7f3a2c91' }] }).expect(200);
+  });
+});
