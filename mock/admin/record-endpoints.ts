@@ -5,6 +5,7 @@ import { countOf } from '../instance/session.js';
 import { stateChanged, type MockContext } from '../instance/mock-context.js';
 import { recordMakerOf } from '../instance/replace-state.js';
 import { compileKey } from '../plan/collection-plan.js';
+import { paramValue, type EchoValue } from '../plan/path-echo.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
@@ -163,10 +164,13 @@ function otherId({ request, target }: Act): Reply | undefined {
   return problemReply(problem('invalidBody', message, { instance, violations }));
 }
 
-/** The id as the record holds it: a number for a collection whose ids are numbers. */
-function idValue(collection: Collection, id: string): string | number {
-  const type = propertiesOf(collection.schema)[collection.idField]?.type;
-  return (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(id) ? Number(id) : id;
+/**
+ * The id as the record holds it: a number for a collection whose ids are numbers, read as the path echo reads
+ * one (`7`; `07` stays text, and the record check then refuses it, rather than kept under another id than its URL).
+ */
+function idValue(collection: Collection, id: string): EchoValue {
+  const schema = propertiesOf(collection.schema)[collection.idField];
+  return isObject(schema) ? paramValue(id, schema) : id;
 }
 
 /** The collection (and record) a path below /__mock/state names: a collection's path, or one with an id after it. */

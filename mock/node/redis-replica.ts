@@ -78,8 +78,8 @@ export class RedisReplica implements Replication {
     this.#url = url;
     this.#keys = ['lock', 'log', 'turn', 'snapshot', 'snapshot-id'].map((key) => prefix + key);
     this.#snapshotEvery = snapshotEvery;
-    // A request answered 503 because no section began in time says the store is failing, as a command that
-    // timed out would a moment later: a probe between the two answered ready while requests were refused.
+    // A request answered 503 because its section, begun, did not open in time says the store is failing, as the
+    // command's timeout would a moment later: a probe between the two answered ready while requests were refused.
     this.#waiting = new WaitingRequests(timeout, maxQueued, (count) =>
       this.#failed(new Error(`no section began within ${timeout} ms: ${counted(count, 'request')} answered 503`)),
     );

@@ -26,8 +26,10 @@ export class WaitingRequests {
     /** Requests waiting at most. */
     readonly max: number,
     /**
-     * Called before requests that waited their timeout are answered 503 (once a timer, with how many): the
-     * store did not let a section begin in time, and a probe asked after their answer must not call it ready.
+     * Called before requests of the batch whose section is beginning are answered 503 for having waited their
+     * timeout (once a timer, with how many): the store did not begin their section in time, and a probe asked
+     * after their answer must not call it ready. Requests queued behind them that expire only waited their
+     * turn (a burst of load): they say nothing of the store.
      */
     readonly onExpired: (count: number) => void = () => undefined,
   ) {}
@@ -79,7 +81,7 @@ export class WaitingRequests {
     let gone = 0;
     while (gone < this.#queue.length && this.#queue[gone]!.deadline <= now) gone++;
     const expired = [...starting, ...this.#queue.splice(0, gone)];
-    if (expired.length > 0) quietly(() => this.onExpired(expired.length));
+    if (starting.length > 0) quietly(() => this.onExpired(starting.length));
     for (const waiting of expired) {
       waiting.expired = true;
       quietly(waiting.unavailable);

@@ -48,7 +48,8 @@ export function answeredSchema<T extends object>(schema: T): T {
     known = schema;
     if (hasWriteOnly(schema)) {
       try {
-        const stripped = bodyParts.stripWriteOnlyProperties(schema);
+        // Merged first: the strip does not look inside `allOf`.
+        const stripped = bodyParts.stripWriteOnlyProperties(mergedSchema(schema));
         if (stripped._tag === 'Some') known = stripped.value;
       } catch {
         // Answered as the contract writes it, as before.
@@ -126,6 +127,20 @@ export function schemaFindings(
   }
   const errors = check.errors;
   return errors?.length ? convertAjvErrors(errors, ERROR, context, prefix) : [];
+}
+
+/**
+ * Whether a path parameter's text fits its schema as Prism checks a request's parameters: with type coercion
+ * (`07` is an integer), so what a request gets through with is taken here too.
+ * @example paramFits('07', { type: 'integer' }) // true
+ */
+export function paramFits(text: string, schema: object, bundle?: unknown): boolean {
+  try {
+    return bodyParts.validateAgainstSchema(text, schema, true, INPUT, 'path', bundle)._tag === 'None';
+  } catch {
+    // Prism finds nothing when ajv throws on a value.
+    return true;
+  }
 }
 
 /** Prism's severity of an error (`DiagnosticSeverity.Error`): the findings that refuse a request or mark an answer. */

@@ -2,8 +2,8 @@
 import { compilePathParams, type PathParamReader } from '../http/path-params.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import type { Collection, CollectionMap } from '../plan/infer-collections.js';
-import { ownersOf, paramValue } from '../plan/path-echo.js';
-import { valueFits } from '../prism/schema-check.js';
+import { ownersOf } from '../plan/path-echo.js';
+import { paramFits } from '../prism/schema-check.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { isObject } from '../schema/schema-facts.js';
 import type { StoredRecord, StoreSnapshot } from './store.js';
@@ -129,7 +129,7 @@ export function wrongPathParam(collection: Collection, path: string): string | u
   for (const { name, schema } of spec.request?.path ?? []) {
     const text = params[name];
     if (text === undefined || !isObject(schema)) continue;
-    if (!valueFits(paramValue(text, schema), schema, bundleOf(spec)))
+    if (!paramFits(text, schema, bundleOf(spec)))
       return `the path parameter ${name} "${text}" does not fit the contract, so no request could reach it.`;
   }
   return undefined;

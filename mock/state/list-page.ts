@@ -25,23 +25,28 @@ export function listPage(
   const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
   const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
   const version = tools.store.version(collectionKey);
+  const ours = decodeCursor(cursor);
+  // Not ours: the id of the record the page starts after (`after=obj_123`, as OpenAI and Stripe page), else
+  // refused where documented, else the first page.
+  let records: StoredRecord[] | undefined;
+  let named: number | undefined;
+  if (!ours) {
+    records = tools.store.list(collectionKey).reverse();
+    named = afterRecord(records, idField, cursor);
+    if (named === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
+  }
   // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once. The
   // version (the store's count of changes when the collection last changed) comes after it: each collection
-  // adds one map, its versions entries in it. A cursor's text names one page of a version.
-  const key = [request.operationId, limit, typeof cursor === 'string' ? cursor : '', collectionKey, version];
-  const known = typeof cursor === 'object' ? undefined : tools.pages.get(key);
+  // adds one map, its versions entries in it. Last the cursor's text, of one the mock issued or a record's id;
+  // any other names the first page, and shares its entry.
+  const part = typeof cursor === 'string' && (ours !== undefined || named !== undefined) ? cursor : '';
+  const key = [request.operationId, limit, collectionKey, version, part];
+  const known = tools.pages.get(key);
   if (known) return { body: known };
-  const records = tools.store.list(collectionKey).reverse();
-  const ours = decodeCursor(cursor);
+  records ??= tools.store.list(collectionKey).reverse();
   // Ours starts after the record it names, wherever that is now (a record created or deleted since the last page
-  // moves no other; see nextCursor); not ours, after the record whose id it is (`after=obj_123`, as OpenAI and
-  // Stripe page), else it is refused where documented.
-  let start = ours && startOf(ours, records, idField);
-  if (start === undefined) {
-    start = afterRecord(records, idField, cursor);
-    if (start === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
-    start ??= 0;
-  }
+  // moves no other; see nextCursor).
+  const start = ours ? startOf(ours, records, idField) : (named ?? 0);
   const page = records.slice(start, start + limit);
   // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
   const weight = page.length + 1;

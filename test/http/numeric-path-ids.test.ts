@@ -124,4 +124,22 @@ describe('default: the state under a numeric parent', () => {
     ).rejects.toThrow(/customer_id "8", but its collection path says "7"/);
     await newMock({ contract, state: { '/customers/7/orders': [{ id: 1, customer_id: 7, total: 2.5 }] } });
   });
+
+  // Prism reads a request's path parameters with type coercion: /customers/07/orders gets through, so records
+  // kept under it can be read, and the state API takes them as a request would.
+  test('fixtures under /customers/07/orders are taken, as a request to that path is', async () => {
+    const mock = await newMock({ contract, state: { '/customers/07/orders': [{ id: 1, total: 2.5 }] } });
+    await request(mock.app).get('/customers/07/orders').expect(200);
+    await expect(newMock({ contract, state: { '/customers/seven/orders': [] } })).rejects.toThrow(
+      /path parameter customerId "seven"/,
+    );
+  });
+
+  test('a record put at /__mock/state/customers/7/orders/07 is refused, not kept under id 7', async () => {
+    const mock = await newMock({ contract });
+    await request(mock.app).put('/__mock/state/customers/7/orders/07').send({ total: 1 }).expect(422);
+    await request(mock.app).put('/__mock/state/customers/7/orders/8').send({ total: 1 }).expect(201);
+    const { body } = await request(mock.app).get('/__mock/state/customers/7/orders/8').expect(200);
+    expect(body).toMatchObject({ id: 8, customer_id: 7, total: 1 });
+  });
 });

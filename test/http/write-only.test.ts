@@ -82,4 +82,22 @@ describe('a write-only field', () => {
       .send({ name: 'Ada' });
     expect(refused.status).toBe(422);
   });
+
+  // Prism's strip does not look inside allOf: the schema is merged first.
+  test('inside an allOf is not drawn either', async () => {
+    const composed = CONTRACT.replace(
+      /    User:\n[\s\S]*$/,
+      [
+        '    User:',
+        '      allOf:',
+        '        - { type: object, required: [id], properties: { id: { type: string, readOnly: true } } }',
+        '        - { type: object, required: [password], properties: { password: { type: string, writeOnly: true } } }',
+        '',
+      ].join('\n'),
+    );
+    const { app } = createApp(await loadContract(await inlineContract(composed)), { stateless: true });
+    const res = await request(app).get('/users/u1').expect(200);
+    expect(res.body).toHaveProperty('id');
+    expect(res.body).not.toHaveProperty('password');
+  });
 });
