@@ -52,7 +52,8 @@ export interface ListPlan {
   readonly nextNullable: boolean;
   /**
    * Whether a cursor that names the page's last record fits where it goes: the next cursor field's schema and
-   * the cursor parameter's (a contract may bound its length). Otherwise the mock's cursors are offsets only.
+   * the cursor parameter's (a contract may bound its length). Otherwise the mock's cursors only count the
+   * records older than the page (see list-page.ts).
    */
   cursorFits(cursor: string): boolean;
   /** The envelope's boolean that says whether more records follow (`has_more`), if it has one. */

@@ -101,6 +101,9 @@ interface OurCursor {
   offset?: number;
 }
 
+/** No cursor: the first page (one object for every list request without one). */
+const FIRST_PAGE: OurCursor = Object.freeze({ offset: 0 });
+
 /** Where a cursor this mock issued starts in the records as they are now (newest first). */
 function startOf(cursor: OurCursor, records: readonly StoredRecord[], idField: string): number {
   const after = afterRecord(records, idField, cursor.after);
@@ -115,7 +118,7 @@ function startOf(cursor: OurCursor, records: readonly StoredRecord[], idField: s
  * offset is what its cursors said before (`{ offset }`).
  */
 function decodeCursor(value: string | string[] | undefined): OurCursor | undefined {
-  if (value === undefined || value === '') return { offset: 0 };
+  if (value === undefined || value === '') return FIRST_PAGE;
   if (typeof value !== 'string') return undefined;
   try {
     const read = JSON.parse(utf8Text(fromBase64(value))) as OurCursor;

@@ -103,11 +103,13 @@ export function makeCreated(
   const fixed: StoredRecord = {};
   const decided = new Set<string>();
   const unsent = unsentFields(collection, plan, body);
+  // What the references to its parents are written with (a number where the field takes one), looked up once.
+  const ownerFields = ownerValues(owners);
   for (const name in properties) {
     if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
     const schema = properties[name]!;
     // The path wins: a record created under /members/m1 belongs to m1, whatever the body says.
-    if (Object.hasOwn(owners, name)) fixed[name] = ownerValues(owners)[name];
+    if (Object.hasOwn(owners, name)) fixed[name] = ownerFields[name];
     else if (Object.hasOwn(body, name) && keeps(plan, name, body[name])) fixed[name] = copyOf(body[name]);
     else if (
       isObject(requested[name]) &&
