@@ -105,11 +105,17 @@ export function answerRequest<E extends ContractExchange>(
   const { reply, changed } = carryOut(
     context,
     session,
-    { path: routedPath, pathParams, query: ex.query, body: ex.body },
+    { path: routedPath, pathParams, query: ex.query, body: ex.body, contentType: mediaTypeOf(ex.requestHeaders) },
     decision,
   );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
   transport.later(ex, decision.delay, () => transport.finish(ex, reply));
+}
+
+/** The request's `content-type`, as sent. */
+function mediaTypeOf(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  const type = headers['content-type'];
+  return typeof type === 'string' ? type : undefined;
 }
 
 /** Counts the request (and the create) in the session, and uses up the override applied. */

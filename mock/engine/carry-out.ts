@@ -11,10 +11,12 @@ import type { Answer } from '../respond/decide.js';
 export interface CarryOutRequest extends RenderRequest {
   query: Record<string, string | string[]>;
   body: unknown;
+  /** The body's media type, as sent. */
+  contentType: string | undefined;
 }
 
 /**
- * Makes the reply of an answer; for a state answer it creates, lists, reads or deletes in the session's
+ * Makes the reply of an answer; for a state answer it creates, lists, reads, updates or deletes in the session's
  * store, and says whether the store changed.
  */
 export function carryOut(
@@ -33,8 +35,9 @@ export function carryOut(
   if (source.from === 'contract') return { reply: render(source.body), changed: false };
   const tools = stateToolsOf(context, session);
   // Written out, not spread: on Node 20 `{ ...request, more }` takes V8's slow path (about 2 µs a request).
-  const { path, pathParams, query, body } = request;
-  const stateRequest = { path, pathParams, query, body, operationId: rendering.operationId, key: rendering.key };
+  const { path, pathParams, query, body, contentType } = request;
+  const { operationId, key } = rendering;
+  const stateRequest = { path, pathParams, query, body, contentType, operationId, key };
   const result = answerFromState(source.collection, tools, stateRequest, render);
   const { role } = source.collection;
   // Records and pages are frozen: one read before is sent as the text it was sent as (and the journal keeps

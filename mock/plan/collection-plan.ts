@@ -23,8 +23,10 @@ export interface CollectionPlan {
   readonly list?: ListPlan;
   /** For the create operation. */
   readonly create?: CreatePlan;
+  /** For an update (the item's PUT or PATCH). */
+  readonly update?: UpdatePlan;
   /**
-   * For read and remove: whether a record that is not there answers the mock's 404 (the operation documents a
+   * For read, update and remove: whether a record that is not there answers the mock's 404 (the operation documents a
    * 404, `4XX` or `default` response), or, when the operation documents none of them, a generated success as
    * stateless mode answers: the mock never answers a status the contract does not have.
    */
@@ -88,6 +90,21 @@ export interface CreatePlan {
   keeps?(name: string, value: unknown): boolean;
 }
 
+/** What an update (the item's PUT or PATCH) needs besides the request. */
+export interface UpdatePlan {
+  /**
+   * `replace` (PUT): the fields its request declares take what was sent, and those not sent are dropped unless
+   * the record requires them; `merge` (PATCH): what was sent is merged in as a JSON Merge Patch (RFC 7396).
+   */
+  readonly mode: 'replace' | 'merge';
+  /** The fields the request body declares; empty when it declares none (every record field may be sent). */
+  readonly declared: ReadonlySet<string>;
+  /** The record's read-only fields: the server's, whatever a client sends. */
+  readonly readOnly: ReadonlySet<string>;
+  /** As a create's {@link CreatePlan.keeps}: whether a value sent for a field may be kept in the record. */
+  keeps(name: string, value: unknown): boolean;
+}
+
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
 const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
 const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
@@ -104,7 +121,10 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const keyOf = compileKey(collection.path);
   if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
   if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
-  return { collection, role, keyOf, missingIsNotFound: documents(operation, /^(404|4xx|default)$/i) };
+  const missingIsNotFound = documents(operation, /^(404|4xx|default)$/i);
+  if (role === 'update')
+    return { collection, role, keyOf, missingIsNotFound, update: planUpdate(operation, collection) };
+  return { collection, role, keyOf, missingIsNotFound };
 }
 
 /**
@@ -163,27 +183,53 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   };
 }
 
-function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
+/** The JSON schema of an operation's request body (its `allOf` merged), if it takes JSON. */
+function requestSchemaOf(operation: Operation): JsonObject | undefined {
   const contents = operation.spec.request?.body?.contents ?? [];
   const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
-  const requestSchema = isObject(found) ? mergedSchema(found) : undefined;
-  const parts = new BoundedTrieMemo<JsonObject>(OPEN_PARTS);
+  return isObject(found) ? mergedSchema(found) : undefined;
+}
+
+/**
+ * Whether a value sent for a field may be kept in a record: fields whose request and response declarations
+ * differ (an id sent, an object answered) have their values checked, each in the draft the record schema names.
+ */
+function keepsOf(
+  operation: Operation,
+  requestSchema: JsonObject | undefined,
+  schema: JsonObject,
+): (name: string, value: unknown) => boolean {
   const requested = propertiesOf(requestSchema);
   const answered = propertiesOf(schema);
-  // Fields whose request and response declarations differ (an id sent, an object answered): values are checked.
-  // Each checked in the draft the record schema names.
   const differ = new Map(
     Object.keys(answered)
       .filter((name) => !sameSchema(requested[name], answered[name]))
       .map((name) => [name, inRootDraft(answered[name]!, schema)]),
   );
   const bundle = bundleOf(operation.spec);
+  return (name, value) => {
+    const field = differ.get(name);
+    return field === undefined || valueFits(value, field, bundle);
+  };
+}
+
+function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
+  const requestSchema = requestSchemaOf(operation);
+  const answered = propertiesOf(collection.schema);
+  return {
+    mode: operation.method === 'patch' ? 'merge' : 'replace',
+    declared: new Set(Object.keys(propertiesOf(requestSchema))),
+    readOnly: new Set(Object.keys(answered).filter((name) => answered[name]!.readOnly === true)),
+    keeps: keepsOf(operation, requestSchema, collection.schema),
+  };
+}
+
+function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
+  const requestSchema = requestSchemaOf(operation);
+  const parts = new BoundedTrieMemo<JsonObject>(OPEN_PARTS);
   return {
     requestSchema,
-    keeps: (name, value) => {
-      const field = differ.get(name);
-      return field === undefined || valueFits(value, field, bundle);
-    },
+    keeps: keepsOf(operation, requestSchema, schema),
     openPart(decided) {
       // The names themselves are the key's parts (a joined key made nothing decided and `['']` one key), after
       // their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).

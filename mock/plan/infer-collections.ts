@@ -1,5 +1,6 @@
 // Finds the contract's collections from its shape: a path whose POST creates and GET lists, and an item
-// path one parameter below it whose GET reads and DELETE removes. Nothing here knows about passes.
+// path one parameter below it whose GET reads, PUT and PATCH update and DELETE removes. Nothing here knows
+// about passes.
 import type { Operation } from '../contract/contract.js';
 import { answeredSchema, mergedSchema } from '../prism/schema-check.js';
 import { isObject, type JsonObject } from '../schema/schema-facts.js';
@@ -21,11 +22,13 @@ export interface Collection {
   create: Operation;
   list: Operation;
   read?: Operation;
+  /** The item's PUT and PATCH, when they take a JSON body and answer the record or nothing. */
+  update: Operation[];
   remove?: Operation;
 }
 
 /** What an operation does to a collection's state. */
-export type CollectionRole = 'create' | 'list' | 'read' | 'remove';
+export type CollectionRole = 'create' | 'list' | 'read' | 'update' | 'remove';
 
 /** Every collection of the contract, and for each operation its role. */
 export interface CollectionMap {
@@ -65,6 +68,9 @@ function infer(operations: Operation[]): CollectionMap {
     const readable = itemPath ? byKey.get(`get ${itemPath}`) : undefined;
     const read = readable && answersRecords(readable, schema) ? readable : undefined;
     const remove = itemPath ? byKey.get(`delete ${itemPath}`) : undefined;
+    const update = ['put', 'patch']
+      .map((method) => (itemPath ? byKey.get(`${method} ${itemPath}`) : undefined))
+      .filter((op): op is Operation => op !== undefined && updatesRecords(op, schema));
     const idParam = itemPath ? /\{([^}]+)\}$/.exec(itemPath)?.[1] : undefined;
     const scope = [...create.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     const idField = idFieldOf(schema, idParam, scope);
@@ -77,12 +83,14 @@ function infer(operations: Operation[]): CollectionMap {
       create,
       list,
       read,
+      update,
       remove,
     };
     collections.push(collection);
     roles.set(create, { collection, role: 'create' });
     roles.set(list, { collection, role: 'list' });
     if (read) roles.set(read, { collection, role: 'read' });
+    for (const op of update) roles.set(op, { collection, role: 'update' });
     if (remove) roles.set(remove, { collection, role: 'remove' });
   }
   return { collections, roles };
@@ -124,6 +132,21 @@ function answersRecords(read: Operation, record: JsonObject): boolean {
   const schema = successSchema(read);
   return schema !== undefined && recordFits(schema, record);
 }
+
+/**
+ * Whether an item's PUT or PATCH changes the record: it takes a JSON body, and its success answers the record
+ * (a schema records fit) or nothing (`204`). One that answers something else (a job, `202`) is left to the
+ * contract: the mock could not say what it changed.
+ */
+function updatesRecords(operation: Operation, record: JsonObject): boolean {
+  const takesJson = operation.spec.request?.body?.contents?.some((c) => JSON_TYPE.test(c.mediaType)) ?? false;
+  const { success } = compileResponses(operation.spec.responses);
+  if (!takesJson || !success || !/^2/.test(success.code)) return false;
+  if (!success.contents?.length) return true;
+  return success.contents.some((c) => JSON_TYPE.test(c.mediaType)) && answersRecords(operation, record);
+}
+
+const JSON_TYPE = /[/+]json\b/i;
 
 function recordSchema(create: Operation): JsonObject | undefined {
   const schema = successSchema(create);

@@ -1,4 +1,4 @@
-// Answers the operations of an inferred collection from the state store: create, list, read, delete.
+// Answers the operations of an inferred collection from the state store: create, list, read, update, delete.
 import type { Collection } from '../plan/infer-collections.js';
 import type { CollectionPlan, CreatePlan } from '../plan/collection-plan.js';
 import { problem, type Violation } from '../http/problems.js';
@@ -7,6 +7,7 @@ import bytes from 'bytes';
 import { listPage } from './list-page.js';
 import { counted } from '../lib/counted.js';
 import { makeCreated } from './make-record.js';
+import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
 
@@ -51,6 +52,18 @@ export function answerFromState(
     const record = store.get(collectionKey, id);
     return { reply: record ? render(record) : missing(), changed: false };
   }
+  if (role === 'update') {
+    const stored = store.get(collectionKey, id);
+    if (!stored) return { reply: missing(), changed: false };
+    const { pathParams, body, contentType } = request;
+    const updated = updateRecord(collection, plan.update!, stored, { pathParams, body, contentType, now: tools.now() });
+    // A body the mock cannot lay over a record (a JSON Patch list): answered as the contract says, nothing changed.
+    if (updated === undefined) return { reply: render(), changed: false };
+    if ('unfit' in updated) return { reply: unfitChange(collection, id, updated.unfit, request), changed: false };
+    const outcome = store.put(collectionKey, id, updated.record);
+    if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
+    return { reply: render(updated.record), changed: true };
+  }
   const outcome = store.delete(collectionKey, id);
   if (outcome === 'state-full') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
   return { reply: outcome === 'deleted' ? render() : missing(), changed: outcome === 'deleted' };
@@ -77,9 +90,13 @@ function createRecord(
   }
 }
 
+/** What a record is called: `pass_id` names a pass; a contract with `{id}` gets "record". */
+function nounOf(collection: Collection): string {
+  return collection.idParam?.replace(/(_id|Id)$/, '').replace(/^id$/, 'record') ?? 'record';
+}
+
 function notFound(collection: Collection, id: string, request: StateRequest): Reply {
-  // `pass_id` names a pass; a contract with `{id}` gets "record".
-  const noun = collection.idParam?.replace(/(_id|Id)$/, '').replace(/^id$/, 'record') ?? 'record';
+  const noun = nounOf(collection);
   const violation: Violation = {
     location: 'path',
     pointer: `/${collection.idParam}`,
@@ -88,6 +105,22 @@ function notFound(collection: Collection, id: string, request: StateRequest): Re
   const detail = `${request.operationId}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
   // A valid request for a record that is not there: the journal keeps no violation.
   return problemReply(problem('notFound', detail, { instance: request.path, violations: [violation] }), {}, []);
+}
+
+/** The refusal of an update that would leave the record outside its schema: what would break, and where. */
+function unfitChange(
+  collection: Collection,
+  id: string,
+  unfit: { pointer: string; message: string }[],
+  request: StateRequest,
+): Reply {
+  const violations: Violation[] = unfit.map(({ pointer, message }) => ({ location: 'body', pointer, message }));
+  const broken = unfit.map(({ pointer, message }) => (pointer === '/' ? message : `${pointer}: ${message}`));
+  const detail =
+    `${request.operationId}: the change would leave ${nounOf(collection)} ${id} outside its schema, so nothing ` +
+    `was changed: ${broken.join('; ')}.`;
+  // The request fits the contract (its body was checked): the journal keeps no violation.
+  return problemReply(problem('invalidBody', detail, { instance: request.path, violations }), {}, []);
 }
 
 /**

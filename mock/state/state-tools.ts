@@ -21,6 +21,8 @@ export interface StateRequest {
   pathParams: Record<string, string>;
   query: Record<string, string | string[]>;
   body: unknown;
+  /** The request body's media type (an update reads `application/merge-patch+json`). */
+  contentType?: string;
   /** The generation key of this request (seed-stable, unique per create). */
   key: string;
 }

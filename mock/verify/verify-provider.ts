@@ -58,7 +58,8 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
   const { operations, title, version } = await loadContract(contract);
   const { collections, roles } = inferCollections(operations);
   const session = createVerifySession({ baseUrl, headers, seed, timeoutMs, params });
-  const others = operations.filter((operation) => !roles.has(operation));
+  // Updates are walked as the item's other operations are: once, on the record just created.
+  const others = operations.filter((operation) => (roles.get(operation)?.role ?? 'update') === 'update');
   const walked = new Set<Operation>();
   for (const collection of collections) {
     const { itemPath } = collection;

@@ -33,6 +33,7 @@ const PASS: JsonObject = {
 const collection = (schema: JsonObject = PASS): Collection => ({
   path: '/members/{member_id}/passes',
   idField: 'id',
+  update: [],
   schema,
   create: {} as Operation,
   list: {} as Operation,

@@ -63,6 +63,7 @@ describe('ownersOf', () => {
   const collectionOf = (path: string, properties: object): Collection => ({
     path,
     idField: 'id',
+    update: [],
     schema: object(properties),
     create: operation('post', path),
     list: operation('get', path),
@@ -195,6 +196,7 @@ describe('a path parameter in a field that takes a number or a boolean', () => {
     const orders: Collection = {
       path: '/customers/{customerId}/orders',
       idField: 'id',
+      update: [],
       schema: object({ id: INTEGER, customer_id: { type: 'integer', minimum: 1 } }),
       create: operation('post', '/customers/{customerId}/orders'),
       list: operation('get', '/customers/{customerId}/orders'),

@@ -1,0 +1,97 @@
+// The record an update (the item's PUT or PATCH) leaves: what was sent laid over the stored record, the id,
+// the path's owners and read-only fields kept the server's, the update time set; or why it would not fit.
+import type { UpdatePlan } from '../plan/collection-plan.js';
+import type { Collection } from '../plan/infer-collections.js';
+import { ownersOf } from '../plan/path-echo.js';
+import { schemaFindings } from '../prism/schema-check.js';
+import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
+import { bundleOf } from '../schema/operation-bundle.js';
+import { recordRoles } from './record-roles.js';
+import { isoTime } from '../lib/iso-time.js';
+import type { StoredRecord } from './store.js';
+
+/** What an update asks: the path's parameters, the body sent, its media type, and the time of the change. */
+export interface UpdateRequest {
+  pathParams: Readonly<Record<string, string>>;
+  body: unknown;
+  contentType?: string;
+  now: Date;
+}
+
+/** The updated record, or what in it would break the record schema (nothing is stored then). */
+export type Updated = { record: StoredRecord } | { unfit: { pointer: string; message: string }[] };
+
+/**
+ * The record an update leaves. PUT (`replace`) sets the fields its request declares to what was sent and drops
+ * those not sent, unless the record requires them; PATCH (`merge`) merges the body in as RFC 7396 says (`null`
+ * removes a field; with plain `application/json`, a field that may be `null` takes it). A field the client
+ * may not set (the id, an owner from the path, a read-only one) or a value that does not fit the record's
+ * declaration is passed over. `undefined` when the body is not a JSON object (a JSON Patch list, say).
+ * @example updateRecord(collection, plan.update, stored, { pathParams, body: { title: 'New' }, now: new Date() })
+ */
+export function updateRecord(
+  collection: Collection,
+  plan: UpdatePlan,
+  stored: StoredRecord,
+  request: UpdateRequest,
+): Updated | undefined {
+  const { body } = request;
+  if (!isObject(body)) return undefined;
+  const properties = propertiesOf(collection.schema);
+  const open = Object.keys(properties).length === 0;
+  const owners = ownersOf(collection, request.pathParams);
+  const settable = (name: string) =>
+    (open || Object.hasOwn(properties, name)) &&
+    name !== collection.idField &&
+    !Object.hasOwn(owners, name) &&
+    !plan.readOnly.has(name);
+  const required = new Set(Array.isArray(collection.schema.required) ? collection.schema.required : []);
+  const record: StoredRecord = { ...stored };
+  if (plan.mode === 'replace') {
+    for (const name of Object.keys(properties)) {
+      if (!settable(name)) continue;
+      if (Object.hasOwn(body, name)) {
+        if (plan.keeps(name, body[name])) record[name] = structuredClone(body[name]);
+      } else if ((plan.declared.size === 0 || plan.declared.has(name)) && !required.has(name)) delete record[name];
+    }
+    for (const name of Object.keys(body)) if (open && settable(name)) record[name] = structuredClone(body[name]);
+  } else {
+    const mergePatch = /merge-patch/i.test(request.contentType ?? '');
+    for (const [name, value] of Object.entries(body)) {
+      if (!settable(name)) continue;
+      if (value === null && (mergePatch || !isNullable(properties[name]))) delete record[name];
+      else {
+        const merged = mergePatchOf(record[name], value);
+        if (plan.keeps(name, merged)) record[name] = merged;
+      }
+    }
+  }
+  const sent = (name: string) => Object.hasOwn(body, name) && settable(name);
+  // As a create writes its times (to the millisecond), so an update is never before the record's creation.
+  const now = isoTime(request.now);
+  for (const field of recordRoles(collection.schema).updated) {
+    if (!sent(field.name)) record[field.name] = field.dateOnly ? now.slice(0, 10) : now;
+  }
+  const findings = schemaFindings(record, collection.schema, bundleOf(collection.create.spec), 1, 'record');
+  if (findings.length > 0) {
+    // Prism words them for a response body (`Response record must …`): the record is what they are about.
+    const message = (text: string) => text.replace(/^Response record\s*/, '');
+    const pointer = (path: readonly (string | number)[] = []) => `/${path.slice(1).join('/')}`;
+    return { unfit: findings.map((f) => ({ pointer: pointer(f.path), message: message(f.message) })) };
+  }
+  return { record };
+}
+
+/**
+ * RFC 7396's MergePatch: an object sent is merged into the object there (its `null`s remove), anything else
+ * takes the place of what is there. Makes new objects; what it keeps of the stored record is shared, not copied.
+ */
+function mergePatchOf(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete out[name];
+    else out[name] = mergePatchOf(out[name], value);
+  }
+  return out;
+}
