@@ -49,6 +49,13 @@ describe('a wait refuses a since that is not the id of a call', () => {
   test('a wait whose since is a call id still skips the calls up to it', async () => {
     await request(mock.app).get('/__mock/calls/wait?operationId=listPasses&since=call-1&timeout=10').expect(408);
   });
+
+  test('a since past the newest call (from before a restart) counts every call, as the event stream does', async () => {
+    const res = await request(mock.app)
+      .get('/__mock/calls/wait?operationId=listPasses&since=call-999999&timeout=2000')
+      .expect(200);
+    expect(res.body.call).toMatchObject({ operationId: 'listPasses', path: '/members/m1/passes' });
+  });
 });
 
 describe('POST /__mock/calls/wait refuses a body that is not an object', () => {
