@@ -3,7 +3,7 @@
 // about passes.
 import type { Operation } from '../contract/contract.js';
 import { answeredSchema, mergedSchema } from '../prism/schema-check.js';
-import { isObject, type JsonObject } from '../schema/schema-facts.js';
+import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { compileResponses } from '../schema/response-table.js';
 import { recordFits } from '../schema/record-fit.js';
 
@@ -150,7 +150,24 @@ const JSON_TYPE = /[/+]json\b/i;
 
 function recordSchema(create: Operation): JsonObject | undefined {
   const schema = successSchema(create);
-  return schema && (schema.type === 'object' || isObject(schema.properties)) ? schema : undefined;
+  return schema && (isObjectSchema(schema) || branchesOf(schema)?.every(isObjectSchema)) ? schema : undefined;
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  return isObject(schema) && (schema.type === 'object' || isObject(schema.properties));
+}
+
+/** The kinds of a record (`oneOf: [Cat, Dog]`, or `anyOf`), each with its `allOf` merged; none: `undefined`. */
+function branchesOf(schema: JsonObject): JsonObject[] | undefined {
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  return branches?.map((branch) => (isObject(branch) ? mergedSchema(branch) : {}));
+}
+
+/** The properties a record may have: its own, and its kinds' (the first kind that declares one says it). */
+function recordProperties(schema: JsonObject): Record<string, JsonObject> {
+  const own = propertiesOf(schema);
+  const kinds = (branchesOf(schema) ?? []).map(propertiesOf);
+  return Object.assign({}, ...kinds.reverse(), own) as Record<string, JsonObject>;
 }
 
 /**
@@ -169,7 +186,7 @@ function isItemPath(collectionPath: string, path: string): boolean {
 
 /** `id`, else the property named like the item's path parameter, else the first id-like one that is not a scope. */
 function idFieldOf(schema: JsonObject, idParam: string | undefined, scope: string[]): string {
-  const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const properties = Object.keys(recordProperties(schema));
   if (properties.includes('id')) return 'id';
   if (idParam && properties.includes(idParam)) return idParam;
   return properties.find((p) => /^(uuid|key)$|_id$|Id$/.test(p) && !scope.includes(p)) ?? 'id';

@@ -2,7 +2,7 @@
 // its cached ajv functions, its messages), without the plumbing around them that cost ~35 µs a request.
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { BoundedMemo } from '../lib/bounded-memo.js';
-import { mapSchema } from '../schema/schema-facts.js';
+import { isObject, mapSchema, type JsonObject } from '../schema/schema-facts.js';
 import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { ERROR, INPUT, schemaFindings } from './schema-check.js';
@@ -96,7 +96,27 @@ function normalise(schema: object): object | undefined {
     // Prism validates against the schema as it is when allOf cannot be merged.
   }
   const stripped = bodyParts.stripReadOnlyProperties(merged);
-  return stripped._tag === 'Some' ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => node) as object) : undefined;
+  return stripped._tag === 'Some'
+    ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => withoutReadOnly(node)) as object)
+    : undefined;
+}
+
+/**
+ * A schema node without its read-only properties (nor their names in `required`). Prism's strip does not look
+ * inside `oneOf`/`anyOf` branches: a `oneOf` of a cat and a dog, each with a required read-only `id`, asked a
+ * create for the id the server makes.
+ */
+function withoutReadOnly(node: JsonObject): JsonObject {
+  const properties = node.properties;
+  if (!isObject(properties)) return node;
+  const readOnly = Object.keys(properties).filter(
+    (name) => isObject(properties[name]) && properties[name].readOnly === true,
+  );
+  if (readOnly.length === 0) return node;
+  const kept = Object.fromEntries(Object.entries(properties).filter(([name]) => !readOnly.includes(name)));
+  const out: JsonObject = { ...node, properties: kept };
+  if (Array.isArray(node.required)) out.required = node.required.filter((name) => !readOnly.includes(name as string));
+  return out;
 }
 
 /** Prism's finding for a required body not sent. */

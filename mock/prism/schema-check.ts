@@ -45,19 +45,47 @@ const answered = new WeakMap<object, object>();
 export function answeredSchema<T extends object>(schema: T): T {
   let known = answered.get(schema);
   if (known === undefined) {
-    known = schema;
-    if (hasWriteOnly(schema)) {
-      try {
-        // Merged first: the strip does not look inside `allOf`.
-        const stripped = bodyParts.stripWriteOnlyProperties(mergedSchema(schema));
-        if (stripped._tag === 'Some') known = stripped.value;
-      } catch {
-        // Answered as the contract writes it, as before.
-      }
-    }
+    // A schema that holds itself is answered as written where it holds itself (a recursive `Node`).
+    answered.set(schema, schema);
+    known = hasWriteOnly(schema) ? withoutWriteOnly(schema) : schema;
     answered.set(schema, known);
   }
   return known as T;
+}
+
+function withoutWriteOnly(schema: object): object {
+  let out: object = schema;
+  try {
+    // Merged first: the strip does not look inside `allOf`.
+    const stripped = bodyParts.stripWriteOnlyProperties(mergedSchema(schema));
+    if (stripped._tag === 'Some') out = stripped.value;
+  } catch {
+    // Answered as the contract writes it, as before.
+  }
+  return withAnsweredParts(out);
+}
+
+/**
+ * The schema with its `oneOf`/`anyOf` branches, properties and items answered too: Prism's strip does not look
+ * inside branches, so a `oneOf` of a person (with a write-only `password`) and a robot drew the password.
+ */
+function withAnsweredParts(schema: object): object {
+  const node = schema as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  const answer = (part: unknown) => (isObject(part) ? answeredSchema(part) : part);
+  for (const key of ['oneOf', 'anyOf']) {
+    const branches = node[key];
+    if (!Array.isArray(branches)) continue;
+    const shown = branches.map(answer);
+    if (shown.some((branch, i) => branch !== branches[i])) (out ??= { ...node })[key] = shown;
+  }
+  if (isObject(node.properties)) {
+    const properties = node.properties;
+    const shown = Object.fromEntries(Object.entries(properties).map(([name, part]) => [name, answer(part)]));
+    if (Object.keys(shown).some((name) => shown[name] !== properties[name])) (out ??= { ...node }).properties = shown;
+  }
+  if (isObject(node.items) && answer(node.items) !== node.items) (out ??= { ...node }).items = answer(node.items);
+  return out ?? schema;
 }
 
 function hasWriteOnly(schema: object): boolean {

@@ -15,6 +15,8 @@ const ANNOTATIONS = new Set([
   'externalDocs',
   'deprecated',
   '$comment',
+  // The draft a schema is read in: the loader marks a response's root with it, not the same schema's use in a list.
+  '$schema',
 ]);
 
 /**

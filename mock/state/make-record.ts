@@ -9,7 +9,7 @@ import { ownersOf, ownerValues } from '../plan/path-echo.js';
 import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
-import { settleCreated, settlePlaceholder } from './settle-record.js';
+import { settleCreated, settlePlaceholder, type CreatedTimes } from './settle-record.js';
 import type { StoredRecord } from './store.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { isoTime } from '../lib/iso-time.js';
@@ -130,6 +130,8 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     const bundle = bundleOf(collection.create.spec);
+    const inKind = sentInBranch(generator, collection, { key, pathParams, body, fixed, times, bundle });
+    if (inKind) return inKind;
     return drawFitting(
       key,
       (drawKey) => {
@@ -170,6 +172,64 @@ export function makeCreated(
       Object.hasOwn(record, name) ? fieldFits(record[name], check.fields[name], bundle) : !check.required.has(name),
     );
   return drawFitting(key, build, drawnFit);
+}
+
+/** What a create made of a `oneOf`/`anyOf` record has decided before it draws. */
+interface BranchCreate {
+  key: string;
+  pathParams: Record<string, string>;
+  body: JsonObject;
+  fixed: StoredRecord;
+  times: CreatedTimes;
+  bundle: unknown;
+}
+
+/**
+ * A record of a `oneOf`/`anyOf` schema that keeps what was sent: the first branch (a cat, a dog) whose fields
+ * take the values sent, drawn from that branch with them laid over, that fits the whole schema; `undefined`
+ * when none does, or nothing was sent that a branch declares. Drawn whole, a record took a random branch, and
+ * a dog sent came back a cat.
+ */
+function sentInBranch(
+  generator: BodyGenerator,
+  collection: Collection,
+  create: BranchCreate,
+): StoredRecord | undefined {
+  const { schema } = collection;
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  const fitsWhole = fitsRecordSchema(collection);
+  // The kinds that declare the most of what was sent first: a dog's `pack_size` says it is no cat.
+  const kinds = branches
+    .filter(isObject)
+    .map((branch) => ({ branch, sent: sentFor(collection, branch, create.body) }))
+    .filter(({ sent }) => Object.keys(sent).length > 0)
+    .sort((a, b) => Object.keys(b.sent).length - Object.keys(a.sent).length);
+  for (const { branch, sent } of kinds) {
+    // The record is of this kind, whole: a cat's fields drawn around a dog's values would fit the dog too.
+    const fits = (record: StoredRecord) => valueFits(record, branch, create.bundle) && fitsWhole(record);
+    const record = drawFitting(
+      create.key,
+      (drawKey) => {
+        const drawn = { ...asRecord(generator.generate(branch, drawKey, create.bundle)), ...create.fixed, ...sent };
+        settleCreated(echoPathParams(drawn, collection, create.pathParams), recordRoles(branch), create.times);
+        return drawn;
+      },
+      fits,
+    );
+    if (fits(record)) return record;
+  }
+  return undefined;
+}
+
+/** What was sent that a kind declares and a client may set (not the id, nor a read-only field), copied. */
+function sentFor(collection: Collection, branch: JsonObject, body: JsonObject): StoredRecord {
+  const declared = propertiesOf(branch);
+  const sent: StoredRecord = {};
+  for (const name of Object.keys(body)) {
+    if (name === collection.idField || !Object.hasOwn(declared, name) || declared[name]!.readOnly === true) continue;
+    sent[name] = copyOf(body[name]);
+  }
+  return sent;
 }
 
 /**

@@ -1,0 +1,100 @@
+// Records whose schema is a `oneOf` of kinds (a cat or a dog): a create asks nothing of the client that the
+// server makes (a read-only id in each branch), keeps what was sent in the branch it fits, and answers no
+// write-only field, in the created record, the placeholders or a body drawn without state.
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createApp, loadContract } from '../../mock/index.js';
+import { inlineContract } from '../support/inline-contract.js';
+
+const CONTRACT = `
+openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200':
+          description: The pets
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Pet' } } } }
+    post:
+      operationId: createPet
+      requestBody:
+        content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } }
+      responses:
+        '201':
+          description: Created
+          content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } }
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      parameters: [{ name: petId, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200':
+          description: A pet
+          content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } }
+        '404': { description: No such pet }
+components:
+  schemas:
+    Pet:
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+    Cat:
+      type: object
+      required: [id, pet_type, name, microchip]
+      properties:
+        id: { type: string, readOnly: true }
+        pet_type: { type: string, enum: [cat] }
+        name: { type: string }
+        hunting_skill: { type: string, enum: [clueless, lazy, adventurous] }
+        microchip: { type: string, writeOnly: true, minLength: 8 }
+    Dog:
+      type: object
+      required: [id, pet_type, name]
+      properties:
+        id: { type: string, readOnly: true }
+        pet_type: { type: string, enum: [dog] }
+        name: { type: string }
+        pack_size: { type: integer, minimum: 0 }
+`;
+
+const appOf = async (options: { stateless?: boolean } = {}) =>
+  createApp(await loadContract(await inlineContract(CONTRACT)), options).app;
+
+describe('a record of oneOf kinds', () => {
+  test('is created without the read-only id the server makes', async () => {
+    const res = await request(await appOf())
+      .post('/pets')
+      .send({ pet_type: 'dog', name: 'Rex' })
+      .expect(201);
+    expect(typeof res.body.id).toBe('string');
+  });
+
+  test('keeps what was sent, in the kind it fits', async () => {
+    const app = await appOf();
+    const dog = await request(app).post('/pets').send({ pet_type: 'dog', name: 'Rex', pack_size: 3 }).expect(201);
+    expect(dog.body).toMatchObject({ pet_type: 'dog', name: 'Rex', pack_size: 3 });
+    const cat = await request(app)
+      .post('/pets')
+      .send({ pet_type: 'cat', name: 'Tom', hunting_skill: 'lazy', microchip: '0123456789' })
+      .expect(201);
+    expect(cat.body).toMatchObject({ pet_type: 'cat', name: 'Tom', hunting_skill: 'lazy' });
+    expect((await request(app).get(`/pets/${cat.body.id}`).expect(200)).body).toEqual(cat.body);
+  });
+
+  test('answers no write-only field: not the one sent, not in placeholders, not drawn without state', async () => {
+    const app = await appOf();
+    const cat = await request(app)
+      .post('/pets')
+      .send({ pet_type: 'cat', name: 'Tom', microchip: '0123456789' })
+      .expect(201);
+    expect(cat.body).not.toHaveProperty('microchip');
+    const listed = (await request(app).get('/pets').expect(200)).body as object[];
+    expect(listed.length).toBeGreaterThan(1);
+    expect(listed.filter((pet) => 'microchip' in pet)).toEqual([]);
+    const stateless = await appOf({ stateless: true });
+    for (let i = 0; i < 8; i++) {
+      const drawn = (await request(stateless).get(`/pets/p${i}`).expect(200)).body;
+      expect(drawn).not.toHaveProperty('microchip');
+    }
+  });
+});
