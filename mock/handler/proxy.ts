@@ -132,7 +132,10 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
     if (!plan.collection) return;
     const { session } = ex;
     try {
-      const { kept, refused } = keepUpstreamRecords(plan.collection, session.store, pathParams, status, body);
+      const type = ex.requestHeaders['content-type'];
+      const sent = { body: ex.body, contentType: typeof type === 'string' ? type : undefined, now: new Date() };
+      const answer = { status, body };
+      const { kept, refused } = keepUpstreamRecords(plan.collection, session.store, pathParams, answer, sent);
       if (refused > 0)
         context.logger.warn(`${refused} of the upstream's records were not kept: the state is full.`, {
           operationId: plan.operation.id,

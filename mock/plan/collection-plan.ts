@@ -93,16 +93,17 @@ export interface CreatePlan {
 /** What an update (the item's PUT or PATCH) needs besides the request. */
 export interface UpdatePlan {
   /**
-   * `replace` (PUT): the fields its request declares take what was sent, and those not sent are dropped unless
-   * the record requires them; `merge` (PATCH): what was sent is merged in as a JSON Merge Patch (RFC 7396).
+   * `replace` (PUT): the fields its request declares take what was sent, and those not sent their request
+   * default, or are dropped unless the record requires them; `merge` (PATCH): what was sent is merged in as a
+   * JSON Merge Patch (RFC 7396).
    */
   readonly mode: 'replace' | 'merge';
   /** The fields the request body declares; empty when it declares none (every record field may be sent). */
   readonly declared: ReadonlySet<string>;
+  /** The request body's defaults, by field: a PUT that leaves a field out gives it its default, as a create does. */
+  readonly defaults: ReadonlyMap<string, unknown>;
   /** The record's read-only fields: the server's, whatever a client sends. */
   readonly readOnly: ReadonlySet<string>;
-  /** As a create's {@link CreatePlan.keeps}: whether a value sent for a field may be kept in the record. */
-  keeps(name: string, value: unknown): boolean;
 }
 
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
@@ -214,13 +215,14 @@ function keepsOf(
 }
 
 function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
-  const requestSchema = requestSchemaOf(operation);
+  const requested = propertiesOf(requestSchemaOf(operation));
   const answered = propertiesOf(collection.schema);
+  const defaults = Object.entries(requested).filter(([, field]) => field.default !== undefined);
   return {
     mode: operation.method === 'patch' ? 'merge' : 'replace',
-    declared: new Set(Object.keys(propertiesOf(requestSchema))),
+    declared: new Set(Object.keys(requested)),
+    defaults: new Map(defaults.map(([name, field]) => [name, field.default])),
     readOnly: new Set(Object.keys(answered).filter((name) => answered[name]!.readOnly === true)),
-    keeps: keepsOf(operation, requestSchema, collection.schema),
   };
 }
 

@@ -1,9 +1,10 @@
 // Records a real backend answered with, kept as the mock's state (the proxy's `recordState`): a later run
-// without the backend serves what it created, listed, read, and no longer what it deleted.
+// without the backend serves what it created, listed, read and updated, and no longer what it deleted.
 import type { CollectionPlan } from '../plan/collection-plan.js';
 import { isObject } from '../schema/schema-facts.js';
 import { valueFits } from '../prism/schema-check.js';
-import type { Store, StoredRecord } from './store.js';
+import type { Store, StoreOutcome, StoredRecord } from './store.js';
+import { updateRecord } from './update-record.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 
 /** What became of an upstream answer's records: how many were kept, and how many the store refused. */
@@ -13,38 +14,52 @@ export interface KeptFromUpstream {
 }
 
 /**
- * Keeps the records of a backend's successful answer to an operation of a collection: a created or read record,
- * the records of a list page, or the removal of a deleted one. Only records that fit the collection's schema
- * are kept (a record the mock could not serve again is no use), each once, frozen as the store wants it.
- * @example keepUpstreamRecords(plan, session.store, { member_id: 'm1' }, 200, { data: [pass], next_cursor: null })
+ * Keeps the records of a backend's successful answer to an operation of a collection: a created, read or
+ * updated record, the records of a list page, or the removal of a deleted one. Only records that fit the
+ * collection's schema are kept (a record the mock could not serve again is no use), each once, frozen as the
+ * store wants it. An update answered without the record (`204`) is applied to the record kept, as the mock
+ * applies one (see update-record.ts); one that cannot be applied drops it, so the mock does not serve it stale.
+ * @example keepUpstreamRecords(plan, store, { member_id: 'm1' }, { status: 200, body: { data: [pass] } }, sent)
  */
 export function keepUpstreamRecords(
   plan: CollectionPlan,
   store: Store,
   pathParams: Readonly<Record<string, string>>,
-  status: number,
-  body: unknown,
+  answer: { status: number; body: unknown },
+  sent: { body: unknown; contentType?: string; now: Date },
 ): KeptFromUpstream {
   const outcome = { kept: 0, refused: 0 };
+  const { status, body } = answer;
   if (status < 200 || status > 299) return outcome;
   const { collection, role } = plan;
   const key = plan.keyOf(pathParams);
+  const id = collection.idParam ? pathParams[collection.idParam] : undefined;
   if (role === 'remove') {
-    const id = collection.idParam ? pathParams[collection.idParam] : undefined;
     if (id !== undefined && store.delete(key, id) === 'deleted') outcome.kept++;
+    return outcome;
+  }
+  if (role === 'update' && !isObject(body)) {
+    const stored = id === undefined ? undefined : store.get(key, id);
+    if (id === undefined || stored === undefined) return outcome;
+    const updated = updateRecord(collection, plan.update!, stored, { pathParams, ...sent });
+    if (updated !== undefined && 'record' in updated) count(outcome, store.put(key, id, updated.record));
+    else if (store.delete(key, id) === 'deleted') outcome.kept++;
     return outcome;
   }
   const bundle = bundleOf(collection.create.spec);
   const records = role === 'list' ? recordsOf(body, plan.list?.where ?? []) : [body];
   for (const record of records) {
     if (!isObject(record) || !valueFits(record, collection.schema, bundle)) continue;
-    const id = record[collection.idField];
-    if (typeof id !== 'string' && typeof id !== 'number') continue;
-    const stored = store.put(key, String(id), Object.freeze(structuredClone(record)) as StoredRecord);
-    if (stored === 'stored') outcome.kept++;
-    else outcome.refused++;
+    const recordId = record[collection.idField];
+    if (typeof recordId !== 'string' && typeof recordId !== 'number') continue;
+    count(outcome, store.put(key, String(recordId), Object.freeze(structuredClone(record)) as StoredRecord));
   }
   return outcome;
+}
+
+function count(outcome: KeptFromUpstream, stored: StoreOutcome): void {
+  if (stored === 'stored') outcome.kept++;
+  else outcome.refused++;
 }
 
 /** The records of a list answer: the body itself, or the envelope's array (`data`). */

@@ -3,7 +3,7 @@
 import type { UpdatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
-import { schemaFindings } from '../prism/schema-check.js';
+import { schemaFindings, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { recordRoles } from './record-roles.js';
@@ -22,11 +22,12 @@ export interface UpdateRequest {
 export type Updated = { record: StoredRecord } | { unfit: { pointer: string; message: string }[] };
 
 /**
- * The record an update leaves. PUT (`replace`) sets the fields its request declares to what was sent and drops
- * those not sent, unless the record requires them; PATCH (`merge`) merges the body in as RFC 7396 says (`null`
- * removes a field; with plain `application/json`, a field that may be `null` takes it). A field the client
- * may not set (the id, an owner from the path, a read-only one) or a value that does not fit the record's
- * declaration is passed over. `undefined` when the body is not a JSON object (a JSON Patch list, say).
+ * The record an update leaves. PUT (`replace`) sets the fields its request declares to what was sent, gives
+ * those not sent their request default, or drops them unless the record requires them; PATCH (`merge`) merges
+ * the body in as RFC 7396 says (`null` removes a field; with plain `application/json`, a field that takes
+ * `null` takes it). A field the client may not set (the id, an owner from the path, a read-only one) is passed
+ * over. The record is then checked whole: a value it refuses makes the change unfit, and nothing of it is kept.
+ * `undefined` when the body is not a JSON object (a JSON Patch list, say).
  * @example updateRecord(collection, plan.update, stored, { pathParams, body: { title: 'New' }, now: new Date() })
  */
 export function updateRecord(
@@ -38,6 +39,7 @@ export function updateRecord(
   const { body } = request;
   if (!isObject(body)) return undefined;
   const properties = propertiesOf(collection.schema);
+  const bundle = bundleOf(collection.create.spec);
   const open = Object.keys(properties).length === 0;
   const owners = ownersOf(collection, request.pathParams);
   const settable = (name: string) =>
@@ -48,22 +50,23 @@ export function updateRecord(
   const required = new Set(Array.isArray(collection.schema.required) ? collection.schema.required : []);
   const record: StoredRecord = { ...stored };
   if (plan.mode === 'replace') {
-    for (const name of Object.keys(properties)) {
+    const names = open ? Object.keys(body) : Object.keys(properties);
+    for (const name of names) {
       if (!settable(name)) continue;
-      if (Object.hasOwn(body, name)) {
-        if (plan.keeps(name, body[name])) record[name] = structuredClone(body[name]);
-      } else if ((plan.declared.size === 0 || plan.declared.has(name)) && !required.has(name)) delete record[name];
+      if (Object.hasOwn(body, name)) record[name] = structuredClone(body[name]);
+      else if (plan.declared.size > 0 && !plan.declared.has(name)) continue;
+      else if (plan.defaults.has(name)) record[name] = structuredClone(plan.defaults.get(name));
+      else if (!required.has(name)) delete record[name];
     }
-    for (const name of Object.keys(body)) if (open && settable(name)) record[name] = structuredClone(body[name]);
   } else {
     const mergePatch = /merge-patch/i.test(request.contentType ?? '');
+    // A field takes null when its schema lets it: `nullable`, a type list with null, or an `anyOf` with null.
+    const takesNull = (name: string) =>
+      isObject(properties[name]) && (isNullable(properties[name]) || valueFits(null, properties[name], bundle));
     for (const [name, value] of Object.entries(body)) {
       if (!settable(name)) continue;
-      if (value === null && (mergePatch || !isNullable(properties[name]))) delete record[name];
-      else {
-        const merged = mergePatchOf(record[name], value);
-        if (plan.keeps(name, merged)) record[name] = merged;
-      }
+      if (value === null && (mergePatch || !takesNull(name))) delete record[name];
+      else record[name] = mergePatchOf(record[name], value);
     }
   }
   const sent = (name: string) => Object.hasOwn(body, name) && settable(name);
@@ -72,10 +75,10 @@ export function updateRecord(
   for (const field of recordRoles(collection.schema).updated) {
     if (!sent(field.name)) record[field.name] = field.dateOnly ? now.slice(0, 10) : now;
   }
-  const findings = schemaFindings(record, collection.schema, bundleOf(collection.create.spec), 1, 'record');
+  const findings = schemaFindings(record, collection.schema, bundle, 1, 'record');
   if (findings.length > 0) {
-    // Prism words them for a response body (`Response record must …`): the record is what they are about.
-    const message = (text: string) => text.replace(/^Response record\s*/, '');
+    // Prism words them for a response body (`Response record parameter title must …`): the pointer names the field.
+    const message = (text: string) => text.replace(/^Response record\s*(?:(?:parameter|property) \S+ )?/, '');
     const pointer = (path: readonly (string | number)[] = []) => `/${path.slice(1).join('/')}`;
     return { unfit: findings.map((f) => ({ pointer: pointer(f.path), message: message(f.message) })) };
   }

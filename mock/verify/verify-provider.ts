@@ -1,7 +1,7 @@
 // Verifies a real provider against the contract: walks its operations and checks every answer.
 import { loadContract, type Operation } from '../node/load-contract.js';
 import { DEFAULT_CONTRACT } from '../node/default-contract.js';
-import { inferCollections } from '../plan/infer-collections.js';
+import { inferCollections, type Collection } from '../plan/infer-collections.js';
 import { walkCollection } from './walk-collection.js';
 import { createVerifySession } from './verify-session.js';
 import type { VerifyReport } from './verify-report.js';
@@ -62,10 +62,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
   const others = operations.filter((operation) => (roles.get(operation)?.role ?? 'update') === 'update');
   const walked = new Set<Operation>();
   for (const collection of collections) {
-    const { itemPath } = collection;
-    const itemOperations = itemPath
-      ? others.filter((op) => op.path === itemPath || op.path.startsWith(`${itemPath}/`))
-      : [];
+    const itemOperations = others.filter((op) => itemOwner(collections, op) === collection);
     itemOperations.forEach((op) => walked.add(op));
     await walkCollection(session, collection, itemOperations);
   }
@@ -75,4 +72,18 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyRepo
     else await session.call(operation, {}, plan);
   }
   return { ...session.report(), baseUrl, contract: { title, version } };
+}
+
+/**
+ * The collection whose item an operation acts on: the one with the longest item path at or above its path
+ * (`/boards/{boardId}/notes/{noteId}` is a note's, not its board's), so each is walked once, on its own record.
+ */
+function itemOwner(collections: readonly Collection[], operation: Operation): Collection | undefined {
+  let owner: Collection | undefined;
+  for (const collection of collections) {
+    const { itemPath } = collection;
+    if (!itemPath || (operation.path !== itemPath && !operation.path.startsWith(`${itemPath}/`))) continue;
+    if (!owner || itemPath.length > owner.itemPath!.length) owner = collection;
+  }
+  return owner;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp, loadContract } from '../../mock/index.js';
+import { inlineContract } from '../support/inline-contract.js';
 
 const NOTES = fileURLToPath(new URL('../fixtures/notes.openapi.yaml', import.meta.url));
 
@@ -95,6 +96,16 @@ describe('PATCH on a stored record', () => {
     expect((await request(app).get(path).expect(200)).body).not.toHaveProperty('secret');
   });
 
+  test('with a value the record refuses is refused with 422, and nothing of it is applied', async () => {
+    const app = await appOf();
+    const note = await created(app, { title: 'Groceries', text: 'milk' });
+    const path = `/boards/b1/notes/${note.id}`;
+    // The patch schema takes an empty title; the note's does not (minLength 1).
+    const res = await mergePatch(app, path, { title: '', text: 'oat milk' }).expect(422);
+    expect(res.body.detail).toMatch(/\/title: must NOT have fewer than 1 characters/);
+    expect((await request(app).get(path).expect(200)).body).toEqual(note);
+  });
+
   test('that would leave a required field out is refused with 422, and the record is unchanged', async () => {
     const app = await appOf();
     const note = await created(app, { title: 'Groceries' });
@@ -155,6 +166,14 @@ describe('PUT on a stored record', () => {
     expect(read.created_at).toBe(note.created_at);
   });
 
+  test('gives a field it declares with a default and leaves out that default, as a create does', async () => {
+    const app = await appOf();
+    const note = await created(app, { title: 'Groceries', visibility: 'public' });
+    const path = `/boards/b1/notes/${note.id}`;
+    await request(app).put(path).send({ title: 'Chores' }).expect(204);
+    expect((await request(app).get(path).expect(200)).body.visibility).toBe('private');
+  });
+
   test('of a record that is not there answers 404 and creates nothing', async () => {
     const app = await appOf();
     await request(app).put('/boards/b1/notes/nope').send({ title: 'Chores' }).expect(404);
@@ -167,5 +186,56 @@ describe('PUT on a stored record', () => {
     const path = `/boards/b1/notes/${note.id}`;
     await request(app).put(path).send({ text: 'no title' }).expect(422);
     expect((await request(app).get(path).expect(200)).body).toEqual(note);
+  });
+});
+
+describe('PATCH on an OpenAPI 3.1 record', () => {
+  const CONTRACT_31 = `
+openapi: 3.1.0
+info: { title: Items, version: '1' }
+paths:
+  /items:
+    get:
+      responses:
+        '200':
+          description: The items
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Item' } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } } }
+      responses:
+        '201':
+          description: Created
+          content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } }
+  /items/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+    get:
+      responses:
+        '200':
+          description: An item
+          content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } }
+        '404': { description: No such item }
+    patch:
+      requestBody: { content: { application/json: { schema: { type: object } } } }
+      responses:
+        '200':
+          description: Updated
+          content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } }
+        '404': { description: No such item }
+components:
+  schemas:
+    Item:
+      type: object
+      required: [id, name, note]
+      properties:
+        id: { type: integer, readOnly: true }
+        name: { type: string }
+        note: { anyOf: [{ type: string }, { type: 'null' }] }
+`;
+
+  test('with application/json sets a field whose schema takes null (anyOf with null) to null', async () => {
+    const app = createApp(await loadContract(await inlineContract(CONTRACT_31))).app;
+    const item = await request(app).post('/items').send({ name: 'a', note: 'x' }).expect(201);
+    const res = await request(app).patch(`/items/${item.body.id}`).send({ note: null }).expect(200);
+    expect(res.body).toMatchObject({ id: item.body.id, name: 'a', note: null });
   });
 });

@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockOptions, RunningMock, ServerOptions } from '../../mock/index.js';
@@ -428,6 +429,32 @@ describe("recording: the backend's answers kept for a run without it", () => {
     const read = await fetch(`${mock.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
     expect(await read.json()).toEqual(PASS);
     expect(mock.calls()[1]).toMatchObject({ answeredBy: 'fallback', fallback: expect.stringMatching(/unreachable/) });
+  });
+
+  test('recordState applies an update the backend answered 204 (no record) to the record it kept', async () => {
+    const note = {
+      id: 'n1',
+      board_id: 'b1',
+      title: 'Old',
+      created_at: '2026-01-05T09:30:00Z',
+      updated_at: '2026-01-05T09:30:00Z',
+    };
+    const up = await upstream((req, res) => {
+      if (req.method === 'GET')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(note));
+      res.writeHead(204).end();
+    }, '/api');
+    const contract = fileURLToPath(new URL('../fixtures/notes.openapi.yaml', import.meta.url));
+    const mock = await mockBefore({ url: up.url, recordState: true }, { contract });
+    expect((await fetch(`${mock.url}/boards/b1/notes/n1`)).status).toBe(200);
+    const put = await fetch(`${mock.url}/boards/b1/notes/n1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'New' }),
+    });
+    expect(put.status).toBe(204);
+    const kept = mock.state().collections['/boards/b1/notes'] as { id: string }[];
+    expect(kept.find((record) => record.id === 'n1')).toMatchObject({ title: 'New', created_at: note.created_at });
   });
 
   test("without recordState the backend's records stay out of the mock's state", async () => {
