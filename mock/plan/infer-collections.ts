@@ -176,7 +176,8 @@ function recordProperties(schema: JsonObject): Record<string, JsonObject> {
  */
 function withIdRequired(schema: JsonObject, idField: string): JsonObject {
   const required = Array.isArray(schema.required) ? schema.required : [];
-  if (!isObject(schema.properties) || !(idField in schema.properties) || required.includes(idField)) return schema;
+  // A record of kinds declares its id in them: required beside its `oneOf`, every kind must have it.
+  if (!(idField in recordProperties(schema)) || required.includes(idField)) return schema;
   return { ...schema, required: [...required, idField] };
 }
 

@@ -6,7 +6,7 @@ import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf, ownerValues } from '../plan/path-echo.js';
-import { inRootDraft, valueFits } from '../prism/schema-check.js';
+import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder, type CreatedTimes } from './settle-record.js';
@@ -57,7 +57,10 @@ function drawPlaceholder(
   asOf: Date,
   key: string,
 ): StoredRecord {
-  const record = asRecord(generator.generate(collection.schema, key, bundleOf(collection.create.spec)));
+  // A record of kinds is drawn from one of them, whole (the record's own fields and its required id with it).
+  const kinds = kindsOf(collection.schema);
+  const schema = kinds.length > 0 ? kinds[hashSeed(`${key}|kind`) % kinds.length]! : collection.schema;
+  const record = asRecord(generator.generate(schema, key, bundleOf(collection.create.spec)));
   // The record's own numbers: from its key and what was drawn for it (which follows the seed).
   const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
   const step = Math.min(SPAN / Math.max(count, 1), MAX_STEP);
@@ -185,10 +188,10 @@ interface BranchCreate {
 }
 
 /**
- * A record of a `oneOf`/`anyOf` schema that keeps what was sent: the first branch (a cat, a dog) whose fields
- * take the values sent, drawn from that branch with them laid over, that fits the whole schema; `undefined`
- * when none does, or nothing was sent that a branch declares. Drawn whole, a record took a random branch, and
- * a dog sent came back a cat.
+ * A record of a `oneOf`/`anyOf` schema that keeps what was sent: drawn from the kind (a cat, a dog) that
+ * declares the most of it and refuses none of it, with what was sent laid over, and checked whole; `undefined`
+ * when no kind takes it, or nothing was sent that a kind declares. Drawn whole, a record took a random kind,
+ * and a dog sent came back a cat. Of `anyOf` kinds, every field sent that one declares is kept.
  */
 function sentInBranch(
   generator: BodyGenerator,
@@ -196,23 +199,40 @@ function sentInBranch(
   create: BranchCreate,
 ): StoredRecord | undefined {
   const { schema } = collection;
-  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
   const fitsWhole = fitsRecordSchema(collection);
-  // The kinds that declare the most of what was sent first: a dog's `pack_size` says it is no cat.
-  const kinds = branches
-    .filter(isObject)
-    .map((branch) => ({ branch, sent: sentFor(collection, branch, create.body) }))
+  const exclusive = Array.isArray(schema.oneOf);
+  const kinds = kindsOf(schema);
+  const declaredAnywhere = Object.assign({}, ...kinds.map(propertiesOf)) as Record<string, JsonObject>;
+  const chosen = kinds
+    .map((kind) => ({ kind, sent: sentFor(collection, propertiesOf(kind), create) }))
     .filter(({ sent }) => Object.keys(sent).length > 0)
+    // A kind that refuses a value sent is not the one: a `pet_type: dog` rules the cat out before any draw.
+    .filter(({ kind, sent }) =>
+      Object.keys(sent).every((name) => fieldFits(sent[name], propertiesOf(kind)[name], create.bundle)),
+    )
     .sort((a, b) => Object.keys(b.sent).length - Object.keys(a.sent).length);
-  for (const { branch, sent } of kinds) {
+  for (const { kind, sent: own } of chosen) {
+    const sent = exclusive ? own : sentFor(collection, declaredAnywhere, create);
+    const required = new Set(Array.isArray(kind.required) ? kind.required : []);
     // The record is of this kind, whole: a cat's fields drawn around a dog's values would fit the dog too.
-    const fits = (record: StoredRecord) => valueFits(record, branch, create.bundle) && fitsWhole(record);
+    const fits = (record: StoredRecord) => (!exclusive || valueFits(record, kind, create.bundle)) && fitsWhole(record);
     const record = drawFitting(
       create.key,
       (drawKey) => {
-        const drawn = { ...asRecord(generator.generate(branch, drawKey, create.bundle)), ...create.fixed, ...sent };
-        settleCreated(echoPathParams(drawn, collection, create.pathParams), recordRoles(branch), create.times);
-        return drawn;
+        const drawn = { ...asRecord(generator.generate(kind, drawKey, create.bundle)), ...create.fixed, ...sent };
+        // What was not sent and is not required stays out, as in any record (see unsentFields).
+        const lean: StoredRecord = {};
+        for (const name of Object.keys(drawn)) {
+          const keep =
+            name === collection.idField ||
+            required.has(name) ||
+            Object.hasOwn(sent, name) ||
+            Object.hasOwn(create.fixed, name);
+          if (keep) lean[name] = drawn[name];
+        }
+        const whole = fits(lean) ? lean : drawn;
+        settleCreated(echoPathParams(whole, collection, create.pathParams), recordRoles(kind), create.times);
+        return whole;
       },
       fits,
     );
@@ -221,13 +241,31 @@ function sentInBranch(
   return undefined;
 }
 
-/** What was sent that a kind declares and a client may set (not the id, nor a read-only field), copied. */
-function sentFor(collection: Collection, branch: JsonObject, body: JsonObject): StoredRecord {
-  const declared = propertiesOf(branch);
+const kindsMemo = new WeakMap<object, JsonObject[]>();
+
+/**
+ * The kinds of a record schema, each whole: the record's own part (its fields beside the `oneOf`) merged into
+ * each branch, so a kind drawn has the record's `id` and `name` too. Made once per schema.
+ */
+function kindsOf(schema: JsonObject): JsonObject[] {
+  let kinds = kindsMemo.get(schema);
+  if (kinds === undefined) {
+    const { oneOf, anyOf, ...own } = schema;
+    const branches = (Array.isArray(oneOf) ? oneOf : Array.isArray(anyOf) ? anyOf : []).filter(isObject);
+    const hasOwn = Object.keys(propertiesOf(own)).length > 0 || Array.isArray(own.required);
+    kinds = branches.map((branch) => (hasOwn ? mergedSchema({ allOf: [own, branch] }) : branch));
+    kindsMemo.set(schema, kinds);
+  }
+  return kinds;
+}
+
+/** What was sent that these fields declare and a client may set (not the id, nor a read-only field), copied. */
+function sentFor(collection: Collection, declared: Record<string, JsonObject>, create: BranchCreate): StoredRecord {
   const sent: StoredRecord = {};
-  for (const name of Object.keys(body)) {
+  for (const name of Object.keys(create.body)) {
     if (name === collection.idField || !Object.hasOwn(declared, name) || declared[name]!.readOnly === true) continue;
-    sent[name] = copyOf(body[name]);
+    if (Object.hasOwn(create.fixed, name)) continue;
+    sent[name] = copyOf(create.body[name]);
   }
   return sent;
 }

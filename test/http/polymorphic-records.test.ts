@@ -81,6 +81,17 @@ describe('a record of oneOf kinds', () => {
     expect((await request(app).get(`/pets/${cat.body.id}`).expect(200)).body).toEqual(cat.body);
   });
 
+  test('leaves out the optional fields of its kind that were not sent, as any record does', async () => {
+    const app = await appOf();
+    for (let i = 0; i < 5; i++) {
+      const dog = await request(app)
+        .post('/pets')
+        .send({ pet_type: 'dog', name: `Rex ${i}` })
+        .expect(201);
+      expect(dog.body).not.toHaveProperty('pack_size');
+    }
+  });
+
   test('answers no write-only field: not the one sent, not in placeholders, not drawn without state', async () => {
     const app = await appOf();
     const cat = await request(app)
@@ -96,5 +107,88 @@ describe('a record of oneOf kinds', () => {
       const drawn = (await request(stateless).get(`/pets/p${i}`).expect(200)).body;
       expect(drawn).not.toHaveProperty('microchip');
     }
+  });
+});
+
+/** A contract of one collection of `/things` whose record schema is `schema` (YAML, indented for its place). */
+const thingsContract = (schema: string) => `
+openapi: 3.0.3
+info: { title: Things, version: '1' }
+paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: The things
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Thing' } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
+      responses:
+        '201':
+          description: Created
+          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+  /things/{id}:
+    get:
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200':
+          description: A thing
+          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+        '404': { description: No such thing }
+components:
+  schemas:
+    Thing:
+${schema}`;
+
+const thingsApp = async (schema: string) =>
+  createApp(await loadContract(await inlineContract(thingsContract(schema)))).app;
+
+describe('a record of kinds with fields of its own beside them', () => {
+  const SCHEMA = `
+      type: object
+      required: [id, name]
+      properties: { id: { type: string, readOnly: true }, name: { type: string } }
+      oneOf:
+        - { type: object, required: [pet_type], properties: { pet_type: { type: string, enum: [cat] }, hunts: { type: boolean } } }
+        - { type: object, required: [pet_type], properties: { pet_type: { type: string, enum: [dog] }, barks: { type: boolean } } }`;
+
+  test('keeps the kind that was sent, every time, with its fields', async () => {
+    const app = await thingsApp(SCHEMA);
+    for (let i = 0; i < 12; i++) {
+      const res = await request(app)
+        .post('/things')
+        .send({ name: `Rex ${i}`, pet_type: 'dog', barks: true })
+        .expect(201);
+      expect(res.body).toMatchObject({ name: `Rex ${i}`, pet_type: 'dog', barks: true });
+      expect(typeof res.body.id).toBe('string');
+    }
+  });
+});
+
+describe('a record of kinds whose id is optional in them', () => {
+  const SCHEMA = `
+      oneOf:
+        - { type: object, properties: { id: { type: string }, pet_type: { type: string, enum: [cat] } } }
+        - { type: object, properties: { id: { type: string }, pet_type: { type: string, enum: [dog] } } }`;
+
+  test('has an id in every placeholder', async () => {
+    const app = await thingsApp(SCHEMA);
+    const listed = (await request(app).get('/things').expect(200)).body as { id?: string }[];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((thing) => typeof thing.id !== 'string')).toEqual([]);
+    await request(app).get('/things/undefined').expect(404);
+  });
+});
+
+describe('a record of anyOf kinds', () => {
+  const SCHEMA = `
+      anyOf:
+        - { type: object, required: [id], properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+        - { type: object, required: [id], properties: { id: { type: string, readOnly: true }, tag: { type: string } } }`;
+
+  test('keeps every field sent that a kind declares', async () => {
+    const app = await thingsApp(SCHEMA);
+    const res = await request(app).post('/things').send({ name: 'Rex', tag: 'ab' }).expect(201);
+    expect(res.body).toMatchObject({ name: 'Rex', tag: 'ab' });
   });
 });
