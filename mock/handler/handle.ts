@@ -118,10 +118,11 @@ export function createHandler(
       ex.log = logRequest;
       ex.redact = redact;
       const isAdmin = admin !== undefined && isAdminPath(ex.path);
-      // CORS before the session's name: a page's script reads why its session cookie was refused.
+      // CORS first: a page's script reads why its host or its session cookie was refused, not a network error
+      // (a page that reaches the mock by DNS rebinding is of the same origin as the name it used: CORS is moot).
       const refusal =
-        refuseHost(ex) ??
         applyCors(context, ex, isAdmin) ??
+        refuseHost(ex) ??
         refuseSessionName({ headers: ex.req.headers, path: ex.path, query: ex.query });
       // Admin answers are not journaled: the journal holds the calls to the contract. Nor are allowed CORS
       // preflights (204): the browser asks them, not the app; a refused one (403) is, to explain the failure.

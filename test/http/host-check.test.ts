@@ -21,6 +21,27 @@ describe('the Host check against DNS rebinding', () => {
     expect(res.body.detail).toContain('Allow this name with --allowed-hosts evil.example');
   });
 
+  test('a page of another origin reads the refusal of its host: the 403 carries CORS', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app)
+      .get('/members/m1/passes')
+      .set(AUTH)
+      .set({ Host: 'my-laptop.lan:4010', Origin: 'http://localhost:5173' })
+      .expect(403);
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(res.body.detail).toContain('--allowed-hosts my-laptop.lan');
+  });
+
+  test('its preflight is answered, so the request after it reaches the readable 403', async () => {
+    const mock = await newMock();
+    const res = await request(mock.app)
+      .options('/members/m1/passes')
+      .set({ Host: 'my-laptop.lan:4010', Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' })
+      .expect(204);
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(mock.calls()).toEqual([]);
+  });
+
   test('a contract request to an unknown host is refused and journaled', async () => {
     const mock = await newMock();
     await request(mock.app).get('/members/m1/passes').set(AUTH).set('Host', 'evil.example').expect(403);
