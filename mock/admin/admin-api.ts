@@ -384,6 +384,10 @@ async function wait(
   try {
     const waited = await r.control.waitForCall(r.session.name, match, { ...options, signal: left.signal });
     return answer(r, waited, location, (call) => json({ call }));
+  } catch (error) {
+    // The client left (the wait rejects with the signal's reason): it reads no answer, and no failure is logged.
+    if (left.signal.aborted) return problemReply(problem('waitTimedOut', 'The client left before a call came.'));
+    throw error;
   } finally {
     r.ex.res.off('close', leave);
   }

@@ -68,6 +68,17 @@ describe('long-polls of /__mock/calls/wait on a real socket', () => {
     expect(await openWaits()).toBe(0);
   });
 
+  test('a wait whose client leaves is no failure of the mock: nothing is logged as an error', async () => {
+    const errors: string[] = [];
+    await serve({ logTo: (line, level) => void (level === 'error' && errors.push(line)) });
+    const wait = await openWait('path=/nowhere&timeout=60000');
+    wait.req.destroy();
+    await once(wait.socket, 'close');
+    await new Promise(setImmediate);
+    expect(await openWaits()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   test('past 1000 open waits, another answers 429 with Retry-After: 1', async () => {
     await serve();
     const waits: OpenWait[] = [];
