@@ -85,8 +85,10 @@ function createRecord(
       sent: request.body,
       now,
     });
-    // Generated ids are random within their pattern; a clash with a stored record gets another draw.
-    if (attempt >= 20 || !tools.store.get(collectionKey, String(record[collection.idField]))) return record;
+    // Generated ids are random within their pattern; a clash with a stored record, or an id no path can carry
+    // (empty), gets another draw.
+    const id = String(record[collection.idField]);
+    if (attempt >= 20 || (id !== '' && !tools.store.get(collectionKey, id))) return record;
   }
 }
 

@@ -44,6 +44,7 @@ export function makePlaceholder(
 ): StoredRecord {
   const { collectionKey, index } = slot;
   return drawFitting(
+    collection,
     `placeholder|${collectionKey}|${index}`,
     (key) => drawPlaceholder(generator, collection, slot, asOf, key),
     fitsRecordSchema(collection),
@@ -136,6 +137,7 @@ export function makeCreated(
     const inKind = sentInBranch(generator, collection, { key, pathParams, body, fixed, times, bundle });
     if (inKind) return inKind;
     return drawFitting(
+      collection,
       key,
       (drawKey) => {
         const drawn = { ...asRecord(generator.generate(schema, drawKey, bundle)), ...fixed };
@@ -165,7 +167,7 @@ export function makeCreated(
   // A schema whose keywords tie fields together (`dependentRequired`, `maxProperties`…) is checked whole: a draw
   // of the open fields can mend what the fixed ones break there.
   const check = fieldChecks(schema);
-  if (check === 'whole') return drawFitting(key, build, fitsRecordSchema(collection));
+  if (check === 'whole') return drawFitting(collection, key, build, fitsRecordSchema(collection));
   // Otherwise only the drawn fields can differ from one draw to the next: each is checked against its own
   // schema (compiled once, whatever the open part), and the required ones must be there. Checking the whole
   // record again was a twelfth of a create.
@@ -174,7 +176,7 @@ export function makeCreated(
     drawn.every((name) =>
       Object.hasOwn(record, name) ? fieldFits(record[name], check.fields[name], bundle) : !check.required.has(name),
     );
-  return drawFitting(key, build, drawnFit);
+  return drawFitting(collection, key, build, drawnFit);
 }
 
 /** What a create made of a `oneOf`/`anyOf` record has decided before it draws. */
@@ -217,6 +219,7 @@ function sentInBranch(
     // The record is of this kind, whole: a cat's fields drawn around a dog's values would fit the dog too.
     const fits = (record: StoredRecord) => (!exclusive || valueFits(record, kind, create.bundle)) && fitsWhole(record);
     const record = drawFitting(
+      collection,
       create.key,
       (drawKey) => {
         const drawn = { ...asRecord(generator.generate(kind, drawKey, create.bundle)), ...create.fixed, ...sent };
@@ -350,12 +353,15 @@ const DRAWS = 4;
  * state answers its records for as long as it keeps them, so one drawn wrong is wrong for good.
  */
 function drawFitting(
+  collection: Collection,
   key: string,
   draw: (key: string) => StoredRecord,
   fits: (record: StoredRecord) => boolean,
 ): StoredRecord {
+  // An empty id fits `type: string` but no path can carry it (`/things/` is another path): it is drawn again.
+  const ok = (record: StoredRecord) => record[collection.idField] !== '' && fits(record);
   let record = draw(key);
-  for (let n = 1; n < DRAWS && !fits(record); n++) record = draw(`${key}|draw${n}`);
+  for (let n = 1; n < DRAWS && !ok(record); n++) record = draw(`${key}|draw${n}`);
   return record;
 }
 

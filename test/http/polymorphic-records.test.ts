@@ -192,3 +192,28 @@ describe('a record of anyOf kinds', () => {
     expect(res.body).toMatchObject({ name: 'Rex', tag: 'ab' });
   });
 });
+
+describe('a record of kinds each written as an allOf of a base and its own part', () => {
+  // The discriminator style of most contracts: `Dog: allOf: [Pet, { properties: … }]`.
+  const SCHEMA = `
+      oneOf:
+        - allOf:
+            - { type: object, required: [id, name], properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+            - { type: object, required: [pet_type], properties: { pet_type: { type: string, enum: [cat] }, hunts: { type: boolean } } }
+        - allOf:
+            - { type: object, required: [id, name], properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+            - { type: object, required: [pet_type], properties: { pet_type: { type: string, enum: [dog] }, barks: { type: boolean } } }`;
+
+  test('keeps the kind that was sent, with the fields of its own part, every time', async () => {
+    const app = await thingsApp(SCHEMA);
+    for (let i = 0; i < 12; i++) {
+      const res = await request(app)
+        .post('/things')
+        .send({ name: `Rex ${i}`, pet_type: 'dog', barks: i % 2 === 0 })
+        .expect(201);
+      expect(res.body).toMatchObject({ name: `Rex ${i}`, pet_type: 'dog', barks: i % 2 === 0 });
+      expect(res.body).not.toHaveProperty('hunts');
+      expect((await request(app).get(`/things/${res.body.id}`).expect(200)).body).toEqual(res.body);
+    }
+  });
+});
