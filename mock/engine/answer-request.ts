@@ -5,6 +5,7 @@ import type { MockContext } from '../instance/mock-context.js';
 import type { Session } from '../instance/session.js';
 import { REQUESTS } from '../instance/session.js';
 import type { Reply } from '../http/reply.js';
+import { sentContentType } from '../http/check-content-type.js';
 import { useOverride } from '../respond/overrides.js';
 import { decide, type Effects, type Forward } from '../respond/decide.js';
 import type { ProxyRules } from '../respond/proxy-rules.js';
@@ -105,17 +106,11 @@ export function answerRequest<E extends ContractExchange>(
   const { reply, changed } = carryOut(
     context,
     session,
-    { path: routedPath, pathParams, query: ex.query, body: ex.body, contentType: mediaTypeOf(ex.requestHeaders) },
+    { path: routedPath, pathParams, query: ex.query, body: ex.body, contentType: sentContentType(ex.requestHeaders) },
     decision,
   );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());
   transport.later(ex, decision.delay, () => transport.finish(ex, reply));
-}
-
-/** The request's `content-type`, as sent. */
-function mediaTypeOf(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  const type = headers['content-type'];
-  return typeof type === 'string' ? type : undefined;
 }
 
 /** Counts the request (and the create) in the session, and uses up the override applied. */

@@ -17,6 +17,7 @@ import { fromRequest, headerText } from '../respond/check-answer.js';
 import { problem, type ProblemKind, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { carriesBody } from '../http/request-body.js';
+import { sentContentType } from '../http/check-content-type.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
 import { keepUpstreamRecords } from '../state/keep-upstream.js';
@@ -132,8 +133,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
     if (!plan.collection) return;
     const { session } = ex;
     try {
-      const type = ex.requestHeaders['content-type'];
-      const sent = { body: ex.body, contentType: typeof type === 'string' ? type : undefined, now: new Date() };
+      const sent = { body: ex.body, contentType: sentContentType(ex.requestHeaders), now: new Date() };
       const answer = { status, body };
       const { kept, refused } = keepUpstreamRecords(plan.collection, session.store, pathParams, answer, sent);
       if (refused > 0)

@@ -1,6 +1,12 @@
 // The request's Content-Type against the media types the operation's request body documents.
 import type { Violation } from './problems.js';
 
+/** The request's `content-type` as sent, `undefined` when it sent none (or, against HTTP, several). */
+export function sentContentType(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  const type = headers['content-type'];
+  return typeof type === 'string' ? type : undefined;
+}
+
 /**
  * A body must come with a Content-Type that the contract lists for the operation (exactly, or through a
  * wildcard the contract itself uses, such as `application/*`). `undefined` when it does, or when the

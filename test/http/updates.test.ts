@@ -156,9 +156,12 @@ describe('PATCH on a stored record', () => {
     expect(after[0]).toEqual(res.body);
   });
 
-  test('without state (--stateless) changes nothing', async () => {
-    const app = await appOf({ stateless: true });
-    await mergePatch(app, '/boards/b1/notes/n1', { title: 'Chores' }).expect(200);
+  test('without state (--stateless) is answered from the contract: an id never created is no 404', async () => {
+    const stateless = await appOf({ stateless: true });
+    const res = await mergePatch(stateless, '/boards/b1/notes/n1', { title: 'Chores' }).expect(200);
+    expect(typeof res.body.id).toBe('string');
+    // The same request goes through the state with it, which has no note n1.
+    await mergePatch(await appOf(), '/boards/b1/notes/n1', { title: 'Chores' }).expect(404);
   });
 });
 
