@@ -3,9 +3,10 @@
 // about passes.
 import type { Operation } from '../contract/contract.js';
 import { answeredSchema, mergedSchema } from '../prism/schema-check.js';
-import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
 import { compileResponses } from '../schema/response-table.js';
 import { recordFits } from '../schema/record-fit.js';
+import { branchesOf, kindsOf, recordProperties } from './record-kinds.js';
 
 /** A collection of records the mock can keep state for. */
 export interface Collection {
@@ -150,24 +151,15 @@ const JSON_TYPE = /[/+]json\b/i;
 
 function recordSchema(create: Operation): JsonObject | undefined {
   const schema = successSchema(create);
-  return schema && (isObjectSchema(schema) || branchesOf(schema)?.every(isObjectSchema)) ? schema : undefined;
+  if (!schema) return undefined;
+  const branches = branchesOf(schema);
+  // A record of kinds counts when every kind is an object.
+  const ofKinds = branches.length > 0 && branches.every(isObject) && kindsOf(schema).every(isObjectSchema);
+  return isObjectSchema(schema) || ofKinds ? schema : undefined;
 }
 
 function isObjectSchema(schema: unknown): boolean {
   return isObject(schema) && (schema.type === 'object' || isObject(schema.properties));
-}
-
-/** The kinds of a record (`oneOf: [Cat, Dog]`, or `anyOf`), each with its `allOf` merged; none: `undefined`. */
-function branchesOf(schema: JsonObject): JsonObject[] | undefined {
-  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
-  return branches?.map((branch) => (isObject(branch) ? mergedSchema(branch) : {}));
-}
-
-/** The properties a record may have: its own, and its kinds' (the first kind that declares one says it). */
-function recordProperties(schema: JsonObject): Record<string, JsonObject> {
-  const own = propertiesOf(schema);
-  const kinds = (branchesOf(schema) ?? []).map(propertiesOf);
-  return Object.assign({}, ...kinds.reverse(), own) as Record<string, JsonObject>;
 }
 
 /**

@@ -5,8 +5,9 @@ import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
+import { kindsOf } from '../plan/record-kinds.js';
 import { ownersOf, ownerValues } from '../plan/path-echo.js';
-import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
+import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder, type CreatedTimes } from './settle-record.js';
@@ -242,24 +243,6 @@ function sentInBranch(
     if (fits(record)) return record;
   }
   return undefined;
-}
-
-const kindsMemo = new WeakMap<object, JsonObject[]>();
-
-/**
- * The kinds of a record schema, each whole: the record's own part (its fields beside the `oneOf`) merged into
- * each branch, so a kind drawn has the record's `id` and `name` too. Made once per schema.
- */
-function kindsOf(schema: JsonObject): JsonObject[] {
-  let kinds = kindsMemo.get(schema);
-  if (kinds === undefined) {
-    const { oneOf, anyOf, ...own } = schema;
-    const branches = (Array.isArray(oneOf) ? oneOf : Array.isArray(anyOf) ? anyOf : []).filter(isObject);
-    const hasOwn = Object.keys(propertiesOf(own)).length > 0 || Array.isArray(own.required);
-    kinds = branches.map((branch) => (hasOwn ? mergedSchema({ allOf: [own, branch] }) : branch));
-    kindsMemo.set(schema, kinds);
-  }
-  return kinds;
 }
 
 /** What was sent that these fields declare and a client may set (not the id, nor a read-only field), copied. */
