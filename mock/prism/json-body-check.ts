@@ -29,7 +29,7 @@ interface MediaDecision {
 export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<object, unknown>): JsonBodyCheck {
   const requestBody = spec.request?.body;
   const contents = requestBody?.contents;
-  const bundle = bundleOf(spec);
+  const bundle = inputBundleOf(bundleOf(spec), prepared);
   const decisions = new BoundedMemo<MediaDecision>(64);
   const schemaOf = ({ schema }: IMediaTypeContent): object | undefined => {
     if (schema === undefined) return undefined;
@@ -99,6 +99,23 @@ function normalise(schema: object): object | undefined {
   return stripped._tag === 'Some'
     ? (mapSchema(stripped.value, ({ $id: _id, ...node }) => withoutReadOnly(node)) as object)
     : undefined;
+}
+
+/**
+ * The operation's `__bundled__` (the schemas that contain themselves) as a request is checked against it: each
+ * one made ready as a body's schema is, so a read-only field is not asked of a node at any depth of a tree.
+ * Made once per bundle, kept beside the contract's prepared schemas.
+ */
+function inputBundleOf(
+  bundle: Record<string, unknown> | undefined,
+  prepared: WeakMap<object, unknown>,
+): Record<string, unknown> | undefined {
+  if (bundle === undefined) return undefined;
+  if (!prepared.has(bundle)) {
+    const ready = (schema: unknown) => (isObject(schema) ? (normalise(schema) ?? schema) : schema);
+    prepared.set(bundle, Object.fromEntries(Object.entries(bundle).map(([name, schema]) => [name, ready(schema)])));
+  }
+  return prepared.get(bundle) as Record<string, unknown>;
 }
 
 /**

@@ -105,3 +105,36 @@ describe('records whose schema contains itself, in the default stateful mode', (
     expect(list.body.map((f: { id: string }) => f.id)).toContain(made.body.id);
   });
 });
+
+/** A tree whose every node has an id the server makes: required, read-only, at every depth. */
+const OWNED_TREES = TREES.replace(
+  `      required: [name]
+      properties:
+        name: { type: string }`,
+  `      required: [id, name]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }`,
+);
+
+describe('a request body whose schema contains itself, with a required read-only id', () => {
+  let trees: MockApp;
+  beforeAll(async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'owned-trees-')), 'trees.yaml');
+    await writeFile(path, OWNED_TREES);
+    trees = createApp(await loadContract(path), { stateless: true });
+  });
+
+  test('asks no node for the id the server makes, at any depth', async () => {
+    const tree = { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] };
+    await request(trees.app).post('/trees').send(tree).expect(201);
+  });
+
+  test('still refuses a node that leaves out a field a client must send, with its pointer', async () => {
+    const tree = { name: 'a', children: [{ name: 'b', children: [{ children: [] }] }] };
+    const res = await request(trees.app).post('/trees').send(tree).expect(422);
+    expect(res.body.violations).toEqual([
+      { location: 'body', pointer: '/children/0/children/0/name', message: "must have required property 'name'" },
+    ]);
+  });
+});
