@@ -53,6 +53,24 @@ export function answeredSchema<T extends object>(schema: T): T {
   return known as T;
 }
 
+const answeredBundles = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * An operation's `__bundled__` (the schemas that contain themselves) as an answer shows it: each schema
+ * {@link answeredSchema}, so a write-only field is drawn at no depth of a tree. Made once per bundle.
+ * @example generator.generate(answeredSchema(schema), key, answeredBundle(bundleOf(operation.spec)))
+ */
+export function answeredBundle(bundle: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (bundle === undefined) return undefined;
+  let known = answeredBundles.get(bundle);
+  if (known === undefined) {
+    const answer = (schema: unknown) => (isObject(schema) ? answeredSchema(schema) : schema);
+    known = Object.fromEntries(Object.entries(bundle).map(([name, schema]) => [name, answer(schema)]));
+    answeredBundles.set(bundle, known);
+  }
+  return known;
+}
+
 function withoutWriteOnly(schema: object): object {
   let out: object = schema;
   try {

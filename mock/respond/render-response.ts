@@ -8,7 +8,7 @@ import { toXml } from '../http/to-xml.js';
 import type { ResponseChoice } from '../plan/choose-response.js';
 import { echoBody, type BodyEcho } from '../plan/path-echo.js';
 import { isObject } from '../schema/schema-facts.js';
-import { answeredSchema } from '../prism/schema-check.js';
+import { answeredBundle, answeredSchema } from '../prism/schema-check.js';
 
 /** What to render: the chosen response, how, and the key generated values are drawn with. */
 export interface Rendering {
@@ -130,9 +130,10 @@ function renderBody(
   const example = copy(examples.find((e) => e.key === 'default') ?? examples[0]);
   if (preferExample && example) return example;
   if (content.schema === undefined) return example ?? { body: undefined };
-  // Drawn as answers show it: without write-only fields (a `password`), as Prism draws it.
+  // Drawn as answers show it: without write-only fields (a `password`), as Prism draws it, at any depth.
   const schema = answeredSchema(content.schema);
-  const body = dynamic ? generator.generate(schema, key, bundle) : sampleStatic(schema, bundle);
+  const answered = answeredBundle(bundle as Record<string, unknown> | undefined);
+  const body = dynamic ? generator.generate(schema, key, answered) : sampleStatic(schema, answered);
   // A generated problem says the status it was sent with.
   if (choice.status >= 400 && isObject(body) && typeof body.status === 'number') body.status = choice.status;
   return { body };

@@ -8,11 +8,11 @@ import type { Collection } from '../plan/infer-collections.js';
 import { kindsOf } from '../plan/record-kinds.js';
 import { ownersOf, ownerValues } from '../plan/path-echo.js';
 import { inRootDraft, valueFits } from '../prism/schema-check.js';
+import { recordBundle } from './record-bundle.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder, type CreatedTimes } from './settle-record.js';
 import type { StoredRecord } from './store.js';
-import { bundleOf } from '../schema/operation-bundle.js';
 import { isoTime } from '../lib/iso-time.js';
 
 const HOUR = 3_600_000;
@@ -62,7 +62,7 @@ function drawPlaceholder(
   // A record of kinds is drawn from one of them, whole (the record's own fields and its required id with it).
   const kinds = kindsOf(collection.schema);
   const schema = kinds.length > 0 ? kinds[hashSeed(`${key}|kind`) % kinds.length]! : collection.schema;
-  const record = asRecord(generator.generate(schema, key, bundleOf(collection.create.spec)));
+  const record = asRecord(generator.generate(schema, key, recordBundle(collection)));
   // The record's own numbers: from its key and what was drawn for it (which follows the seed).
   const random = mulberry32(hashSeed(`${key}|${JSON.stringify(record)}`));
   const step = Math.min(SPAN / Math.max(count, 1), MAX_STEP);
@@ -134,7 +134,7 @@ export function makeCreated(
   const schema = collection.schema;
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
-    const bundle = bundleOf(collection.create.spec);
+    const bundle = recordBundle(collection);
     const inKind = sentInBranch(generator, collection, { key, pathParams, body, fixed, times, bundle });
     if (inKind) return inKind;
     return drawFitting(
@@ -154,7 +154,7 @@ export function makeCreated(
   // Only what is still open is generated (the id, say): drawing a whole record to overwrite most of it
   // was the largest cost of a create.
   const part = plan.openPart([...Object.keys(fixed), ...unsent]);
-  const bundle = bundleOf(collection.create.spec);
+  const bundle = recordBundle(collection);
   const build = (drawKey: string): StoredRecord => {
     const open = asRecord(generator.generate(part, drawKey, bundle));
     const record: StoredRecord = {};
@@ -350,7 +350,7 @@ function drawFitting(
 
 /** Whether a record fits the collection's record schema, whole. */
 function fitsRecordSchema(collection: Collection): (record: StoredRecord) => boolean {
-  const bundle = bundleOf(collection.create.spec);
+  const bundle = recordBundle(collection);
   return (record) => valueFits(record, collection.schema, bundle);
 }
 

@@ -5,7 +5,7 @@ import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
 import { schemaFindings, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
-import { bundleOf } from '../schema/operation-bundle.js';
+import { recordBundle } from './record-bundle.js';
 import { recordRoles } from './record-roles.js';
 import { isoTime } from '../lib/iso-time.js';
 import type { StoredRecord } from './store.js';
@@ -39,7 +39,7 @@ export function updateRecord(
   const { body } = request;
   if (!isObject(body)) return undefined;
   const properties = propertiesOf(collection.schema);
-  const bundle = bundleOf(collection.create.spec);
+  const bundle = recordBundle(collection);
   const open = Object.keys(properties).length === 0;
   const owners = ownersOf(collection, request.pathParams);
   const settable = (name: string) =>

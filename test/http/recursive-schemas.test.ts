@@ -138,3 +138,58 @@ describe('a request body whose schema contains itself, with a required read-only
     ]);
   });
 });
+
+/** A folder whose every node has a write-only secret: a client sends it, no answer shows it. */
+const SECRET_FOLDERS = `
+openapi: 3.0.3
+info: { title: Folders, version: '1' }
+paths:
+  /folders:
+    get:
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { type: array, minItems: 3, items: { $ref: '#/components/schemas/Folder' } } } }
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Folder' } } } }
+      responses:
+        '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Folder' } } } }
+components:
+  schemas:
+    Folder:
+      type: object
+      required: [id, name, secret, parent]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+        secret: { type: string, writeOnly: true, minLength: 4 }
+        parent: { oneOf: [{ $ref: '#/components/schemas/Folder' }, { type: string, enum: [root] }] }
+`;
+
+/** The pointers of every `secret` in a value, at any depth. */
+function secretsIn(value: unknown, at = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => secretsIn(item, `${at}/${i}`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([name, part]) => [
+    ...(name === 'secret' ? [`${at}/secret`] : []),
+    ...secretsIn(part, `${at}/${name}`),
+  ]);
+}
+
+describe('answers of a schema that contains itself, with a write-only field', () => {
+  let path: string;
+  beforeAll(async () => {
+    path = join(await mkdtemp(join(tmpdir(), 'secret-folders-')), 'folders.yaml');
+    await writeFile(path, SECRET_FOLDERS);
+  });
+
+  test('show it at no depth: not in placeholders, nor in bodies drawn without state', async () => {
+    for (const stateless of [false, true]) {
+      const { app } = createApp(await loadContract(path), { stateless });
+      const listed = (await request(app).get('/folders').expect(200)).body as unknown[];
+      // Some parent is a folder, so the list shows the recursion, not only its first level.
+      expect(JSON.stringify(listed)).toMatch(/"parent":\{/);
+      expect(secretsIn(listed)).toEqual([]);
+    }
+  });
+});
