@@ -217,3 +217,57 @@ describe('a record of kinds each written as an allOf of a base and its own part'
     }
   });
 });
+
+describe('a list of records of kinds in an envelope', () => {
+  // The id is required in each kind, not beside the oneOf: the mock requires it of the record itself.
+  const CONTRACT = `
+openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, default: 2 } }
+        - { name: cursor, in: query, schema: { type: string } }
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [data, next_cursor]
+                properties:
+                  data: { type: array, items: { $ref: '#/components/schemas/Pet' } }
+                  next_cursor: { type: string, nullable: true }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+      responses:
+        '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+components:
+  schemas:
+    Cat: { type: object, required: [id, kind], properties: { id: { type: string, readOnly: true }, kind: { type: string, enum: [cat] } } }
+    Dog: { type: object, required: [id, kind], properties: { id: { type: string, readOnly: true }, kind: { type: string, enum: [dog] } } }
+    Pet:
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+`;
+
+  test('answers the envelope, and its cursor reaches every record', async () => {
+    const app = createApp(await loadContract(await inlineContract(CONTRACT)), { errors: true }).app;
+    const made = new Set<string>();
+    for (let i = 0; i < 3; i++) made.add((await request(app).post('/pets').send({ kind: 'dog' }).expect(201)).body.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const res = await request(app)
+        .get('/pets')
+        .query(cursor ? { cursor } : {})
+        .expect(200);
+      expect(Array.isArray(res.body.data)).toBe(true);
+      seen.push(...res.body.data.map((pet: { id: string }) => pet.id));
+      cursor = res.body.next_cursor;
+      if (!cursor) break;
+    }
+    expect(seen.filter((id) => made.has(id)).sort()).toEqual([...made].sort());
+  });
+});
