@@ -39,10 +39,23 @@ export interface ListPlan {
   readonly where: string[];
   /** The query parameter that sets the page size (`limit`), if the operation has one. */
   readonly limitParam?: string;
-  /** The page size without one: the parameter's default, else 20. */
+  /**
+   * The page size when the request sets none: the limit parameter's default, else 20 where the list can be paged
+   * (a page number, an offset, or a limit and a cursor), else all the records (`Infinity`).
+   */
   readonly defaultLimit: number;
   /** The query parameter that takes a cursor (`cursor`), if the operation has one. */
   readonly cursorParam?: string;
+  /** The query parameter that says how many records come before the page (`offset`, `skip`), if any. */
+  readonly offsetParam?: string;
+  /** The query parameter that numbers pages (`page`), if any, and the number of the first page. */
+  readonly pageParam?: string;
+  readonly firstPage: number;
+  /**
+   * The envelope's integer fields that count what the list holds: every record (`total`, `total_count`,
+   * `count`…), its pages (`total_pages`), or echo where the page is (`page`, `offset`, `limit`, `per_page`…).
+   */
+  readonly countFields: readonly CountField[];
   /**
    * Whether a cursor that is neither the mock's nor a record's id answers 400 (the operation documents a 400,
    * `4XX` or `default` response); otherwise the list starts from its first page.
@@ -66,6 +79,14 @@ export interface ListPlan {
   readonly bundle?: unknown;
   /** The generated part of the envelope (its fields besides the records): made by `make` on first use, then kept. */
   envelope(make: () => JsonObject): JsonObject;
+}
+
+/** An envelope field that counts the list's records or pages, or says where the page is. */
+export interface CountField {
+  readonly name: string;
+  readonly counts: 'records' | 'pages' | 'page' | 'offset' | 'limit';
+  /** The field's schema, in the draft of the envelope's schema. */
+  readonly schema: JsonObject;
 }
 
 /** An envelope field holding the id of the page's first or last record. */
@@ -106,8 +127,27 @@ export interface UpdatePlan {
   readonly readOnly: ReadonlySet<string>;
 }
 
-const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage'];
+const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage', 'size', 'pagesize'];
 const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
+const OFFSET_PARAMS = ['offset', 'skip', 'start'];
+const PAGE_PARAMS = ['page', 'page_number', 'pageNumber', 'pageIndex'];
+/** Names that page only when their schema is a number's: others may be filters (`size=XL`) or tokens. */
+const AMBIGUOUS = new Set(['size', 'pagesize', 'skip', 'start', ...PAGE_PARAMS]);
+const COUNT_FIELDS: Record<string, CountField['counts']> = {
+  total: 'records',
+  total_count: 'records',
+  totalCount: 'records',
+  total_results: 'records',
+  totalResults: 'records',
+  total_items: 'records',
+  totalItems: 'records',
+  totalElements: 'records',
+  count: 'records',
+  total_pages: 'pages',
+  totalPages: 'pages',
+  page_count: 'pages',
+  pageCount: 'pages',
+};
 const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken'];
 const MORE_FIELDS = ['has_more', 'hasMore'];
 const EDGE_FIELDS = { first_id: 'first', firstId: 'first', last_id: 'last', lastId: 'last' } as const;
@@ -153,9 +193,20 @@ function documents(operation: Operation, codes: RegExp): boolean {
 
 function planList(operation: Operation, collection: Collection): ListPlan {
   const query = operation.spec.request?.query ?? [];
-  const limitParam = LIMIT_PARAMS.find((name) => query.some((q) => q.name === name));
+  // A page's size and place are numbers: a `size`, `start` or `page` typed otherwise (a filter, a page token) is
+  // no paging of ours.
+  const numeric = (name: string) => {
+    const type = (query.find((q) => q.name === name)?.schema as JsonObject | undefined)?.type;
+    return !AMBIGUOUS.has(name) || type === undefined || type === 'integer' || type === 'number';
+  };
+  const named = (names: string[]) => names.find((name) => query.some((q) => q.name === name) && numeric(name));
+  const limitParam = named(LIMIT_PARAMS);
   const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
   const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
+  const offsetParam = named(OFFSET_PARAMS);
+  const pageParam = named(PAGE_PARAMS);
+  const pageSchema = (query.find((q) => q.name === pageParam)?.schema ?? {}) as JsonObject;
+  const firstPage = [pageSchema.default, pageSchema.minimum].find(Number.isInteger) as number | undefined;
   const cursorSchema = query.find((q) => q.name === cursorParam)?.schema;
   const root = successSchema(operation) ?? {};
   const properties = propertiesOf(root);
@@ -170,8 +221,18 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     envelope: (make) => (envelope ??= make()),
     where: listArray(operation, collection.schema) ?? [],
     limitParam,
-    defaultLimit: typeof limitSchema?.default === 'number' ? limitSchema.default : 20,
+    // A list with no way to page past its first page (a `limit` that only caps it) answers all it holds.
+    defaultLimit:
+      limitParam && typeof limitSchema?.default === 'number'
+        ? limitSchema.default
+        : pageParam || offsetParam || (limitParam && (cursorParam || nextField))
+          ? 20
+          : Infinity,
     cursorParam,
+    offsetParam,
+    pageParam,
+    firstPage: firstPage === 0 ? 0 : 1,
+    countFields: countFieldsOf(root, properties, { page: pageParam, offset: offsetParam, limit: limitParam }),
     refusesBadCursor: documents(operation, /^(400|4xx|default)$/i),
     nextField,
     nextNullable: nextField !== undefined && isNullable(properties[nextField]),
@@ -182,6 +243,25 @@ function planList(operation: Operation, collection: Collection): ListPlan {
       .map(([name, edge]) => ({ name, edge, schema: inRootDraft(properties[name]!, root) })),
     bundle,
   };
+}
+
+/**
+ * The envelope's integer fields that count the list (see {@link COUNT_FIELDS}), and those named like the page's,
+ * offset's or limit's parameter, which echo where the page is.
+ */
+function countFieldsOf(
+  root: JsonObject,
+  properties: Record<string, JsonObject>,
+  params: Record<'page' | 'offset' | 'limit', string | undefined>,
+): CountField[] {
+  const echoes = Object.entries(params).filter(([, param]) => param !== undefined) as [CountField['counts'], string][];
+  const fields: CountField[] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!isObject(schema) || (schema.type !== 'integer' && schema.type !== 'number')) continue;
+    const counts = echoes.find(([, param]) => param === name)?.[0] ?? COUNT_FIELDS[name];
+    if (counts) fields.push({ name, counts, schema: inRootDraft(schema, root) });
+  }
+  return fields;
 }
 
 /** The JSON schema of an operation's request body (its `allOf` merged), if it takes JSON. */

@@ -1,6 +1,6 @@
 // Answers a list from state: the page a cursor and a limit ask for, in the envelope the contract declares.
 import { valueFits } from '../prism/schema-check.js';
-import type { ListPlan } from '../plan/collection-plan.js';
+import type { CountField, ListPlan } from '../plan/collection-plan.js';
 import { problem, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { isNullable, isObject, type JsonObject } from '../schema/schema-facts.js';
@@ -23,14 +23,16 @@ export function listPage(
   render: (body?: unknown) => Reply,
 ): { body: unknown } | { reply: Reply } {
   const cursor = list.cursorParam ? request.query[list.cursorParam] : undefined;
-  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : Infinity;
+  const limit = list.limitParam ? pageLimit(request.query[list.limitParam], list.defaultLimit) : list.defaultLimit;
+  // Without a cursor, a page may be named by its number or its offset (`?page=3`, `?offset=40`).
+  const placed = cursor === undefined ? placedStart(list, request.query, limit) : undefined;
   const version = tools.store.version(collectionKey);
   const ours = decodeCursor(cursor);
   // Not ours: the id of the record the page starts after (`after=obj_123`, as OpenAI and Stripe page), else
   // refused where documented, else the first page.
   let records: StoredRecord[] | undefined;
   let named: number | undefined;
-  if (!ours) {
+  if (!ours && placed === undefined) {
     records = tools.store.list(collectionKey).reverse();
     named = afterRecord(records, idField, cursor);
     if (named === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
@@ -39,14 +41,19 @@ export function listPage(
   // version (the store's count of changes when the collection last changed) comes after it: each collection
   // adds one map, its versions entries in it. Last the cursor's text, of one the mock issued or a record's id;
   // any other names the first page, and shares its entry.
-  const part = typeof cursor === 'string' && (ours !== undefined || named !== undefined) ? cursor : '';
+  const part =
+    placed !== undefined
+      ? placed
+      : typeof cursor === 'string' && (ours !== undefined || named !== undefined)
+        ? cursor
+        : '';
   const key = [request.operationId, limit, collectionKey, version, part];
   const known = tools.pages.get(key);
   if (known) return { body: known };
   records ??= tools.store.list(collectionKey).reverse();
   // Ours starts after the record it names, wherever that is now (a record created or deleted since the last page
   // moves no other; see nextCursor).
-  const start = ours ? startOf(ours, records, idField) : (named ?? 0);
+  const start = placed ?? (ours ? startOf(ours, records, idField) : (named ?? 0));
   const page = records.slice(start, start + limit);
   // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
   const weight = page.length + 1;
@@ -66,6 +73,10 @@ export function listPage(
   }
   // Stripe's and OpenAI's envelopes say it their way: `has_more`, and the ids of the page's first and last record.
   if (list.moreField) body[list.moreField] = start + limit < records.length;
+  for (const { name, counts, schema } of list.countFields) {
+    const value = countOf(counts, { records: records.length, start, limit, firstPage: list.firstPage });
+    if (value !== undefined && valueFits(value, schema, list.bundle)) body[name] = value;
+  }
   for (const { name, edge, schema } of list.edgeFields) {
     const id = (edge === 'first' ? page[0] : page.at(-1))?.[idField];
     if (id === undefined ? isNullable(schema) : valueFits(id, schema, list.bundle)) body[name] = id ?? null;
@@ -76,6 +87,46 @@ export function listPage(
 function pageLimit(value: string | string[] | undefined, defaultLimit: number): number {
   const given = Number(Array.isArray(value) ? value[0] : value);
   return Number.isInteger(given) && given > 0 ? given : defaultLimit;
+}
+
+/**
+ * Where a page named by its number or its offset starts (`?page=3&per_page=10`: after 20 records, when pages
+ * count from 1); `undefined` when the request names neither. A value that is no whole number, or is before the
+ * first page, names the first page.
+ */
+function placedStart(list: ListPlan, query: StateRequest['query'], limit: number): number | undefined {
+  const numberOf = (param: string | undefined) => {
+    const value = param === undefined ? undefined : query[param];
+    if (value === undefined) return undefined;
+    const given = Number(Array.isArray(value) ? value[0] : value);
+    return Number.isInteger(given) ? given : NaN;
+  };
+  const offset = numberOf(list.offsetParam);
+  if (offset !== undefined) return Number.isNaN(offset) ? 0 : Math.max(0, offset);
+  const page = numberOf(list.pageParam);
+  if (page === undefined) return undefined;
+  if (Number.isNaN(page) || page <= list.firstPage || !Number.isFinite(limit)) return 0;
+  return Math.min((page - list.firstPage) * limit, Number.MAX_SAFE_INTEGER);
+}
+
+/** The value of an envelope's count field for a page: the records held, the pages, or where the page is. */
+function countOf(
+  counts: CountField['counts'],
+  { records, start, limit, firstPage }: { records: number; start: number; limit: number; firstPage: number },
+): number | undefined {
+  const finite = Number.isFinite(limit);
+  switch (counts) {
+    case 'records':
+      return records;
+    case 'pages':
+      return finite ? Math.ceil(records / limit) : records > 0 ? 1 : 0;
+    case 'page':
+      return finite ? Math.floor(start / limit) + firstPage : firstPage;
+    case 'offset':
+      return start;
+    case 'limit':
+      return finite ? limit : undefined;
+  }
 }
 
 /**

@@ -259,12 +259,12 @@ components:
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const res = await request(app)
+      const res: { body: { data: { id: string }[]; next_cursor: string | null } } = await request(app)
         .get('/pets')
         .query(cursor ? { cursor } : {})
         .expect(200);
       expect(Array.isArray(res.body.data)).toBe(true);
-      seen.push(...res.body.data.map((pet: { id: string }) => pet.id));
+      seen.push(...res.body.data.map((pet) => pet.id));
       cursor = res.body.next_cursor;
       if (!cursor) break;
     }

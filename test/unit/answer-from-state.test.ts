@@ -230,9 +230,11 @@ describe('answerFromState: list pages', () => {
     expect((page(listing(), tools(3), { limit: ['1', '3'] }).body as { data: unknown[] }).data).toHaveLength(1);
   });
 
-  test('without a page size parameter a list is one page', () => {
-    const body = page(listing({ limitParam: undefined, defaultLimit: 1 }), tools(3), { limit: '1' }).body;
-    expect((body as { data: unknown[] }).data).toHaveLength(3);
+  test('without a page size parameter a list pages by the plan’s size, whatever the query says', () => {
+    const one = page(listing({ limitParam: undefined, defaultLimit: 1 }), tools(3), { limit: '2' }).body;
+    expect((one as { data: unknown[] }).data).toHaveLength(1);
+    const all = page(listing({ limitParam: undefined, defaultLimit: Infinity }), tools(3), { limit: '2' }).body;
+    expect((all as { data: unknown[] }).data).toHaveLength(3);
   });
 
   const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

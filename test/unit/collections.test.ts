@@ -285,11 +285,11 @@ describe('planCollection', () => {
       return plans(operations)[1]!.list!;
     };
 
-    test('without paging parameters pages by 20 and has no cursor', () => {
+    test('without paging parameters is one page and has no cursor', () => {
       expect(listed(undefined)).toMatchObject({
         where: [],
         limitParam: undefined,
-        defaultLimit: 20,
+        defaultLimit: Infinity,
         cursorParam: undefined,
         nextField: undefined,
         nextNullable: false,
@@ -298,6 +298,68 @@ describe('planCollection', () => {
 
     test.each(['limit', 'page_size', 'pageSize', 'per_page', 'perPage'])('reads the page size from %s', (name) => {
       expect(listed([{ name: 'q' }, { name }]).limitParam).toBe(name);
+    });
+
+    test('with a limit that only caps it answers every record; with a way to page, pages by 20', () => {
+      expect(listed([{ name: 'limit' }]).defaultLimit).toBe(Infinity);
+      expect(listed([{ name: 'limit' }, { name: 'cursor' }]).defaultLimit).toBe(20);
+      expect(listed([{ name: 'page' }]).defaultLimit).toBe(20);
+      expect(listed([{ name: 'offset' }, { name: 'limit' }]).defaultLimit).toBe(20);
+    });
+
+    test.each(['offset', 'skip', 'start'])('reads the offset from %s', (name) => {
+      expect(listed([{ name: 'q' }, { name, schema: { type: 'integer' } }]).offsetParam).toBe(name);
+    });
+
+    test.each(['page', 'page_number', 'pageNumber', 'pageIndex'])('reads the page number from %s', (name) => {
+      expect(listed([{ name: 'q' }, { name, schema: { type: 'integer' } }]).pageParam).toBe(name);
+    });
+
+    test.each([
+      ['no default nor minimum', { type: 'integer' }, 1],
+      ['a minimum of 0', { type: 'integer', minimum: 0 }, 0],
+      ['a default of 0', { type: 'integer', default: 0, minimum: 0 }, 0],
+      ['a minimum of 1', { type: 'integer', minimum: 1 }, 1],
+    ])('counts pages from the first the page parameter allows: %s', (_, schema, first) => {
+      expect(listed([{ name: 'page', schema }]).firstPage).toBe(first);
+    });
+
+    test('takes no text parameter named like a page or its size for paging (a filter, a token)', () => {
+      const list = listed([
+        { name: 'size', schema: { type: 'string', enum: ['S', 'XL'] } },
+        { name: 'page', schema: { type: 'string' } },
+        { name: 'start', schema: { type: 'string', format: 'date' } },
+      ]);
+      expect(list).toMatchObject({ limitParam: undefined, pageParam: undefined, offsetParam: undefined });
+    });
+
+    test('counts the records and the pages in the envelope fields that name them, and echoes the page', () => {
+      const integer = { type: 'integer' };
+      const envelope = {
+        type: 'object',
+        properties: {
+          data: LIST,
+          total: integer,
+          totalPages: integer,
+          page: integer,
+          per_page: integer,
+          label: { type: 'string' },
+          count: { type: 'string' },
+        },
+      };
+      const list = listed(
+        [
+          { name: 'page', schema: integer },
+          { name: 'per_page', schema: integer },
+        ],
+        envelope,
+      );
+      expect(list.countFields.map(({ name, counts }) => [name, counts])).toEqual([
+        ['total', 'records'],
+        ['totalPages', 'pages'],
+        ['page', 'page'],
+        ['per_page', 'limit'],
+      ]);
     });
 
     test.each(['cursor', 'page_token', 'pageToken', 'after', 'starting_after'])('reads the cursor from %s', (name) => {
@@ -320,7 +382,8 @@ describe('planCollection', () => {
 
     test('pages by the size parameter’s default', () => {
       expect(listed([{ name: 'limit', schema: { type: 'integer', default: 7 } }]).defaultLimit).toBe(7);
-      expect(listed([{ name: 'limit', schema: { type: 'integer', default: '7' } }]).defaultLimit).toBe(20);
+      const textDefault = { name: 'limit', schema: { type: 'integer', default: '7' } };
+      expect(listed([textDefault, { name: 'cursor' }]).defaultLimit).toBe(20);
     });
 
     test.each([
