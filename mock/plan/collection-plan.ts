@@ -12,6 +12,7 @@ import {
   type CollectionRole,
 } from './infer-collections.js';
 import { bundleOf } from '../schema/operation-bundle.js';
+import { recordShape } from './record-kinds.js';
 
 /** An operation's part in a collection, with the facts its role needs. */
 export interface CollectionPlan {
@@ -295,8 +296,10 @@ function keepsOf(
 }
 
 function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
-  const requested = propertiesOf(requestSchemaOf(operation));
-  const answered = propertiesOf(collection.schema);
+  // Of a record of kinds, the fields of every kind.
+  const requestSchema = requestSchemaOf(operation);
+  const requested = propertiesOf(requestSchema && recordShape(requestSchema));
+  const answered = propertiesOf(recordShape(collection.schema));
   const defaults = Object.entries(requested).filter(([, field]) => field.default !== undefined);
   return {
     mode: operation.method === 'patch' ? 'merge' : 'replace',

@@ -34,3 +34,26 @@ export function recordProperties(schema: JsonObject): Record<string, JsonObject>
   const kinds = kindsOf(schema).map(propertiesOf);
   return Object.assign({}, ...kinds.reverse(), propertiesOf(schema)) as Record<string, JsonObject>;
 }
+
+const shapes = new WeakMap<object, JsonObject>();
+
+/**
+ * The record's fields as one object schema, whatever its kind: its own and its kinds' properties (see
+ * {@link recordProperties}), and as required what it requires itself or every kind requires. The schema itself
+ * when it has no kinds. What an update may set, keeps and stamps is read from it; the record is checked whole
+ * against its schema after.
+ * @example propertiesOf(recordShape(petSchema)) // the cat's and the dog's fields
+ */
+export function recordShape(schema: JsonObject): JsonObject {
+  const kinds = kindsOf(schema);
+  if (kinds.length === 0) return schema;
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    const requiredOf = (part: JsonObject) => (Array.isArray(part.required) ? (part.required as string[]) : []);
+    const byEvery = requiredOf(kinds[0]!).filter((name) => kinds.every((kind) => requiredOf(kind).includes(name)));
+    const required = [...new Set([...requiredOf(schema), ...byEvery])];
+    shape = { type: 'object', properties: recordProperties(schema), required };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}

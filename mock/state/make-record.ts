@@ -5,7 +5,7 @@ import { hashSeed } from '../lib/hash-seed.js';
 import { mulberry32 } from '../generate/quick-draw.js';
 import type { CreatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
-import { kindsOf } from '../plan/record-kinds.js';
+import { kindsOf, recordShape } from '../plan/record-kinds.js';
 import { ownersOf, ownerValues } from '../plan/path-echo.js';
 import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { recordBundle } from './record-bundle.js';
@@ -124,9 +124,10 @@ export function makeCreated(
       fixed[name] = copyOf(requested[name].default);
     if (Object.hasOwn(fixed, name)) decided.add(name);
     else if (unsent.has(name)) continue;
-    else if (isNullable(schema)) fixed[name] = null;
-    else if (Array.isArray(schema.enum) && schema.enum.length > 0) fixed[name] = copyOf(schema.enum[0]);
-    else if (schema.format === 'date-time') fixed[name] = iso(now);
+    else {
+      const fresh = freshValue(schema, now);
+      if (fresh !== undefined) fixed[name] = fresh;
+    }
   }
   // A default or the path decided it: it is not left out.
   for (const name of Object.keys(fixed)) unsent.delete(name);
@@ -135,7 +136,16 @@ export function makeCreated(
   const times = { now, decided };
   if (Object.keys(properties).length === 0 || schema.allOf || schema.oneOf || schema.anyOf) {
     const bundle = recordBundle(collection);
-    const inKind = sentInBranch(generator, collection, { key, pathParams, body, fixed, times, bundle });
+    const requestedFields = propertiesOf(plan.requestSchema && recordShape(plan.requestSchema));
+    const inKind = sentInBranch(generator, collection, {
+      key,
+      pathParams,
+      body,
+      fixed,
+      times,
+      bundle,
+      requestedFields,
+    });
     if (inKind) return inKind;
     return drawFitting(
       collection,
@@ -188,6 +198,46 @@ interface BranchCreate {
   fixed: StoredRecord;
   times: CreatedTimes;
   bundle: unknown;
+  /** The fields the create's request declares, of every kind: their defaults are kept as sent. */
+  requestedFields: Record<string, JsonObject>;
+}
+
+/**
+ * What a new record's field starts as when nothing decided it: `null` where it may be, an enum's first value
+ * (the initial state), a date-time the time of creation; `undefined`: as drawn.
+ */
+function freshValue(schema: JsonObject, now: Date): unknown {
+  if (isNullable(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return copyOf(schema.enum[0]);
+  if (schema.format === 'date-time') return iso(now);
+  return undefined;
+}
+
+/**
+ * Starts the fields of a record drawn of a kind that nothing decided as a create starts them (see freshValue;
+ * a request default first), and answers what is decided then: what was sent, defaulted or fixed by the path.
+ */
+function freshen(
+  record: StoredRecord,
+  kind: JsonObject,
+  sent: StoredRecord,
+  create: BranchCreate,
+  idField: string,
+): Set<string> {
+  // The id is the server's, and stays as drawn.
+  const decided = new Set([idField, ...create.times.decided, ...Object.keys(sent), ...Object.keys(create.fixed)]);
+  for (const [name, schema] of Object.entries(propertiesOf(kind))) {
+    if (!Object.hasOwn(record, name) || decided.has(name) || !isObject(schema)) continue;
+    const requested = create.requestedFields[name];
+    if (isObject(requested) && requested.default !== undefined && valueFits(requested.default, schema, create.bundle)) {
+      record[name] = copyOf(requested.default);
+      decided.add(name);
+      continue;
+    }
+    const fresh = freshValue(schema, create.times.now);
+    if (fresh !== undefined) record[name] = fresh;
+  }
+  return decided;
 }
 
 /**
@@ -235,7 +285,11 @@ function sentInBranch(
           if (keep) lean[name] = drawn[name];
         }
         const whole = fits(lean) ? lean : drawn;
-        settleCreated(echoPathParams(whole, collection, create.pathParams), recordRoles(kind), create.times);
+        const decided = freshen(whole, kind, sent, create, collection.idField);
+        settleCreated(echoPathParams(whole, collection, create.pathParams), recordRoles(kind), {
+          now: create.times.now,
+          decided,
+        });
         return whole;
       },
       fits,

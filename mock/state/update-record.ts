@@ -3,6 +3,7 @@
 import type { UpdatePlan } from '../plan/collection-plan.js';
 import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
+import { recordShape } from '../plan/record-kinds.js';
 import { schemaFindings, valueFits } from '../prism/schema-check.js';
 import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
 import { recordBundle } from './record-bundle.js';
@@ -38,7 +39,9 @@ export function updateRecord(
 ): Updated | undefined {
   const { body } = request;
   if (!isObject(body)) return undefined;
-  const properties = propertiesOf(collection.schema);
+  // A record of kinds (a cat, a dog) is updated by the fields of them all; the record is checked whole after.
+  const shape = recordShape(collection.schema);
+  const properties = propertiesOf(shape);
   const bundle = recordBundle(collection);
   const open = Object.keys(properties).length === 0;
   const owners = ownersOf(collection, request.pathParams);
@@ -47,7 +50,7 @@ export function updateRecord(
     name !== collection.idField &&
     !Object.hasOwn(owners, name) &&
     !plan.readOnly.has(name);
-  const required = new Set(Array.isArray(collection.schema.required) ? collection.schema.required : []);
+  const required = new Set(Array.isArray(shape.required) ? shape.required : []);
   const record: StoredRecord = { ...stored };
   if (plan.mode === 'replace') {
     const names = open ? Object.keys(body) : Object.keys(properties);
@@ -72,7 +75,7 @@ export function updateRecord(
   const sent = (name: string) => Object.hasOwn(body, name) && settable(name);
   // As a create writes its times (to the millisecond), so an update is never before the record's creation.
   const now = isoTime(request.now);
-  for (const field of recordRoles(collection.schema).updated) {
+  for (const field of recordRoles(shape).updated) {
     if (!sent(field.name)) record[field.name] = field.dateOnly ? now.slice(0, 10) : now;
   }
   const findings = schemaFindings(record, collection.schema, bundle, 1, 'record');

@@ -271,3 +271,66 @@ components:
     expect(seen.filter((id) => made.has(id)).sort()).toEqual([...made].sort());
   });
 });
+
+describe('a record of kinds, created and updated by the rules of any record', () => {
+  const stamped = (kind: string, own: string) =>
+    `{ type: object, required: [id, kind, name, created_at], properties: { id: { type: string, readOnly: true }, kind: { type: string, enum: [${kind}] }, name: { type: string }, ${own}, created_at: { type: string, format: date-time, readOnly: true }, updated_at: { type: string, format: date-time, readOnly: true } } }`;
+  const pet = `{ $ref: '#/components/schemas/Pet' }`;
+  const json = (schema: string) => `{ content: { application/json: { schema: ${schema} } } }`;
+  const CONTRACT = `
+openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get: { responses: { '200': { description: ok, content: { application/json: { schema: { type: array, items: ${pet} } } } } } }
+    post: { requestBody: ${json(pet)}, responses: { '201': { description: made, ${json(pet).slice(2, -2)} } } }
+  /pets/{petId}:
+    parameters: [{ name: petId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: ok, ${json(pet).slice(2, -2)} }, '404': { description: none } } }
+    put: { requestBody: ${json(pet)}, responses: { '200': { description: ok, ${json(pet).slice(2, -2)} }, '404': { description: none } } }
+    patch:
+      requestBody: { content: { application/merge-patch+json: { schema: { type: object } } } }
+      responses: { '200': { description: ok, ${json(pet).slice(2, -2)} }, '404': { description: none } }
+components:
+  schemas:
+    Cat: ${stamped('cat', 'lives: { type: integer, minimum: 1, maximum: 9 }')}
+    Dog: ${stamped('dog', 'pack_size: { type: integer }')}
+    Pet: { oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }] }
+`;
+  const appOf = async () => createApp(await loadContract(await inlineContract(CONTRACT))).app;
+  const within = (text: string, from: number, to: number) => {
+    const at = Date.parse(text);
+    return at >= from - 1000 && at <= to + 1000;
+  };
+
+  test('a create has the time of creation', async () => {
+    const app = await appOf();
+    const before = Date.now();
+    const cat = (await request(app).post('/pets').send({ kind: 'cat', name: 'Tom', lives: 7 }).expect(201)).body;
+    expect(cat).toMatchObject({ kind: 'cat', name: 'Tom', lives: 7 });
+    expect(within(cat.created_at, before, Date.now())).toBe(true);
+  });
+
+  test('a PUT drops an optional field it leaves out', async () => {
+    const app = await appOf();
+    const cat = (await request(app).post('/pets').send({ kind: 'cat', name: 'Tom', lives: 7 }).expect(201)).body;
+    const put = (await request(app).put(`/pets/${cat.id}`).send({ kind: 'cat', name: 'Tom II' }).expect(200)).body;
+    expect(put).toMatchObject({ id: cat.id, kind: 'cat', name: 'Tom II', created_at: cat.created_at });
+    expect(put).not.toHaveProperty('lives');
+  });
+
+  test('a PATCH keeps read-only fields and sets the time of the change', async () => {
+    const app = await appOf();
+    const cat = (await request(app).post('/pets').send({ kind: 'cat', name: 'Tom' }).expect(201)).body;
+    const before = Date.now();
+    const patched = (
+      await request(app)
+        .patch(`/pets/${cat.id}`)
+        .set('content-type', 'application/merge-patch+json')
+        .send(JSON.stringify({ name: 'Tom II', created_at: '2000-01-01T00:00:00Z' }))
+        .expect(200)
+    ).body;
+    expect(patched).toMatchObject({ name: 'Tom II', created_at: cat.created_at });
+    expect(within(patched.updated_at, before, Date.now())).toBe(true);
+  });
+});
