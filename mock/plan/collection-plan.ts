@@ -3,7 +3,7 @@ import type { Operation } from '../contract/contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
 import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
-import { sameSchema } from '../schema/record-fit.js';
+import { recordFits, sameSchema } from '../schema/record-fit.js';
 import {
   listArray,
   successSchema,
@@ -32,6 +32,8 @@ export interface CollectionPlan {
    * stateless mode answers: the mock never answers a status the contract does not have.
    */
   readonly missingIsNotFound?: boolean;
+  /** For remove: whether its success answers the record removed (a body of the record's schema). */
+  readonly answersRecord?: boolean;
 }
 
 /** How a list answer is laid out and paged. */
@@ -166,6 +168,11 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const missingIsNotFound = documents(operation, /^(404|4xx|default)$/i);
   if (role === 'update')
     return { collection, role, keyOf, missingIsNotFound, update: planUpdate(operation, collection) };
+  if (role === 'remove') {
+    const answered = successSchema(operation);
+    const answersRecord = answered !== undefined && recordFits(answered, collection.schema);
+    return { collection, role, keyOf, missingIsNotFound, answersRecord };
+  }
   return { collection, role, keyOf, missingIsNotFound };
 }
 

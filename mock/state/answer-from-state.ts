@@ -10,6 +10,7 @@ import { makeCreated } from './make-record.js';
 import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
+import { isObject } from '../schema/schema-facts.js';
 
 export type { StateRequest, StateTools };
 
@@ -64,9 +65,27 @@ export function answerFromState(
     if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
     return { reply: render(updated.record), changed: true };
   }
+  const removed = plan.answersRecord ? store.get(collectionKey, id) : undefined;
   const outcome = store.delete(collectionKey, id);
   if (outcome === 'state-full') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
-  return { reply: outcome === 'deleted' ? render() : missing(), changed: outcome === 'deleted' };
+  if (outcome !== 'deleted') return { reply: missing(), changed: false };
+  return { reply: removed ? render(removed) : removedReply(collection, id, render), changed: true };
+}
+
+/**
+ * The answer of a delete whose body is not the record: drawn, with the removed record's id where it has the
+ * record's id field (Stripe's `{ id, object, deleted: true }`), and `deleted: true` where it says so. A client
+ * that drops `response.id` from its list drops the row it deleted.
+ */
+function removedReply(collection: Collection, id: string, render: (body?: unknown) => Reply): Reply {
+  const drawn = render();
+  const body = drawn.body;
+  if (!isObject(body) || !Object.hasOwn(body, collection.idField)) return drawn;
+  const drawnId = body[collection.idField];
+  const named: Record<string, unknown> = { ...body };
+  named[collection.idField] = typeof drawnId === 'number' && Number.isFinite(Number(id)) ? Number(id) : id;
+  if (typeof body.deleted === 'boolean') named.deleted = true;
+  return render(named);
 }
 
 function createRecord(
