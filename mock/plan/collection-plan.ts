@@ -12,7 +12,7 @@ import {
   type CollectionRole,
 } from './infer-collections.js';
 import { bundleOf } from '../schema/operation-bundle.js';
-import { recordShape } from './record-kinds.js';
+import { recordProperties, recordShape } from './record-kinds.js';
 
 /** An operation's part in a collection, with the facts its role needs. */
 export interface CollectionPlan {
@@ -112,6 +112,11 @@ export interface CreatePlan {
    * Omitted: every value is kept.
    */
   keeps?(name: string, value: unknown): boolean;
+  /**
+   * Whether the client chooses the record's id (a key, a slug): the request requires it, and neither the request
+   * nor the record makes it read-only. Otherwise the id is the server's, whatever was sent.
+   */
+  readonly takesId?: boolean;
 }
 
 /** What an update (the item's PUT or PATCH) needs besides the request. */
@@ -164,7 +169,7 @@ export function planCollection(operation: Operation, collections: CollectionMap)
   const { collection, role } = found;
   const keyOf = compileKey(collection.path);
   if (role === 'list') return { collection, role, keyOf, list: planList(operation, collection) };
-  if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection.schema) };
+  if (role === 'create') return { collection, role, keyOf, create: planCreate(operation, collection) };
   const missingIsNotFound = documents(operation, /^(404|4xx|default)$/i);
   if (role === 'update')
     return { collection, role, keyOf, missingIsNotFound, update: planUpdate(operation, collection) };
@@ -316,12 +321,22 @@ function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
   };
 }
 
-function planCreate(operation: Operation, schema: JsonObject): CreatePlan {
+function planCreate(operation: Operation, collection: Collection): CreatePlan {
+  const { schema, idField } = collection;
   const requestSchema = requestSchemaOf(operation);
+  const requestShape = requestSchema && recordShape(requestSchema);
+  const requestedId = propertiesOf(requestShape)[idField];
+  const takesId =
+    Array.isArray(requestShape?.required) &&
+    requestShape.required.includes(idField) &&
+    isObject(requestedId) &&
+    requestedId.readOnly !== true &&
+    recordProperties(schema)[idField]?.readOnly !== true;
   const parts = new BoundedTrieMemo<JsonObject>(OPEN_PARTS);
   return {
     requestSchema,
     keeps: keepsOf(operation, requestSchema, schema),
+    takesId,
     openPart(decided) {
       // The names themselves are the key's parts (a joined key made nothing decided and `['']` one key), after
       // their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).

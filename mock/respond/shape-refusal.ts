@@ -39,6 +39,8 @@ const STATUSES: Partial<Record<ProblemKind, readonly number[]>> = {
   missingBody: [400, 422],
   malformedJson: [400, 422],
   unsupportedMediaType: [415, 422, 400],
+  // A create of an id the client chose that is taken: a conflict, else refused as a body the state cannot take.
+  recordExists: [409, 422, 400],
 };
 
 /** Where the operation documents nothing fitting, a request that breaks the contract answers 422, as Prism does. */

@@ -6,7 +6,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import bytes from 'bytes';
 import { listPage } from './list-page.js';
 import { counted } from '../lib/counted.js';
-import { makeCreated } from './make-record.js';
+import { makeCreated, sentId } from './make-record.js';
 import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
@@ -37,6 +37,10 @@ export function answerFromState(
   const { store } = tools;
   const collectionKey = plan.keyOf(request.pathParams);
   if (plan.create) {
+    // An id the client chose that a record has already: refused, and that record is left as it is.
+    const chosen = sentId(collection, plan.create, request.body);
+    if (chosen !== undefined && store.get(collectionKey, String(chosen)))
+      return { reply: idTaken(collection, String(chosen), request), changed: false };
     const record = createRecord(plan.create, collection, tools, collectionKey, request);
     const outcome = store.put(collectionKey, String(record[collection.idField]), record);
     if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
@@ -126,6 +130,18 @@ function notFound(collection: Collection, id: string, request: StateRequest): Re
   const detail = `${request.operationId}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
   // A valid request for a record that is not there: the journal keeps no violation.
   return problemReply(problem('notFound', detail, { instance: request.path, violations: [violation] }), {}, []);
+}
+
+function idTaken(collection: Collection, id: string, request: StateRequest): Reply {
+  const noun = nounOf(collection);
+  const violation: Violation = {
+    location: 'body',
+    pointer: `/${collection.idField}`,
+    message: `a ${noun} with this id exists already`,
+  };
+  const detail = `${request.operationId}: ${noun} ${id} exists already; choose another id, or delete it first.`;
+  // The request fits the contract: the journal keeps no violation.
+  return problemReply(problem('recordExists', detail, { instance: request.path, violations: [violation] }), {}, []);
 }
 
 /** The refusal of an update that would leave the record outside its schema: what would break, and where. */

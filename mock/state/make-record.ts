@@ -110,6 +110,8 @@ export function makeCreated(
   const unsent = unsentFields(collection, plan, body);
   // What the references to its parents are written with (a number where the field takes one), looked up once.
   const ownerFields = ownerValues(owners);
+  const chosenId = sentId(collection, plan, body);
+  if (chosenId !== undefined) fixed[collection.idField] = chosenId;
   for (const name in properties) {
     if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
     const schema = properties[name]!;
@@ -188,6 +190,18 @@ export function makeCreated(
       Object.hasOwn(record, name) ? fieldFits(record[name], check.fields[name], bundle) : !check.required.has(name),
     );
   return drawFitting(collection, key, build, drawnFit);
+}
+
+/**
+ * The id a create was sent, where the client chooses it ({@link CreatePlan.takesId}) and it fits the record's
+ * id; `undefined`: the server makes the id.
+ * @example sentId(collection, plan, { id: 'my-key', value: 'v' }) // 'my-key'
+ */
+export function sentId(collection: Collection, plan: CreatePlan, body: unknown): string | number | undefined {
+  if (!plan.takesId || !isObject(body)) return undefined;
+  const id = body[collection.idField];
+  if (!((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id)))) return undefined;
+  return (plan.keeps?.(collection.idField, id) ?? true) ? id : undefined;
 }
 
 /** What a create made of a `oneOf`/`anyOf` record has decided before it draws. */
