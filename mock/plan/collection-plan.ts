@@ -131,6 +131,9 @@ export interface UpdatePlan {
   readonly declared: ReadonlySet<string>;
   /** The request body's defaults, by field: a PUT that leaves a field out gives it its default, as a create does. */
   readonly defaults: ReadonlyMap<string, unknown>;
+  /** The request body's schema (its `allOf` merged) and its operation's `__bundled__`: what a client may send. */
+  readonly requestSchema?: JsonObject;
+  readonly requestBundle?: Record<string, unknown>;
   /** The record's read-only fields: the server's, whatever a client sends. */
   readonly readOnly: ReadonlySet<string>;
 }
@@ -315,6 +318,8 @@ function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
   const defaults = Object.entries(requested).filter(([, field]) => field.default !== undefined);
   return {
     mode: operation.method === 'patch' ? 'merge' : 'replace',
+    requestSchema,
+    requestBundle: bundleOf(operation.spec),
     declared: new Set(Object.keys(requested)),
     defaults: new Map(defaults.map(([name, field]) => [name, field.default])),
     readOnly: new Set(Object.keys(answered).filter((name) => answered[name]!.readOnly === true)),

@@ -106,7 +106,11 @@ function withAnsweredParts(schema: object): object {
   return out ?? schema;
 }
 
-function hasWriteOnly(schema: object): boolean {
+/**
+ * Whether a schema marks a field `writeOnly` anywhere (not through `$ref`s into a bundle: look at the bundle's
+ * schemas too).
+ */
+export function hasWriteOnly(schema: object): boolean {
   let found = false;
   eachSchemaNode(schema, (node) => {
     found ||= node.writeOnly === true;

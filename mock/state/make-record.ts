@@ -9,6 +9,8 @@ import { kindsOf, recordShape } from '../plan/record-kinds.js';
 import { ownersOf, ownerValues } from '../plan/path-echo.js';
 import { inRootDraft, valueFits } from '../prism/schema-check.js';
 import { recordBundle } from './record-bundle.js';
+import { withoutWriteOnly } from './sent-values.js';
+import { bundleOf } from '../schema/operation-bundle.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { recordRoles } from './record-roles.js';
 import { settleCreated, settlePlaceholder, type CreatedTimes } from './settle-record.js';
@@ -102,7 +104,9 @@ export function makeCreated(
   plan: CreatePlan,
   { key, pathParams, sent, now, owners = ownersOf(collection, pathParams) }: CreateRequest,
 ): StoredRecord {
-  const body = isObject(sent) ? sent : {};
+  // A write-only field sent inside an object (a `password` in an `owner`) is not kept either.
+  const sentBundle = bundleOf(collection.create.spec);
+  const body = isObject(sent) ? (withoutWriteOnly(sent, plan.requestSchema, sentBundle) as JsonObject) : {};
   const properties = propertiesOf(collection.schema);
   const requested = propertiesOf(plan.requestSchema);
   const fixed: StoredRecord = {};

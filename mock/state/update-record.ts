@@ -5,7 +5,8 @@ import type { Collection } from '../plan/infer-collections.js';
 import { ownersOf } from '../plan/path-echo.js';
 import { recordShape } from '../plan/record-kinds.js';
 import { schemaFindings, valueFits } from '../prism/schema-check.js';
-import { isNullable, isObject, propertiesOf } from '../schema/schema-facts.js';
+import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { withoutWriteOnly } from './sent-values.js';
 import { recordBundle } from './record-bundle.js';
 import { recordRoles } from './record-roles.js';
 import { isoTime } from '../lib/iso-time.js';
@@ -37,8 +38,9 @@ export function updateRecord(
   stored: StoredRecord,
   request: UpdateRequest,
 ): Updated | undefined {
-  const { body } = request;
-  if (!isObject(body)) return undefined;
+  if (!isObject(request.body)) return undefined;
+  // A write-only field sent inside an object (a `password` in an `owner`) is not kept either.
+  const body = withoutWriteOnly(request.body, plan.requestSchema, plan.requestBundle) as JsonObject;
   // A record of kinds (a cat, a dog) is updated by the fields of them all; the record is checked whole after.
   const shape = recordShape(collection.schema);
   const properties = propertiesOf(shape);

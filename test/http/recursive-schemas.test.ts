@@ -192,4 +192,12 @@ describe('answers of a schema that contains itself, with a write-only field', ()
       expect(secretsIn(listed)).toEqual([]);
     }
   });
+
+  test('keep none sent inside a node in the record a create makes', async () => {
+    const { app } = createApp(await loadContract(path));
+    const sent = { name: 'a', secret: 'abcd', parent: { name: 'p', secret: 'efgh', parent: 'root' } };
+    const made = (await request(app).post('/folders').send(sent).expect(201)).body;
+    expect(made).toMatchObject({ name: 'a', parent: { name: 'p', parent: 'root' } });
+    expect(secretsIn(made)).toEqual([]);
+  });
 });

@@ -101,3 +101,60 @@ describe('a write-only field', () => {
     expect(res.body).not.toHaveProperty('password');
   });
 });
+
+describe('a write-only field inside what a client sends', () => {
+  const ACCOUNT = `
+openapi: 3.0.3
+info: { title: Accounts, version: '1' }
+paths:
+  /accounts:
+    get: { responses: { '200': { description: ok, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Account' } } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }
+      responses: { '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } } }
+  /accounts/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }, '404': { description: none } } }
+    patch:
+      requestBody: { content: { application/merge-patch+json: { schema: { $ref: '#/components/schemas/AccountPatch' } } } }
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }, '404': { description: none } }
+components:
+  schemas:
+    Login:
+      type: object
+      properties: { user: { type: string }, password: { type: string, writeOnly: true } }
+    Account:
+      type: object
+      required: [id, name]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+        owner: { $ref: '#/components/schemas/Login' }
+        logins: { type: array, items: { $ref: '#/components/schemas/Login' } }
+    AccountPatch:
+      type: object
+      properties: { name: { type: string }, owner: { $ref: '#/components/schemas/Login' } }
+`;
+  const app = async () => createApp(await loadContract(await inlineContract(ACCOUNT))).app;
+
+  test('is kept out of the record at any depth, in an object and in an array’s items', async () => {
+    const mock = await app();
+    const sent = { name: 'Ada', owner: { user: 'ada', password: 'p1' }, logins: [{ user: 'a', password: 'p2' }] };
+    const created = (await request(mock).post('/accounts').send(sent).expect(201)).body;
+    expect(created).toMatchObject({ name: 'Ada', owner: { user: 'ada' }, logins: [{ user: 'a' }] });
+    expect(JSON.stringify(created)).not.toMatch(/password/);
+    const read = (await request(mock).get(`/accounts/${created.id}`).expect(200)).body;
+    expect(read).toEqual(created);
+  });
+
+  test('is kept out of what an update merges in', async () => {
+    const mock = await app();
+    const created = (await request(mock).post('/accounts').send({ name: 'Ada' }).expect(201)).body;
+    const patched = await request(mock)
+      .patch(`/accounts/${created.id}`)
+      .set('content-type', 'application/merge-patch+json')
+      .send(JSON.stringify({ owner: { user: 'ada', password: 'p3' } }))
+      .expect(200);
+    expect(patched.body.owner).toEqual({ user: 'ada' });
+  });
+});
