@@ -67,6 +67,7 @@ export interface RunningMock<Ops = UntypedOperations>
       | 'pact'
       | 'setFaults'
       | 'clearFaults'
+      | 'api'
     > {
   /** Base URL, e.g. `http://127.0.0.1:53122`. */
   url: string;
@@ -248,6 +249,8 @@ function testApiOf<Ops>(mock: MockApp<Ops>): Omit<RunningMock<Ops>, 'url' | 'por
   const { calls, waitForCall, override, clearOverrides, importHar, coverage, clearCoverage, pact, reset } = mock;
   const { state, setState, setFaults, clearFaults } = mock;
   return {
+    // One API's typed test API (several APIs): built on the methods above, so it needs the app as it is.
+    api: (name) => mock.api(name),
     setFaults,
     clearFaults,
     calls,

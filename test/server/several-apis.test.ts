@@ -152,7 +152,7 @@ describe('several APIs in one mock', () => {
 
   test('one API typed from its own operations: its ids as its contract names them; overrides reach it alone', async () => {
     const mock = await three();
-    const payments = mock.mock.api('payments');
+    const payments = mock.api('payments');
     payments.override({ operationId: 'listItems', status: 200, body: ['overridden'], times: 1 });
     expect(await (await fetch(`${mock.url}/payments/items`)).json()).toEqual(['overridden']);
     expect(
@@ -169,7 +169,7 @@ describe('several APIs in one mock', () => {
     expect(() => payments.override({ operationId: 'listPasses', status: 500 })).toThrow(
       /"listPasses" is not an operationId/,
     );
-    expect(() => mock.mock.api('paymets')).toThrow(/Did you mean payments\?/);
+    expect(() => mock.api('paymets')).toThrow(/Did you mean payments\?/);
   });
 
   test('coverage and the Pact per API, the Pact with the paths its provider serves', async () => {
