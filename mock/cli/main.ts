@@ -73,7 +73,7 @@ function readOptions(argv: string[]): CliOptions {
     stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
-    stateless: values.stateless ?? false,
+    stateless: statelessOf(values, nameOf),
     clock: clockKind(values.clock ?? 'system'),
     // A demo reads as of today; a session asked to repeat byte for byte (--clock seed) reads as of the seed's day.
     asOf: asOfOf(nameOf('as-of'), values['as-of'] ?? (values.clock === 'seed' ? 'seed' : 'today')),
@@ -127,6 +127,19 @@ function contractsOf(given: string[]): Pick<ServerOptions, 'contract' | 'contrac
   });
   if (entries.length === 1 && entries[0]!.mount === '/') return { contract: entries[0]!.contract };
   return { contracts: entries };
+}
+
+/** `--stateless`, refused beside a flag that gives or keeps state: the mock would say nothing and ignore it. */
+function statelessOf(values: FlagValues, nameOf: (flag: FlagName) => string): boolean {
+  if (!values.stateless) return false;
+  const keeping = (['data', 'state-file', 'record-state'] as const).find(
+    (name) => values[name] !== undefined && values[name] !== false,
+  );
+  if (keeping)
+    throw new UsageError(
+      `${nameOf('stateless')} keeps no state, so ${nameOf(keeping)} would do nothing: leave one of them out.`,
+    );
+  return true;
 }
 
 /** The `--proxy*` flags as the `proxy` option; they mean nothing without `--proxy`. */

@@ -41,7 +41,7 @@ export function combineContracts(apis: readonly Api[]): CombinedContract {
     if (names.has(api.name)) throw new ContractError(`Two APIs are named "${api.name}": give each its own name.`);
     names.add(api.name);
   }
-  const mounted = apis.map((api) => ({ ...api, mount: normalMount(api.mount) }));
+  const mounted = apis.map((api) => ({ ...api, mount: normalMount(api.mount, api.name) }));
   const count = new Map<string, number>();
   for (const api of mounted) for (const op of api.contract.operations) count.set(op.id, (count.get(op.id) ?? 0) + 1);
   const operations: Operation[] = [];
@@ -115,10 +115,17 @@ export function unknownApi(name: string, apis: readonly string[]): string {
 }
 
 /** A mount as a path prefix: a leading slash, no trailing one; `/` for none. */
-function normalMount(mount: string): string {
+function normalMount(mount: string, name: string): string {
   const trimmed = mount.trim().replace(/\/+$/, '');
   if (trimmed === '') return '/';
   if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(trimmed) || trimmed.includes('//') || /\{|\}/.test(trimmed))
     throw new ContractError(`The mount "${mount}" must be a path such as /payments (no parameters, no "//").`);
+  // The admin API answers everything under /__mock first: an API there would never be reached.
+  if (trimmed === ADMIN || trimmed.startsWith(`${ADMIN}/`))
+    throw new ContractError(
+      `The mount "${mount}" is the admin API's (${ADMIN}): mount ${name} elsewhere, e.g. /${name}.`,
+    );
   return trimmed;
 }
+
+const ADMIN = '/__mock';

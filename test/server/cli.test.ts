@@ -166,6 +166,8 @@ paths:
     [['--journal-bytes', '1000'], /--journal-bytes must be a whole number from 1024 to 1099511627776, not "1000"/],
     [['--journal-body-limit', 'all'], /--journal-body-limit must be a whole number from 0 to 1073741824, not "all"/],
     [['--proxy-timeout', '500'], /--proxy-timeout needs --proxy URL: there is no backend to send requests to\./],
+    [['--stateless', '--data', 'fixtures.json'], /--stateless keeps no state, so --data would do nothing/],
+    [['--stateless', '--state-file', 'state.db'], /--stateless keeps no state, so --state-file would do nothing/],
     [
       ['--proxy', 'http://127.0.0.1:9', '--proxy-fallback', 'sometimes'],
       /--proxy-fallback must be auto, off or statuses/,

@@ -321,6 +321,19 @@ describe('each API with its own backend (contracts[].proxy)', () => {
     );
   });
 
+  test('an API mounted under the admin API’s /__mock is refused: none of its requests could reach it', async () => {
+    const { payments } = await files();
+    for (const mount of ['/__mock', '/__mock/payments', '/__mock/'])
+      await expect(
+        startMock({
+          contracts: [
+            { name: 'membership', contract: DEFAULT_CONTRACT },
+            { name: 'payments', contract: payments, mount },
+          ],
+        }),
+      ).rejects.toThrow(/The mount "\/__mock\/?(payments)?" is the admin API's \(\/__mock\): mount payments elsewhere/);
+  });
+
   test('a backend for an API the mock does not serve, or a misspelt operationId of its own, is refused', async () => {
     const { payments } = await files();
     const contracts = [
