@@ -106,7 +106,14 @@ export function answerRequest<E extends ContractExchange>(
   const { reply, changed } = carryOut(
     context,
     session,
-    { path: routedPath, pathParams, query: ex.query, body: ex.body, contentType: sentContentType(ex.requestHeaders) },
+    {
+      path: routedPath,
+      sentPath: ex.path,
+      pathParams,
+      query: ex.query,
+      body: ex.body,
+      contentType: sentContentType(ex.requestHeaders),
+    },
     decision,
   );
   if (changed && session.name === '') context.options.onStateChange(() => session.store.snapshot());

@@ -197,6 +197,7 @@ export function decide(
     key: generationKey(operation.id, choice, { path: request.routedPath, rawQuery: request.rawQuery }, occurrence),
     bundle: bundleOf(operation.spec),
     echo: plan.echo(choice),
+    idField: collection?.collection.idField,
   };
   // State answers the collection operations, unless a particular response was asked for.
   const particular = code !== undefined || wish.example !== undefined || override?.body !== undefined;

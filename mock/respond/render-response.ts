@@ -22,12 +22,16 @@ export interface Rendering {
   bundle?: unknown;
   /** Where the path's parameters go in the body (see path-echo.ts); none when absent. */
   echo?: BodyEcho;
+  /** The record's id field, for an operation of an inferred collection (a create's `Location` names it). */
+  idField?: string;
 }
 
 /** Facts about the request that make rendered bodies and headers consistent with it. */
 export interface RenderRequest {
   path: string;
   pathParams: Record<string, string>;
+  /** The path as the client sent it (the servers' base path in it, `/v1/charges`): a `Location` points there. */
+  sentPath?: string;
 }
 
 /**
@@ -71,7 +75,7 @@ export function renderResponse(
   }
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
-    const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`);
+    const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`, rendering.idField);
     if (value !== undefined) headers[header.name] = value;
   }
   const reply: Reply = {
@@ -145,10 +149,12 @@ function renderHeader(
   body: unknown,
   request: RenderRequest,
   key: string,
+  idField = 'id',
 ): string | undefined {
   if (SERVER_SET.has(header.name.toLowerCase())) return undefined;
-  if (header.name.toLowerCase() === 'location' && isObject(body) && typeof body.id === 'string') {
-    return `${request.path.replace(/\/$/, '')}/${encodeURIComponent(body.id)}`;
+  const id = isObject(body) ? body[idField] : undefined;
+  if (header.name.toLowerCase() === 'location' && (typeof id === 'string' || typeof id === 'number')) {
+    return `${(request.sentPath ?? request.path).replace(/\/$/, '')}/${encodeURIComponent(id)}`;
   }
   const example = header.examples?.find((e) => 'value' in e);
   if (example && 'value' in example) return headerText(example.value);

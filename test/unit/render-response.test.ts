@@ -166,6 +166,12 @@ describe('renderResponse headers', () => {
         [header('location')],
         generator(() => ({ id: 1 })),
       ),
+    ).toEqual({ location: '/members/m1/passes/1' });
+    expect(
+      headersOf(
+        [header('location')],
+        generator(() => ({ id: { nested: 1 } })),
+      ),
     ).toEqual({});
   });
 
