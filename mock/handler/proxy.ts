@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { IHttpOperation } from '@stoplight/types';
-import type { MockContext } from '../instance/mock-context.js';
+import { placeholdersOf, type MockContext } from '../instance/mock-context.js';
 import { bodyNotForwarded, type ProxyRules } from '../respond/proxy-rules.js';
 import type { Forward } from '../respond/decide.js';
 import { compileResponses } from '../schema/response-table.js';
@@ -135,7 +135,14 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
     try {
       const sent = { body: ex.body, contentType: sentContentType(ex.requestHeaders), now: new Date() };
       const answer = { status, body };
-      const { kept, refused } = keepUpstreamRecords(plan.collection, session.store, pathParams, answer, sent);
+      const { kept, refused } = keepUpstreamRecords(
+        plan.collection,
+        session.store,
+        pathParams,
+        answer,
+        sent,
+        placeholdersOf(context),
+      );
       if (refused > 0)
         context.logger.warn(`${refused} of the upstream's records were not kept: the state is full.`, {
           operationId: plan.operation.id,

@@ -4,6 +4,7 @@ import type { CollectionPlan } from '../plan/collection-plan.js';
 import { isObject } from '../schema/schema-facts.js';
 import { valueFits } from '../prism/schema-check.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
+import { NO_PLACEHOLDERS, type Placeholders } from './overlay.js';
 import { updateRecord } from './update-record.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 
@@ -27,12 +28,17 @@ export function keepUpstreamRecords(
   pathParams: Readonly<Record<string, string>>,
   answer: { status: number; body: unknown },
   sent: { body: unknown; contentType?: string; now: Date },
+  placeholders: (key: string) => Placeholders = () => NO_PLACEHOLDERS,
 ): KeptFromUpstream {
   const outcome = { kept: 0, refused: 0 };
   const { status, body } = answer;
   if (status < 200 || status > 299) return outcome;
   const { collection, role } = plan;
   const key = plan.keyOf(pathParams);
+  // The collection is the backend's now: the placeholders the mock made up for it go, as fixtures replace them.
+  const hidden = hidePlaceholders(store, key, placeholders(key));
+  if (hidden === 'state-full') outcome.refused++;
+  else outcome.kept += hidden;
   const id = collection.idParam ? pathParams[collection.idParam] : undefined;
   if (role === 'remove') {
     if (id !== undefined && store.delete(key, id) === 'deleted') outcome.kept++;
@@ -55,6 +61,22 @@ export function keepUpstreamRecords(
     count(outcome, store.put(key, String(recordId), Object.freeze(structuredClone(record)) as StoredRecord));
   }
   return outcome;
+}
+
+/**
+ * Deletes the collection's placeholders that are still as made (not replaced by a record kept or written since),
+ * so a later run without the backend shows a member exactly the records the backend had; answers how many.
+ */
+function hidePlaceholders(store: Store, key: string, placeholders: Placeholders): number | 'state-full' {
+  let hidden = 0;
+  for (const [id, made] of placeholders) {
+    const shown = store.get(key, id);
+    // A store that keeps its records elsewhere (a file, Redis) hands out copies: compared by their text.
+    if (shown === undefined || (shown !== made && JSON.stringify(shown) !== JSON.stringify(made))) continue;
+    if (store.delete(key, id) === 'state-full') return 'state-full';
+    hidden++;
+  }
+  return hidden;
 }
 
 function count(outcome: KeptFromUpstream, stored: StoreOutcome): void {

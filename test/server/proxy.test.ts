@@ -424,11 +424,28 @@ describe("recording: the backend's answers kept for a run without it", () => {
     const up = await startUpstream(partialBackend, '/api');
     const mock = await mockBefore({ url: up.url, recordState: true });
     await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
-    expect(mock.state().collections['/members/mbr_1/passes']).toContainEqual(PASS);
+    // Exactly what the backend listed: no placeholder the backend never had beside it.
+    expect(mock.state().collections['/members/mbr_1/passes']).toEqual([PASS]);
     await up.close();
+    const listed = await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH });
+    expect(await listed.json()).toEqual(LIST);
     const read = await fetch(`${mock.url}/members/mbr_1/passes/${PASS.id}`, { headers: AUTH });
     expect(await read.json()).toEqual(PASS);
     expect(mock.calls()[1]).toMatchObject({ answeredBy: 'fallback', fallback: expect.stringMatching(/unreachable/) });
+  });
+
+  test('recordState keeps a list the backend answered empty as empty, not as the placeholders', async () => {
+    const up = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [], next_cursor: null }));
+    }, '/api');
+    const mock = await mockBefore({ url: up.url, recordState: true });
+    expect(await (await fetch(`${mock.url}/members/mbr_2/passes`, { headers: AUTH })).json()).toEqual({
+      data: [],
+      next_cursor: null,
+    });
+    await up.close();
+    const offline = await fetch(`${mock.url}/members/mbr_2/passes`, { headers: AUTH });
+    expect(((await offline.json()) as { data: unknown[] }).data).toEqual([]);
   });
 
   test('recordState applies an update the backend answered 204 (no record) to the record it kept', async () => {
