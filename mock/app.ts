@@ -9,7 +9,7 @@ import { createEventStreams } from './admin/event-streams.js';
 import { createMetrics } from './reports/metrics.js';
 import { createControl } from './control/control.js';
 import { createTestApi, type TestApi, type UntypedTestApi } from './control/test-api.js';
-import type { Contract } from './contract/contract.js';
+import { isContract, type Contract } from './contract/contract.js';
 import { createHandler } from './handler/handle.js';
 import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
@@ -87,6 +87,11 @@ type UntypedMockApp = Omit<MockApp, keyof TestApi | 'api'> &
  * expect(mock.calls({ operationId: 'listPasses' })).toHaveLength(1);
  */
 export function createApp<Ops = UntypedOperations>(contract: Contract, options: MockOptions = {}): MockApp<Ops> {
+  // From JavaScript a path or a parsed document may come: say what to do, rather than fail deep inside.
+  if (!isContract(contract))
+    throw new TypeError(
+      `createApp takes a loaded contract: createApp(await loadContract(${typeof contract === 'string' ? JSON.stringify(contract) : 'pathOrDocument'})). startMock takes a path or a document as it is.`,
+    );
   const context = buildContext(contract, options);
   const resolved = context.options;
   const control = createControl(context, { creator: packageCreator });
