@@ -9,6 +9,7 @@ import type { Exchange } from './exchange.js';
 import { SESSION_COOKIE } from './guards/select-session.js';
 import { withoutCookie } from '../http/cookie-header.js';
 import { withoutPrefix } from '../lib/path-prefix.js';
+import { PREFER_QUERY } from '../http/parse-prefer.js';
 
 /** The upstream's answer: its status and headers, and its body whole or as its start and a stream. */
 export interface UpstreamAnswer {
@@ -79,7 +80,8 @@ export function createForwarder(rules: ProxyRules, checkedBytes = CHECKED_BYTES)
         done(result);
       };
       const below = rules.mount === '' ? ex.path : withoutPrefix(ex.path, rules.mount);
-      const target = `${base}${below}${ex.rawQuery === '' ? '' : `?${ex.rawQuery}`}`;
+      const query = forwardedQuery(ex.rawQuery);
+      const target = `${base}${below}${query === '' ? '' : `?${query}`}`;
       const url = `${rules.url.origin}${base === '' ? '' : '/…'}${below}`;
       const upstream = send({
         protocol: rules.url.protocol,
@@ -197,4 +199,25 @@ function headersOf(answer: IncomingMessage): Pick<UpstreamAnswer, 'rawHeaders' |
       headers[lower] === undefined ? value : `${headers[lower]}${lower === 'set-cookie' ? '\n' : ', '}${value}`;
   }
   return { rawHeaders, headers };
+}
+
+/**
+ * The query as the backend gets it: as sent, less the mock's own controls (`__delay`, `__code`, `__example`,
+ * `__dynamic`: see PREFER_QUERY), which mean nothing to a backend and may be refused by one.
+ */
+function forwardedQuery(rawQuery: string): string {
+  if (!rawQuery.includes('__')) return rawQuery;
+  return rawQuery
+    .split('&')
+    .filter((pair) => {
+      const name = pair.split('=', 1)[0]!;
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A name that is not valid percent-encoding is no control of the mock's.
+      }
+      return !PREFER_QUERY.includes(decoded);
+    })
+    .join('&');
 }

@@ -65,6 +65,16 @@ function partialBackend(req: { method: string; url: string }, res: import('node:
 }
 
 describe('forwarding: what the upstream receives, and what the client gets back', () => {
+  test("the mock's own query controls (?__delay, ?__code…) stay with the mock; the rest goes upstream as sent", async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(LIST));
+    }, '/api');
+    const mock = await mockBefore(up.url);
+    const query = '?limit=2&__delay=1&x=%20a&__dynamic=false&__delay=2&cursor=';
+    expect((await fetch(`${mock.url}/members/mbr_1/passes${query}`, { headers: AUTH })).status).toBe(200);
+    expect(up.received.map((r) => r.url)).toEqual(['/api/members/mbr_1/passes?limit=2&x=%20a&cursor=']);
+  });
+
   test('a routed request goes upstream under its base path, query, headers and body as sent; its answer comes back', async () => {
     const up = await upstream((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json', 'x-backend': 'real', location: '/somewhere' });
