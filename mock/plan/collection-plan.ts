@@ -90,6 +90,8 @@ export interface CountField {
   readonly counts: 'records' | 'pages' | 'page' | 'offset' | 'limit';
   /** The field's schema, in the draft of the envelope's schema. */
   readonly schema: JsonObject;
+  /** Whether the envelope requires it: one that is not, and whose count its schema refuses, is left out. */
+  readonly required: boolean;
 }
 
 /** An envelope field holding the id of the page's first or last record. */
@@ -138,9 +140,8 @@ export interface UpdatePlan {
   readonly readOnly: ReadonlySet<string>;
 }
 
-const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage', 'size', 'pagesize'];
+const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage', 'pagesize'];
 const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'after', 'starting_after'];
-const OFFSET_PARAMS = ['offset', 'skip', 'start'];
 const PAGE_PARAMS = ['page', 'page_number', 'pageNumber', 'pageIndex'];
 /** Names that page only when their schema is a number's: others may be filters (`size=XL`) or tokens. */
 const AMBIGUOUS = new Set(['size', 'pagesize', 'skip', 'start', ...PAGE_PARAMS]);
@@ -215,12 +216,16 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     const type = (query.find((q) => q.name === name)?.schema as JsonObject | undefined)?.type;
     return !AMBIGUOUS.has(name) || type === undefined || type === 'integer' || type === 'number';
   };
-  const named = (names: string[]) => names.find((name) => query.some((q) => q.name === name) && numeric(name));
-  const limitParam = named(LIMIT_PARAMS);
-  const limitSchema = query.find((q) => q.name === limitParam)?.schema as { default?: unknown } | undefined;
-  const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
-  const offsetParam = named(OFFSET_PARAMS);
+  const present = (name: string) => query.some((q) => q.name === name) && numeric(name);
+  const named = (names: string[]) => names.find(present);
   const pageParam = named(PAGE_PARAMS);
+  let offsetParam = named(['offset']);
+  // A `size` is a page's size only beside a page or an offset (else a filter: a shoe size)…
+  const limitParam = named(LIMIT_PARAMS) ?? (pageParam || offsetParam ? named(['size']) : undefined);
+  // …and a `skip` or `start` an offset only beside a page size (else a filter: a start time).
+  offsetParam ??= limitParam ? named(['skip', 'start']) : undefined;
+  const limitSchema = (query.find((q) => q.name === limitParam)?.schema ?? {}) as JsonObject;
+  const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
   const pageSchema = (query.find((q) => q.name === pageParam)?.schema ?? {}) as JsonObject;
   const firstPage = [pageSchema.default, pageSchema.minimum].find(Number.isInteger) as number | undefined;
   const cursorSchema = query.find((q) => q.name === cursorParam)?.schema;
@@ -232,18 +237,19 @@ function planList(operation: Operation, collection: Collection): ListPlan {
     .filter(isObject)
     .map((schema) => inRootDraft(schema, root));
   const bundle = bundleOf(operation.spec);
+  const where = listArray(operation, collection.schema) ?? [];
+  // A list with no way to page past its first page (a `limit` that only caps it) answers all it holds, as far
+  // as the contract lets a page go: the limit's `maximum`, the array's `maxItems`.
+  const listed = (where.length === 0 ? root : properties[where[0]!]) ?? {};
+  const caps = [limitSchema.maximum, listed.maxItems].filter((n): n is number => typeof n === 'number' && n >= 1);
+  const pageable = pageParam || offsetParam || (limitParam && (cursorParam || nextField));
+  const wanted = limitParam && typeof limitSchema.default === 'number' ? limitSchema.default : pageable ? 20 : Infinity;
   let envelope: JsonObject | undefined;
   return {
     envelope: (make) => (envelope ??= make()),
-    where: listArray(operation, collection.schema) ?? [],
+    where,
     limitParam,
-    // A list with no way to page past its first page (a `limit` that only caps it) answers all it holds.
-    defaultLimit:
-      limitParam && typeof limitSchema?.default === 'number'
-        ? limitSchema.default
-        : pageParam || offsetParam || (limitParam && (cursorParam || nextField))
-          ? 20
-          : Infinity,
+    defaultLimit: Math.min(wanted, ...caps.map(Math.floor)),
     cursorParam,
     offsetParam,
     pageParam,
@@ -275,7 +281,8 @@ function countFieldsOf(
   for (const [name, schema] of Object.entries(properties)) {
     if (!isObject(schema) || (schema.type !== 'integer' && schema.type !== 'number')) continue;
     const counts = echoes.find(([, param]) => param === name)?.[0] ?? COUNT_FIELDS[name];
-    if (counts) fields.push({ name, counts, schema: inRootDraft(schema, root) });
+    const required = Array.isArray(root.required) && root.required.includes(name);
+    if (counts) fields.push({ name, counts, schema: inRootDraft(schema, root), required });
   }
   return fields;
 }

@@ -73,9 +73,13 @@ export function listPage(
   }
   // Stripe's and OpenAI's envelopes say it their way: `has_more`, and the ids of the page's first and last record.
   if (list.moreField) body[list.moreField] = start + limit < records.length;
-  for (const { name, counts, schema } of list.countFields) {
-    const value = countOf(counts, { records: records.length, start, limit, firstPage: list.firstPage });
-    if (value !== undefined && valueFits(value, schema, list.bundle)) body[name] = value;
+  for (const { name, counts, schema, required } of list.countFields) {
+    const facts = { records: records.length, start, limit, shown: page.length, firstPage: list.firstPage };
+    const value = countOf(counts, facts);
+    // A count the field's schema refuses (a `total_pages` of at least 1 for an empty list, an offset past int32)
+    // is not sent as a drawn number that would read as true: left out where it may be, else left as drawn.
+    if (valueFits(value, schema, list.bundle)) body[name] = value;
+    else if (!required) delete body[name];
   }
   for (const { name, edge, schema } of list.edgeFields) {
     const id = (edge === 'first' ? page[0] : page.at(-1))?.[idField];
@@ -112,8 +116,9 @@ function placedStart(list: ListPlan, query: StateRequest['query'], limit: number
 /** The value of an envelope's count field for a page: the records held, the pages, or where the page is. */
 function countOf(
   counts: CountField['counts'],
-  { records, start, limit, firstPage }: { records: number; start: number; limit: number; firstPage: number },
-): number | undefined {
+  facts: { records: number; start: number; limit: number; shown: number; firstPage: number },
+): number {
+  const { records, start, limit, shown, firstPage } = facts;
   const finite = Number.isFinite(limit);
   switch (counts) {
     case 'records':
@@ -125,7 +130,8 @@ function countOf(
     case 'offset':
       return start;
     case 'limit':
-      return finite ? limit : undefined;
+      // A list that answers all it holds has pages as long as what it answered.
+      return finite ? limit : shown;
   }
 }
 

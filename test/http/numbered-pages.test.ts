@@ -43,6 +43,31 @@ paths:
       parameters: [${q('offset', '{ type: integer, minimum: 0 }')}, ${q('limit', '{ type: integer, default: 5 }')}]
       responses:
         '200': { description: ok, content: { application/json: { schema: { type: array, items: ${ITEM} } } } }
+  /events:
+    ${post}
+    get:
+      parameters: [${q('start', '{ type: integer, format: int64 }')}]
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, items: ${ITEM} } } } }
+  /reports:
+    ${post}
+    get:
+      parameters: [${q('page', '{ type: integer }')}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [data]
+                properties: { data: { type: array, items: ${ITEM} }, total_pages: { type: integer, minimum: 1 } }
+  /limited:
+    ${post}
+    get:
+      parameters: [${q('limit', '{ type: integer, maximum: 30 }')}]
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, maxItems: 30, items: ${ITEM} } } } }
   /capped:
     ${post}
     get:
@@ -51,7 +76,8 @@ paths:
         '200': { description: ok, content: { application/json: { schema: { type: array, items: ${ITEM} } } } }
 `;
 
-const appOf = async () => createApp(await loadContract(await inlineContract(CONTRACT))).app;
+const appOf = async (options: { placeholders?: number } = {}) =>
+  createApp(await loadContract(await inlineContract(CONTRACT)), { errors: true, ...options }).app;
 type App = Awaited<ReturnType<typeof appOf>>;
 
 /** Creates `n` records and answers every id the list holds, newest first (placeholders included). */
@@ -133,5 +159,41 @@ describe('a list whose limit only caps it', () => {
     const all = ids((await request(app).get('/capped').expect(200)).body);
     expect(all.length).toBeGreaterThanOrEqual(25);
     expect(ids((await request(app).get('/capped').query({ limit: 3 }).expect(200)).body)).toEqual(all.slice(0, 3));
+  });
+});
+
+describe('what is no paging', () => {
+  test('an integer start without a page size is a filter: every record is answered, whatever it says', async () => {
+    const app = await appOf();
+    for (let i = 0; i < 25; i++)
+      await request(app)
+        .post('/events')
+        .send({ name: `e${i}` })
+        .expect(201);
+    const all = ids((await request(app).get('/events').expect(200)).body);
+    expect(all.length).toBeGreaterThanOrEqual(25);
+    expect(ids((await request(app).get('/events').query({ start: 1700000000 }).expect(200)).body)).toEqual(all);
+  });
+});
+
+describe('an envelope count its schema refuses', () => {
+  test('is left out where the envelope does not require it (no total_pages of 0 where it must be 1 or more)', async () => {
+    const app = await appOf({ placeholders: 0 });
+    const empty = (await request(app).get('/reports').expect(200)).body;
+    expect(empty).toEqual({ data: [] });
+    await request(app).post('/reports').send({ name: 'r' }).expect(201);
+    expect((await request(app).get('/reports').expect(200)).body.total_pages).toBe(1);
+  });
+});
+
+describe('a list whose limit only caps it, with a maximum', () => {
+  test('answers no more than the contract lets a page hold', async () => {
+    const app = await appOf();
+    for (let i = 0; i < 35; i++)
+      await request(app)
+        .post('/limited')
+        .send({ name: `r${i}` })
+        .expect(201);
+    expect((await request(app).get('/limited').expect(200)).body).toHaveLength(30);
   });
 });

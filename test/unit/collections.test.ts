@@ -307,8 +307,35 @@ describe('planCollection', () => {
       expect(listed([{ name: 'offset' }, { name: 'limit' }]).defaultLimit).toBe(20);
     });
 
-    test.each(['offset', 'skip', 'start'])('reads the offset from %s', (name) => {
-      expect(listed([{ name: 'q' }, { name, schema: { type: 'integer' } }]).offsetParam).toBe(name);
+    test('reads the offset from offset, and from skip or start only beside a page size (else they are filters)', () => {
+      const integer = { type: 'integer' };
+      expect(listed([{ name: 'q' }, { name: 'offset', schema: integer }]).offsetParam).toBe('offset');
+      for (const name of ['skip', 'start']) {
+        expect(listed([{ name, schema: integer }, { name: 'limit' }]).offsetParam).toBe(name);
+        expect(listed([{ name, schema: integer }])).toMatchObject({ offsetParam: undefined, defaultLimit: Infinity });
+      }
+    });
+
+    test('reads the page size from size only beside a page or an offset (else a filter: a shoe size)', () => {
+      const integer = { type: 'integer' };
+      expect(
+        listed([
+          { name: 'size', schema: integer },
+          { name: 'page', schema: integer },
+        ]).limitParam,
+      ).toBe('size');
+      expect(listed([{ name: 'size', schema: integer }])).toMatchObject({
+        limitParam: undefined,
+        defaultLimit: Infinity,
+      });
+    });
+
+    test('pages no further than the contract lets a page go: the limit’s maximum, the array’s maxItems', () => {
+      expect(listed([{ name: 'limit', schema: { type: 'integer', maximum: 100 } }]).defaultLimit).toBe(100);
+      expect(
+        listed([{ name: 'limit', schema: { type: 'integer', maximum: 10 } }, { name: 'cursor' }]).defaultLimit,
+      ).toBe(10);
+      expect(listed([], { type: 'array', maxItems: 50, items: PASS }).defaultLimit).toBe(50);
     });
 
     test.each(['page', 'page_number', 'pageNumber', 'pageIndex'])('reads the page number from %s', (name) => {
