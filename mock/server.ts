@@ -132,8 +132,12 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   const { contracts: apis, ...rest } = given;
   if (redis && stateFile)
     throw new TypeError('Give stateFile (one process keeps its state) or redis (replicas share it), not both.');
-  if (rest.stateless && (data !== undefined || stateFile !== undefined || rest.state !== undefined))
-    throw new TypeError('stateless keeps no state: give data, stateFile or state without it, or leave it out.');
+  const keepsState = data !== undefined || stateFile !== undefined || rest.state !== undefined;
+  const recordsState = typeof rest.proxy === 'object' && rest.proxy.recordState === true;
+  if (rest.stateless && (keepsState || recordsState))
+    throw new TypeError(
+      'stateless keeps no state: give data, stateFile, state or proxy.recordState without it, or leave it out.',
+    );
   if (apis && options.contract !== undefined)
     throw new TypeError('Give contract (one API) or contracts (several), not both.');
   const contract = apis ? await combinedOf(apis) : await contractOf(source);

@@ -45,9 +45,14 @@ function readOptions(argv: string[]): CliOptions {
   const { values: given } = parseFlags(argv, FLAGS);
   if (given.help || given.version) return { help: given.help, version: given.version };
   const file = loadConfig(given.config && fromCaller(given.config), callerDir(), RENAMED_KEYS);
-  const { values, contracts, nameOf } = file
+  const {
+    values: merged,
+    contracts,
+    nameOf,
+  } = file
     ? applyConfig(given, file)
     : { values: given, contracts: undefined, nameOf: (flag: FlagName) => `--${flag}` };
+  const values = settleStateless(given, merged, nameOf);
   /** A whole number between min and max from a numeric flag, when it was given. */
   const wholeOf = (flag: NumericFlag, min: number, max: number) => {
     const text = values[flag];
@@ -73,7 +78,7 @@ function readOptions(argv: string[]): CliOptions {
     stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
-    stateless: statelessOf(values, nameOf),
+    stateless: values.stateless ?? false,
     clock: clockKind(values.clock ?? 'system'),
     // A demo reads as of today; a session asked to repeat byte for byte (--clock seed) reads as of the seed's day.
     asOf: asOfOf(nameOf('as-of'), values['as-of'] ?? (values.clock === 'seed' ? 'seed' : 'today')),
@@ -129,17 +134,28 @@ function contractsOf(given: string[]): Pick<ServerOptions, 'contract' | 'contrac
   return { contracts: entries };
 }
 
-/** `--stateless`, refused beside a flag that gives or keeps state: the mock would say nothing and ignore it. */
-function statelessOf(values: FlagValues, nameOf: (flag: FlagName) => string): boolean {
-  if (!values.stateless) return false;
-  const keeping = (['data', 'state-file', 'record-state'] as const).find(
-    (name) => values[name] !== undefined && values[name] !== false,
-  );
-  if (keeping)
-    throw new UsageError(
-      `${nameOf('stateless')} keeps no state, so ${nameOf(keeping)} would do nothing: leave one of them out.`,
-    );
-  return true;
+/**
+ * `--stateless` beside a setting that gives or keeps state (`--data`, `--state-file`, `--record-state`): given
+ * in one place (both flags, or both keys of the config file) it is refused, since one of them would do nothing
+ * without a word; given one on the command line and one in the file, the command line wins, as it does for every
+ * key (a one-off `--stateless` run of a project whose file names its fixtures).
+ */
+function settleStateless(given: FlagValues, values: FlagValues, nameOf: (flag: FlagName) => string): FlagValues {
+  if (!values.stateless) return values;
+  const settled = { ...values };
+  for (const name of ['data', 'state-file', 'record-state'] as const) {
+    if (!settled.stateless) break;
+    if (values[name] === undefined || values[name] === false) continue;
+    const statelessFlag = given.stateless !== undefined;
+    const otherFlag = given[name] !== undefined;
+    if (statelessFlag === otherFlag)
+      throw new UsageError(
+        `${nameOf('stateless')} keeps no state, so ${nameOf(name)} would do nothing: leave one of them out.`,
+      );
+    if (statelessFlag) delete settled[name];
+    else settled.stateless = false;
+  }
+  return settled;
 }
 
 /** The `--proxy*` flags as the `proxy` option; they mean nothing without `--proxy`. */

@@ -6,7 +6,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import bytes from 'bytes';
 import { listPage } from './list-page.js';
 import { counted } from '../lib/counted.js';
-import { makeCreated, sentId } from './make-record.js';
+import { chosenId, makeCreated } from './make-record.js';
 import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
@@ -37,10 +37,12 @@ export function answerFromState(
   const { store } = tools;
   const collectionKey = plan.keyOf(request.pathParams);
   if (plan.create) {
-    // An id the client chose that a record has already: refused, and that record is left as it is.
-    const chosen = sentId(collection, plan.create, request.body);
-    if (chosen !== undefined && store.get(collectionKey, String(chosen)))
-      return { reply: idTaken(collection, String(chosen), request), changed: false };
+    // An id the client chose that a record cannot have, or that a record has already: refused, nothing changes.
+    const chosen = chosenId(collection, plan.create, request.body);
+    if (chosen !== undefined && 'refused' in chosen)
+      return { reply: idRefused(collection, chosen.refused, request), changed: false };
+    if (chosen !== undefined && store.get(collectionKey, String(chosen.id)))
+      return { reply: idTaken(collection, String(chosen.id), request), changed: false };
     const record = createRecord(plan.create, collection, tools, collectionKey, request);
     const outcome = store.put(collectionKey, String(record[collection.idField]), record);
     if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
@@ -130,6 +132,14 @@ function notFound(collection: Collection, id: string, request: StateRequest): Re
   const detail = `${request.operationId}: ${noun} ${id} does not exist (it was never created, or was deleted).`;
   // A valid request for a record that is not there: the journal keeps no violation.
   return problemReply(problem('notFound', detail, { instance: request.path, violations: [violation] }), {}, []);
+}
+
+function idRefused(collection: Collection, why: string, request: StateRequest): Reply {
+  const pointer = `/${collection.idField}`;
+  const detail = `${request.operationId}: the ${nounOf(collection)} id sent cannot be kept: ${why}.`;
+  const violations: Violation[] = [{ location: 'body', pointer, message: why }];
+  // The request may fit the contract (a record's id narrower than the request's): the journal keeps no violation.
+  return problemReply(problem('invalidBody', detail, { instance: request.path, violations }), {}, []);
 }
 
 function idTaken(collection: Collection, id: string, request: StateRequest): Reply {

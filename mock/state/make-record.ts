@@ -114,8 +114,8 @@ export function makeCreated(
   const unsent = unsentFields(collection, plan, body);
   // What the references to its parents are written with (a number where the field takes one), looked up once.
   const ownerFields = ownerValues(owners);
-  const chosenId = sentId(collection, plan, body);
-  if (chosenId !== undefined) fixed[collection.idField] = chosenId;
+  const chosen = chosenId(collection, plan, body);
+  if (chosen !== undefined && 'id' in chosen) fixed[collection.idField] = chosen.id;
   for (const name in properties) {
     if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
     const schema = properties[name]!;
@@ -197,15 +197,24 @@ export function makeCreated(
 }
 
 /**
- * The id a create was sent, where the client chooses it ({@link CreatePlan.takesId}) and it fits the record's
- * id; `undefined`: the server makes the id.
- * @example sentId(collection, plan, { id: 'my-key', value: 'v' }) // 'my-key'
+ * The id a create was sent, where the client chooses it ({@link CreatePlan.takesId}): `{ id }` when the record can
+ * have it, `{ refused }` saying why not (it breaks the record's id schema, or no path can carry it: `""`, `.`,
+ * `..`); `undefined` when the server makes the id.
+ * @example chosenId(collection, plan, { id: 'my-key', value: 'v' }) // { id: 'my-key' }
  */
-export function sentId(collection: Collection, plan: CreatePlan, body: unknown): string | number | undefined {
-  if (!plan.takesId || !isObject(body)) return undefined;
+export function chosenId(
+  collection: Collection,
+  plan: CreatePlan,
+  body: unknown,
+): { id: string | number } | { refused: string } | undefined {
+  if (!plan.takesId || !isObject(body) || !Object.hasOwn(body, collection.idField)) return undefined;
   const id = body[collection.idField];
-  if (!((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id)))) return undefined;
-  return (plan.keeps?.(collection.idField, id) ?? true) ? id : undefined;
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    return { refused: 'an id is a string or a number' };
+  if (id === '' || id === '.' || id === '..')
+    return { refused: 'no path can carry this id, so it could not be read back' };
+  if (!(plan.keeps?.(collection.idField, id) ?? true)) return { refused: "it does not fit the record's id" };
+  return { id };
 }
 
 /** What a create made of a `oneOf`/`anyOf` record has decided before it draws. */

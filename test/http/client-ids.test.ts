@@ -64,6 +64,30 @@ describe('an id the create requires of the client', () => {
   });
 });
 
+describe('an id the client chose that no record can have', () => {
+  test('is refused with 422 naming the id, where the record’s id is narrower than the request’s', async () => {
+    const narrow = contract(true, `'422': { description: refused, content: ${PROBLEM} }`).replace(
+      'Key:\n      type: object\n      required: [id, value]\n      properties: { id: { type: string }',
+      'Key:\n      type: object\n      required: [id, value]\n      properties: { id: { type: string, maxLength: 4 }',
+    );
+    expect(narrow).toContain('maxLength: 4');
+    const app = createApp(await loadContract(await inlineContract(narrow))).app;
+    const refused = await request(app).post('/keys').send({ id: 'toolong', value: 'v' }).expect(422);
+    expect(refused.body.detail).toMatch(/the key id sent cannot be kept: it does not fit the record's id/);
+    await request(app).get('/keys/toolong').expect(404);
+  });
+
+  test.each(['.', '..'])('is refused with 422 when no path can carry it (%s)', async (id) => {
+    const loose = contract(true, `'422': { description: refused, content: ${PROBLEM} }`).replace(
+      "pattern: '^[a-z-]+$'",
+      () => "pattern: '^[a-z.-]+$'",
+    );
+    const app = createApp(await loadContract(await inlineContract(loose))).app;
+    const refused = await request(app).post('/keys').send({ id, value: 'v' }).expect(422);
+    expect(refused.body.detail).toMatch(/no path can carry this id/);
+  });
+});
+
 describe('an id the client may leave out', () => {
   test('is made by the server, whatever was sent', async () => {
     const app = await appOf(false);

@@ -248,6 +248,28 @@ describe('the config file', () => {
     expect(res.status).toBe(413);
   });
 
+  test('--stateless on the command line beats the file’s fixtures: a one-off run answers without state', async () => {
+    await writeFile(join(dir, 'fixtures.json'), JSON.stringify({ '/members/m9/passes': [{ name: 'Fixture pass' }] }));
+    await writeConfig({ port: 0, data: 'fixtures.json' });
+    const stateful = await start([]);
+    const kept = await fetch(`${stateful.url}/members/m9/passes`, { headers: AUTH });
+    expect(((await kept.json()) as { data: { name: string }[] }).data.map((p) => p.name)).toEqual(['Fixture pass']);
+    const stateless = await start(['--stateless']);
+    const drawn = await fetch(`${stateless.url}/members/m9/passes`, { headers: AUTH });
+    expect(((await drawn.json()) as { data: { name: string }[] }).data.map((p) => p.name)).not.toEqual([
+      'Fixture pass',
+    ]);
+  });
+
+  test('stateless and data both in the file are refused with exit code 2, saying why', async () => {
+    await writeConfig({ stateless: true, data: 'fixtures.json' });
+    const { code, stderr } = await run([]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /"stateless" in membership-mock\.config\.json keeps no state, so "data" in membership-mock\.config\.json would do nothing/,
+    );
+  });
+
   test('--help and --version answer without reading it', async () => {
     await writeConfig('not json');
     expect((await run(['--help'])).code).toBe(0);

@@ -169,6 +169,10 @@ paths:
     [['--stateless', '--data', 'fixtures.json'], /--stateless keeps no state, so --data would do nothing/],
     [['--stateless', '--state-file', 'state.db'], /--stateless keeps no state, so --state-file would do nothing/],
     [
+      ['--stateless', '--proxy', 'http://127.0.0.1:9', '--record-state'],
+      /--stateless keeps no state, so --record-state would do nothing/,
+    ],
+    [
       ['--proxy', 'http://127.0.0.1:9', '--proxy-fallback', 'sometimes'],
       /--proxy-fallback must be auto, off or statuses/,
     ],

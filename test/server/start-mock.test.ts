@@ -142,6 +142,16 @@ describe('startMock on a real socket', () => {
     await expect(start({ stateFile: file })).resolves.toBeDefined();
   });
 
+  test('refuses stateless beside what gives or keeps state, which it would ignore', async () => {
+    const refused = /stateless keeps no state: give data, stateFile, state or proxy\.recordState without it/;
+    await expect(start({ stateless: true, state: { '/members/m1/passes': [] } })).rejects.toThrow(refused);
+    await expect(start({ stateless: true, data: 'fixtures.json' })).rejects.toThrow(refused);
+    await expect(start({ stateless: true, proxy: { url: 'http://127.0.0.1:9', recordState: true } })).rejects.toThrow(
+      refused,
+    );
+    await expect(start({ stateless: true, proxy: { url: 'http://127.0.0.1:9' } })).resolves.toBeDefined();
+  });
+
   test('rejects when the port is taken', async () => {
     const mock = await start();
     await expect(start({ port: mock.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
