@@ -10,7 +10,8 @@ import { withoutWriteOnly } from './sent-values.js';
 import { recordBundle } from './record-bundle.js';
 import { recordRoles } from './record-roles.js';
 import { isoTime } from '../lib/iso-time.js';
-import { applyPatch, type Operation as PatchOperation } from 'fast-json-patch';
+// A CommonJS package to Node (its ES module is for bundlers): its functions are read from the default export.
+import jsonPatch, { type Operation as PatchOperation } from 'fast-json-patch';
 import type { StoredRecord } from './store.js';
 
 /** What an update asks: the path's parameters, the body sent, its media type, and the time of the change. */
@@ -99,7 +100,13 @@ function jsonPatched(
 ): { record: StoredRecord; touched: Set<string> } | Exclude<Updated, { record: StoredRecord }> {
   let record: StoredRecord;
   try {
-    const patched = applyPatch(structuredClone(stored), operations as PatchOperation[], true, true, true).newDocument;
+    const patched = jsonPatch.applyPatch(
+      structuredClone(stored),
+      operations as PatchOperation[],
+      true,
+      true,
+      true,
+    ).newDocument;
     // An operation on the whole document (path "") may leave something else than an object.
     if (!isObject(patched)) return { unfit: [{ pointer: '/', message: 'the patch leaves no object' }] };
     record = patched;
