@@ -8,6 +8,7 @@ import { isContainer } from '../lib/json-value.js';
 import { FILES_KEY, fileStem, type References } from './bundle-references.js';
 import { ContractError } from './contract-error.js';
 import { lookUp, parsePointer } from '../lib/json-pointer.js';
+import { BUNDLED_REF } from '../schema/operation-bundle.js';
 import { forEachSubschema, mapSubschemas } from '../schema/schema-keywords.js';
 import { componentsOf } from '../lib/strongly-connected.js';
 import type { RefHolder } from './walk-references.js';
@@ -25,8 +26,6 @@ export interface ResolvedSchemas {
 
 /** Turns one schema object's OpenAPI keywords into JSON Schema (nullable, example…); its subschemas are done apart. */
 export type ConvertKeywords = (schema: Record<string, unknown>) => Record<string, unknown>;
-
-const BUNDLE = '#/__bundled__/';
 
 const isRef = (value: unknown): value is RefHolder =>
   isContainer(value) && typeof (value as RefHolder).$ref === 'string';
@@ -121,7 +120,7 @@ export function resolveSchemas(
     const beside = Object.keys(siblings).length > 0;
     if (!isContainer(target)) return target ?? {};
     if (owner !== undefined && component.get(owner) === component.get(target)) {
-      const ref = { $ref: `${BUNDLE}${keyOf(target, holder)}` };
+      const ref = { $ref: `${BUNDLED_REF}${keyOf(target, holder)}` };
       return beside ? { ...ref, ...(resolveNode(siblings, owner) as object) } : ref;
     }
     if (!beside) return resolveNode(target, target);
@@ -201,8 +200,8 @@ function bundles(
       seen.add(node);
       const target = namedBy.get(node);
       if (target) return void found.add(component.get(target)!);
-      if (isRef(node) && node.$ref.startsWith(BUNDLE)) {
-        const key = node.$ref.slice(BUNDLE.length);
+      if (isRef(node) && node.$ref.startsWith(BUNDLED_REF)) {
+        const key = node.$ref.slice(BUNDLED_REF.length);
         return void found.add(component.get(byKey.get(key)!)!);
       }
       forEachSubschema(node, visit);

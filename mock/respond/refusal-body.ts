@@ -2,8 +2,8 @@
 // for them (the problem's own fields, and the text fields an error body says why in), as long as it still fits.
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { findContentViolations, type SchemaChecks } from '../prism/check-response.js';
-import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
-import { bundleOf } from '../schema/operation-bundle.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
+import { bundledSchema, bundleOf, declaredProperties } from '../schema/operation-bundle.js';
 import type { Problem } from '../http/problems.js';
 
 /** The problem's fields, in the order the mock sends them. */
@@ -148,31 +148,17 @@ function withValueAt(body: JsonObject, [name, ...rest]: readonly string[], value
 }
 
 /**
- * The properties a schema declares, by name: its own and those of its `allOf`, `anyOf` and `oneOf` members, a
- * schema that contains itself read from the operation's bundle (`#/__bundled__/…`).
+ * The properties a schema declares, by name: its own and those of its `allOf`, `anyOf` and `oneOf` members, each
+ * read from the operation's bundle when it is a schema that contains itself (`#/__bundled__/…`).
  */
 function declaredSchemas(schema: JsonObject, bundle?: JsonObject): Map<string, JsonObject> {
-  const resolved = resolve(schema, bundle);
-  const names = new Map(Object.entries(propertiesOf(resolved)));
-  for (const list of ['allOf', 'anyOf', 'oneOf']) {
-    const members = resolved[list];
-    if (!Array.isArray(members)) continue;
-    for (const m of members) {
-      for (const [n, s] of Object.entries(propertiesOf(resolve(m, bundle)))) if (!names.has(n)) names.set(n, s);
-    }
-  }
-  for (const [n, s] of names) names.set(n, resolve(s, bundle));
+  const names = new Map<string, JsonObject>();
+  for (const [name, field] of declaredProperties(schema, bundle)) names.set(name, resolve(field, bundle));
   return names;
 }
 
-const BUNDLE = '#/__bundled__/';
-
 function resolve(schema: unknown, bundle?: JsonObject): JsonObject {
-  if (!isObject(schema)) return {};
-  const ref = schema.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith(BUNDLE)) return schema;
-  const found = bundle?.[ref.slice(BUNDLE.length)];
-  return isObject(found) ? found : {};
+  return bundledSchema(schema, bundle) ?? {};
 }
 
 function requiredProperties(schema: JsonObject): Set<string> {

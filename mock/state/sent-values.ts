@@ -1,11 +1,11 @@
 // What a client sent, as a record keeps it: without the write-only fields the request's schema marks, at any
 // depth. A `password` inside an `owner` is sent and never shown.
 import { hasWriteOnly, mergedSchema } from '../prism/schema-check.js';
-import { isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
+import { bundledSchema, declaredProperties } from '../schema/operation-bundle.js';
+import { isObject, type JsonObject } from '../schema/schema-facts.js';
 
 /** How deep a value is followed: bodies are bounded deeper than this before they are parsed. */
 const MAX_DEPTH = 64;
-const BUNDLED = '#/__bundled__/';
 
 /**
  * The value without the fields its schema marks `writeOnly`, in objects, their kinds (`oneOf`/`anyOf`) and
@@ -48,10 +48,10 @@ function stripped(
     return out ?? value;
   }
   if (!isObject(value)) return value;
-  const properties = propertiesIn(node, bundle);
+  const properties = declaredProperties(node, bundle);
   let out: JsonObject | undefined;
   for (const name of Object.keys(value)) {
-    const field = resolved(properties[name], bundle);
+    const field = resolved(properties.get(name), bundle);
     if (field === undefined) continue;
     if (field.writeOnly === true) {
       out ??= { ...value };
@@ -64,19 +64,8 @@ function stripped(
   return out ?? value;
 }
 
-/** The properties a value of this schema may have: its own, and its kinds' (each followed into the bundle). */
-function propertiesIn(node: JsonObject, bundle: Record<string, unknown> | undefined): Record<string, unknown> {
-  const kinds = [node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
-  const parts = kinds.map((kind) => propertiesOf(resolved(kind, bundle)));
-  return Object.assign({}, ...parts.reverse(), propertiesOf(node)) as Record<string, unknown>;
-}
-
 /** The schema a node stands for: its `$ref` into the bundle followed, its `allOf` merged. */
 function resolved(schema: unknown, bundle: Record<string, unknown> | undefined): JsonObject | undefined {
-  let node = schema;
-  for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 8; hops++) {
-    const ref: string = node.$ref;
-    node = ref.startsWith(BUNDLED) ? bundle?.[ref.slice(BUNDLED.length)] : undefined;
-  }
-  return isObject(node) ? mergedSchema(node) : undefined;
+  const node = bundledSchema(schema, bundle);
+  return node === undefined ? undefined : mergedSchema(node);
 }
