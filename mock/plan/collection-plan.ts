@@ -44,7 +44,8 @@ export interface ListPlan {
   readonly limitParam?: string;
   /**
    * The page size when the request sets none: the limit parameter's default, else 20 where the list can be paged
-   * (a page number, an offset, or a limit and a cursor), else all the records (`Infinity`).
+   * (a page number, an offset, or a limit and a cursor), else all the records (`Infinity`); never more than the
+   * limit parameter's `maximum` or the listed array's `maxItems` allow.
    */
   readonly defaultLimit: number;
   /** The query parameter that takes a cursor (`cursor`), if the operation has one. */

@@ -6,7 +6,7 @@ import { problemReply, type Reply } from '../http/reply.js';
 import bytes from 'bytes';
 import { listPage } from './list-page.js';
 import { counted } from '../lib/counted.js';
-import { chosenId, makeCreated } from './make-record.js';
+import { chosenId, makeCreated, type ChosenId } from './make-record.js';
 import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
@@ -43,7 +43,7 @@ export function answerFromState(
       return { reply: idRefused(collection, chosen.refused, request), changed: false };
     if (chosen !== undefined && store.get(collectionKey, String(chosen.id)))
       return { reply: idTaken(collection, String(chosen.id), request), changed: false };
-    const record = createRecord(plan.create, collection, tools, collectionKey, request);
+    const record = createRecord(plan.create, collection, tools, collectionKey, request, chosen);
     const outcome = store.put(collectionKey, String(record[collection.idField]), record);
     if (outcome !== 'stored') return { reply: storageFull(outcome, store, collectionKey, request), changed: false };
     return { reply: render(record), changed: true };
@@ -100,6 +100,7 @@ function createRecord(
   tools: StateTools,
   collectionKey: string,
   request: StateRequest,
+  chosen: ChosenId,
 ): StoredRecord {
   const now = tools.now();
   for (let attempt = 0; ; attempt++) {
@@ -109,6 +110,7 @@ function createRecord(
       pathParams: request.pathParams,
       sent: request.body,
       now,
+      chosen,
     });
     // Generated ids are random within their pattern; a clash with a stored record, or an id no path can carry
     // (empty), gets another draw.

@@ -73,8 +73,8 @@ export function listPage(
   }
   // Stripe's and OpenAI's envelopes say it their way: `has_more`, and the ids of the page's first and last record.
   if (list.moreField) body[list.moreField] = start + limit < records.length;
+  const facts = { records: records.length, start, limit, shown: page.length, firstPage: list.firstPage };
   for (const { name, counts, schema, required } of list.countFields) {
-    const facts = { records: records.length, start, limit, shown: page.length, firstPage: list.firstPage };
     const value = countOf(counts, facts);
     // A count the field's schema refuses (a `total_pages` of at least 1 for an empty list, an offset past int32)
     // is not sent as a drawn number that would read as true: left out where it may be, else left as drawn.

@@ -87,7 +87,15 @@ export interface CreateRequest {
    * already: records completed by the thousand under one path (a data file) ask for the same ones.
    */
   owners?: Readonly<Record<string, string>>;
+  /**
+   * The id the client chose, as {@link chosenId} read it from `sent` (`undefined`: the server makes the id), when the
+   * caller has read it already to refuse a taken one. Left out, it is read here.
+   */
+  chosen?: ChosenId;
 }
+
+/** What a create says of the id it was sent: kept, refused (and why), or none to keep (`undefined`). */
+export type ChosenId = { id: string | number } | { refused: string } | undefined;
 
 /**
  * A record made by a create. Fields the client sent are kept where they fit the record schema (see
@@ -102,8 +110,9 @@ export function makeCreated(
   generator: BodyGenerator,
   collection: Collection,
   plan: CreatePlan,
-  { key, pathParams, sent, now, owners = ownersOf(collection, pathParams) }: CreateRequest,
+  request: CreateRequest,
 ): StoredRecord {
+  const { key, pathParams, sent, now, owners = ownersOf(collection, pathParams) } = request;
   // A write-only field sent inside an object (a `password` in an `owner`) is not kept either.
   const sentBundle = bundleOf(collection.create.spec);
   const body = isObject(sent) ? (withoutWriteOnly(sent, plan.requestSchema, sentBundle) as JsonObject) : {};
@@ -114,7 +123,7 @@ export function makeCreated(
   const unsent = unsentFields(collection, plan, body);
   // What the references to its parents are written with (a number where the field takes one), looked up once.
   const ownerFields = ownerValues(owners);
-  const chosen = chosenId(collection, plan, body);
+  const chosen = 'chosen' in request ? request.chosen : chosenId(collection, plan, body);
   if (chosen !== undefined && 'id' in chosen) fixed[collection.idField] = chosen.id;
   for (const name in properties) {
     if (!Object.hasOwn(properties, name) || name === collection.idField) continue;
@@ -202,11 +211,7 @@ export function makeCreated(
  * `..`); `undefined` when the server makes the id.
  * @example chosenId(collection, plan, { id: 'my-key', value: 'v' }) // { id: 'my-key' }
  */
-export function chosenId(
-  collection: Collection,
-  plan: CreatePlan,
-  body: unknown,
-): { id: string | number } | { refused: string } | undefined {
+export function chosenId(collection: Collection, plan: CreatePlan, body: unknown): ChosenId {
   if (!plan.takesId || !isObject(body) || !Object.hasOwn(body, collection.idField)) return undefined;
   const id = body[collection.idField];
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
