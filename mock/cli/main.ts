@@ -189,9 +189,9 @@ function proxyOf(values: FlagValues, nameOf: (flag: FlagName) => string): ProxyO
       fallback === 'auto' || fallback === 'off'
         ? fallback
         : (list(fallback) ?? []).map((status) => {
-            if (!/^[1-5]\d\d$/.test(status))
+            if (!/^[45]\d\d$/.test(status))
               throw new UsageError(
-                `${nameOf('proxy-fallback')} must be auto, off or statuses such as 404,501, not "${fallback}".`,
+                `${nameOf('proxy-fallback')} must be auto, off or statuses of the backend's failures (400 to 599) such as 404,501, not "${fallback}".`,
               );
             return Number(status);
           }),

@@ -146,8 +146,11 @@ function checkedNames(option: string, names: readonly string[], known: readonly 
 }
 
 function checkedStatus(status: unknown): number {
-  if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599) return status;
-  throw new TypeError(`A proxy fallback status must be an HTTP status from 100 to 599, not ${JSON.stringify(status)}.`);
+  // A success is the backend's own answer: the mock answering in its place would hide the backend it proxies.
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) return status;
+  throw new TypeError(
+    `A proxy fallback status is one of the backend's failures, from 400 to 599, not ${JSON.stringify(status)}.`,
+  );
 }
 
 /**

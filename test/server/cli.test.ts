@@ -176,6 +176,10 @@ paths:
       ['--proxy', 'http://127.0.0.1:9', '--proxy-fallback', 'sometimes'],
       /--proxy-fallback must be auto, off or statuses/,
     ],
+    [
+      ['--proxy', 'http://127.0.0.1:9', '--proxy-fallback', '404,200'],
+      /--proxy-fallback must be auto, off or statuses of the backend's failures \(400 to 599\) such as 404,501, not "404,200"/,
+    ],
     [['--proxy', 'http://127.0.0.1:9', '--proxy-header', 'no colon'], /--proxy-header must be "Name: value"/],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);

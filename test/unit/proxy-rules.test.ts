@@ -48,7 +48,10 @@ describe('compileProxyRules', () => {
     [{ url: 'file:///etc/passwd' }, /must be http or https, not file/],
     [{ url: 'http://a.example/?token=1' }, /may not have a query or fragment/],
     [{ url: URL_, timeout: 0 }, /timeout must be a whole number of milliseconds from 1 to 600000/],
-    [{ url: URL_, fallback: [99] }, /HTTP status from 100 to 599, not 99/],
+    [{ url: URL_, fallback: [99] }, /backend's failures, from 400 to 599, not 99/],
+    // A success is the backend's answer: falling back on it would hide the backend the proxy exists to reach.
+    [{ url: URL_, fallback: [200] }, /backend's failures, from 400 to 599, not 200/],
+    [{ url: URL_, fallback: [404, 302] }, /backend's failures, from 400 to 599, not 302/],
     [
       { url: URL_, proxyOnly: ['getpass'] },
       /proxyOnly: "getpass" is not an operationId of the contract\. Did you mean getPass\?/,
