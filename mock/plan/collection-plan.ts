@@ -134,9 +134,17 @@ export interface UpdatePlan {
   readonly declared: ReadonlySet<string>;
   /** The request body's defaults, by field: a PUT that leaves a field out gives it its default, as a create does. */
   readonly defaults: ReadonlyMap<string, unknown>;
-  /** The request body's schema (its `allOf` merged) and its operation's `__bundled__`: what a client may send. */
+  /**
+   * The request body's schema (its `allOf` merged) and its operation's `__bundled__`: what a client may send as an
+   * object (a JSON Patch list is not one: see `patchValues`).
+   */
   readonly requestSchema?: JsonObject;
   readonly requestBundle?: Record<string, unknown>;
+  /**
+   * What a JSON Patch's values are read by (a patch list says nothing of the record): the update's object schema
+   * and the create's, each with its operation's `__bundled__`. Their `writeOnly` marks say what a record never keeps.
+   */
+  readonly patchValues: readonly { schema?: JsonObject; bundle?: Record<string, unknown> }[];
   /** The record's read-only fields: the server's, whatever a client sends. */
   readonly readOnly: ReadonlySet<string>;
 }
@@ -288,10 +296,15 @@ function countFieldsOf(
   return fields;
 }
 
-/** The JSON schema of an operation's request body (its `allOf` merged), if it takes JSON. */
+const JSON_PATCH = /json-patch/i;
+
+/**
+ * The JSON schema of an operation's request body (its `allOf` merged), if it takes JSON. A JSON Patch's schema is
+ * the list of operations, not what they change: it is passed over.
+ */
 function requestSchemaOf(operation: Operation): JsonObject | undefined {
   const contents = operation.spec.request?.body?.contents ?? [];
-  const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType))?.schema;
+  const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType) && !JSON_PATCH.test(c.mediaType))?.schema;
   return isObject(found) ? mergedSchema(found) : undefined;
 }
 
@@ -324,10 +337,15 @@ function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
   const requested = propertiesOf(requestSchema && recordShape(requestSchema));
   const answered = propertiesOf(recordShape(collection.schema));
   const defaults = Object.entries(requested).filter(([, field]) => field.default !== undefined);
+  const requestBundle = bundleOf(operation.spec);
   return {
     mode: operation.method === 'patch' ? 'merge' : 'replace',
     requestSchema,
-    requestBundle: bundleOf(operation.spec),
+    requestBundle,
+    patchValues: [
+      { schema: requestSchema, bundle: requestBundle },
+      { schema: requestSchemaOf(collection.create), bundle: bundleOf(collection.create.spec) },
+    ],
     declared: new Set(Object.keys(requested)),
     defaults: new Map(defaults.map(([name, field]) => [name, field.default])),
     readOnly: new Set(Object.keys(answered).filter((name) => answered[name]!.readOnly === true)),

@@ -4,6 +4,7 @@ import { compileResponses } from '../schema/response-table.js';
 import { mapSchema } from '../schema/schema-facts.js';
 import {
   bodyParts,
+  contentFor,
   convertAjvErrors,
   createSchemaCompiler,
   sharedSchemaCompiler,
@@ -138,7 +139,7 @@ function compileOutputCheck(
   contents: IMediaTypeContent[],
   mediaType: string,
 ): SchemaCheck | null {
-  const content = contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType)) ?? contents[0];
+  const content = contentFor(mediaType, contents) ?? contents[0];
   if (content?.schema === undefined || hasId(content.schema, new Set())) return null;
   let merged: object = content.schema;
   try {
@@ -214,7 +215,7 @@ export function documentedContent(
   mediaType: string | undefined,
 ): IMediaTypeContent | undefined {
   const contents = tableOf(spec).lookup(status)?.contents ?? [];
-  return (mediaType && contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))) || contents[0];
+  return (mediaType && contentFor(mediaType, contents)) || contents[0];
 }
 
 /**
@@ -432,7 +433,7 @@ export function findAnswerViolations(
   const contents = documented.contents ?? [];
   const type = response.headers['content-type'];
   if (contents.length === 0 || response.body === undefined) return found;
-  const content = type ? contents.find((c) => bodyParts.wildcardMediaTypeMatch(type, c.mediaType)) : undefined;
+  const content = type ? contentFor(type, contents) : undefined;
   if (!content) {
     const listed = contents.map((c) => c.mediaType).join(', ');
     const message = `${type ? `media type "${type}"` : 'no Content-Type'} is not documented for ${response.status} (documented: ${listed})`;

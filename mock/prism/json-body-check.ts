@@ -3,7 +3,7 @@
 import type { IHttpOperation, IMediaTypeContent } from '@stoplight/types';
 import { BoundedMemo } from '../lib/bounded-memo.js';
 import { isObject, mapSchema, type JsonObject } from '../schema/schema-facts.js';
-import { bodyParts, type Diagnostic, type PrismRequest } from './prism-modules.js';
+import { bodyParts, contentFor, type Diagnostic, type PrismRequest } from './prism-modules.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { ERROR, INPUT, schemaFindings } from './schema-check.js';
 
@@ -46,8 +46,7 @@ export function createJsonBodyCheck(spec: IHttpOperation, prepared: WeakMap<obje
       !contents ||
       contents.some((c) => !c.mediaType || bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType));
     const list = contents ?? [];
-    const found =
-      mediaType === undefined ? undefined : list.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType));
+    const found = mediaType === undefined ? undefined : contentFor(mediaType, list);
     const content = found ?? list[0];
     const selected = mediaType === undefined || list.length === 0 ? 'random' : mediaType;
     return decisions.set(key, {

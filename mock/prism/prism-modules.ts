@@ -152,6 +152,21 @@ export const bodyParts = {
 };
 
 /**
+ * The content a media type selects among an operation's: the one of exactly that type (case and parameters
+ * aside), else the first Prism's match selects (`application/*`; and Prism reads every `…+json` as
+ * `application/json`, so a `merge-patch+json` body would be checked against a `json-patch+json` list first).
+ * @example contentFor('application/merge-patch+json', contents) // the merge patch's content, wherever it is listed
+ */
+export function contentFor<T extends { mediaType: string }>(mediaType: string, contents: readonly T[]): T | undefined {
+  const essence = (type: string) => type.split(';', 1)[0]!.trim().toLowerCase();
+  const wanted = essence(mediaType);
+  return (
+    contents.find((c) => essence(c.mediaType) === wanted) ??
+    contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))
+  );
+}
+
+/**
  * An ajv of the caller's own, set up as the one Prism checks bodies with (its options, formats, date-time and
  * linear-time patterns), for the JSON Schema draft a schema's `$schema` names. Prism's own instance keeps every
  * schema it ever compiled; one of these lets a caller bound what it keeps (`removeSchema`), or drop it whole.

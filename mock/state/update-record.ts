@@ -57,7 +57,11 @@ export function updateRecord(
   const required = new Set(Array.isArray(shape.required) ? shape.required : []);
   if (jsonPatch) {
     const patched = jsonPatched(stored, request.body as unknown[], settable);
-    return 'unfit' in patched ? patched : checked(collection, shape, patched.record, patched.touched, request.now);
+    if ('unfit' in patched) return patched;
+    // A write-only field a value carries (a `password` in an `owner` added) is not kept, as in a merge.
+    let kept = patched.record;
+    for (const values of plan.patchValues) kept = withoutWriteOnly(kept, values.schema, values.bundle) as StoredRecord;
+    return checked(collection, shape, kept, patched.touched, request.now);
   }
   // A write-only field sent inside an object (a `password` in an `owner`) is not kept either.
   const body = withoutWriteOnly(request.body, plan.requestSchema, plan.requestBundle) as JsonObject;

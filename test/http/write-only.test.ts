@@ -116,7 +116,11 @@ paths:
     parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
     get: { responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }, '404': { description: none } } }
     patch:
-      requestBody: { content: { application/merge-patch+json: { schema: { $ref: '#/components/schemas/AccountPatch' } } } }
+      requestBody:
+        content:
+          # The patch list first: what a merge patch is read by is still the object schema after it.
+          application/json-patch+json: { schema: { type: array, items: { type: object, required: [op, path], properties: { op: { type: string }, path: { type: string }, value: {} } } } }
+          application/merge-patch+json: { schema: { $ref: '#/components/schemas/AccountPatch' } }
       responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }, '404': { description: none } }
 components:
   schemas:
@@ -154,6 +158,37 @@ components:
       .patch(`/accounts/${created.id}`)
       .set('content-type', 'application/merge-patch+json')
       .send(JSON.stringify({ owner: { user: 'ada', password: 'p3' } }))
+      .expect(200);
+    expect(patched.body.owner).toEqual({ user: 'ada' });
+  });
+
+  test('is kept out of what a JSON Patch adds, at any depth', async () => {
+    const mock = await app();
+    const created = (await request(mock).post('/accounts').send({ name: 'Ada' }).expect(201)).body;
+    const ops = [
+      { op: 'add', path: '/owner', value: { user: 'ada', password: 'p4' } },
+      { op: 'add', path: '/logins', value: [{ user: 'a', password: 'p5' }] },
+      { op: 'add', path: '/logins/-', value: { user: 'b', password: 'p6' } },
+    ];
+    const patched = await request(mock)
+      .patch(`/accounts/${created.id}`)
+      .set('content-type', 'application/json-patch+json')
+      .send(JSON.stringify(ops))
+      .expect(200);
+    expect(patched.body).toMatchObject({ owner: { user: 'ada' }, logins: [{ user: 'a' }, { user: 'b' }] });
+    expect(JSON.stringify(patched.body)).not.toMatch(/password/);
+    const read = (await request(mock).get(`/accounts/${created.id}`).expect(200)).body;
+    expect(JSON.stringify(read)).not.toMatch(/password/);
+  });
+
+  test('is kept out when a JSON Patch sets it alone, inside a field', async () => {
+    const mock = await app();
+    const sent = { name: 'Ada', owner: { user: 'ada' } };
+    const created = (await request(mock).post('/accounts').send(sent).expect(201)).body;
+    const patched = await request(mock)
+      .patch(`/accounts/${created.id}`)
+      .set('content-type', 'application/json-patch+json')
+      .send(JSON.stringify([{ op: 'add', path: '/owner/password', value: 'p7' }]))
       .expect(200);
     expect(patched.body.owner).toEqual({ user: 'ada' });
   });
