@@ -56,6 +56,24 @@ describe('sessions isolate parallel tests on one mock', () => {
     expect(sessions).toContainEqual({ name: 'tab-1', calls: 1, overrides: 0, waiters: 0 });
   });
 
+  test('?session= given twice answers 400 and resets nothing', async () => {
+    await request(mock.app).get('/members/m1/passes').set(as('a'));
+    await request(mock.app).get('/members/m1/passes').set(as('b'));
+    const res = await request(mock.app).post('/__mock/reset?session=a&session=a').expect(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.violations[0]).toMatchObject({ location: 'query', pointer: '/session' });
+    expect(res.body.violations[0].message).toMatch(/once/);
+    expect(mock.calls({}, 'a')).toHaveLength(1);
+    expect(mock.calls({}, 'b')).toHaveLength(1);
+  });
+
+  test('?session= given twice writes no state, in no session', async () => {
+    const path = '/__mock/state/members/m1/passes/pas_twice';
+    await request(mock.app).put(`${path}?session=c&session=c`).send({ name: 'Gold' }).expect(400);
+    await request(mock.app).get(path).expect(404);
+    await request(mock.app).get(`${path}?session=c`).expect(404);
+  });
+
   test('a malformed session name answers 400', async () => {
     const res = await request(mock.app).get('/members/m1/passes').set(as('no spaces allowed')).expect(400);
     expect(res.body.violations[0]).toMatchObject({ location: 'header', pointer: '/x-mock-session' });

@@ -34,6 +34,12 @@ export function requestedSession(request: Named): string {
 
 /** A 400 problem when the request names a malformed session; such requests are recorded in the default session. */
 export function refuseSessionName(request: Named): Reply | undefined {
+  // Two names are no name: which one would be reset, or written to?
+  if (namesTwice(request)) {
+    const violations = [{ location: 'query' as const, pointer: '/session', message: 'must be given once' }];
+    const detail = '?session= is given more than once: name one session.';
+    return problemReply(problem('invalidRequest', detail, { instance: request.path, violations }));
+  }
   const name = sessionName(request);
   if (name === '' || NAME.test(name)) return undefined;
   const fromCookie = typeof request.headers[SESSION_HEADER] !== 'string' && !isAdminPath(request.path);
@@ -60,6 +66,11 @@ export function badSessionName(
       { instance, violations },
     ),
   );
+}
+
+/** Whether an admin request gives `?session=` more than once (the only place the query names a session). */
+function namesTwice({ headers, path, query }: Named): boolean {
+  return typeof headers[SESSION_HEADER] !== 'string' && isAdminPath(path) && Array.isArray(query.session);
 }
 
 /** Whether a request is for the admin API (`/__mock` and below). */
