@@ -12,7 +12,7 @@ import { applyConfig, RENAMED_KEYS, type FlagName, type FlagValues } from './app
 import { loadConfig } from './config-file.js';
 import type { ProxyOptions } from '../respond/proxy-rules.js';
 import { hostName } from '../handler/guards/host-guard.js';
-import type { ServerOptions } from '../instance/options.js';
+import { resolveMockOptions, type ServerOptions } from '../instance/options.js';
 import { readDay, type AsOf } from '../instance/dated-generators.js';
 import { DEFAULT_CONTRACT } from '../node/default-contract.js';
 import { processSink } from '../node/process-sink.js';
@@ -60,6 +60,16 @@ function readOptions(argv: string[]): CliOptions {
   };
   const port = values.port ?? (process.env.PORT || '4010');
   const seed = values.seed;
+  const collectionLimit = wholeOf('collection-limit', 1, 10_000_000);
+  const placeholders = wholeOf('placeholders', 0, 1000);
+  // A collection holds its placeholders before any create: more than it may hold, and every create answers 507.
+  const room = resolveMockOptions({ placeholders, collectionLimit });
+  if (room.placeholders > room.collectionLimit)
+    throw new UsageError(
+      `${nameOf('placeholders')} (${room.placeholders}) is more than ${nameOf('collection-limit')} ` +
+        `(${room.collectionLimit}): every collection would start over its limit, and every create answer 507. Give ` +
+        'fewer placeholders or a higher limit.',
+    );
   return {
     config: file?.name,
     // --contract given (or the file's contract) is one API or several, as contractsOf reads it; else the file's.
@@ -74,7 +84,7 @@ function readOptions(argv: string[]): CliOptions {
     journalBodyLimit: wholeOf('journal-body-limit', 0, 1024 ** 3),
     sessionLimit: wholeOf('session-limit', 1, MAX_SESSIONS),
     journalSecrets: values['journal-secrets'] ?? false,
-    collectionLimit: wholeOf('collection-limit', 1, 10_000_000),
+    collectionLimit,
     stateBytes: values['state-bytes'] === undefined ? undefined : size(nameOf('state-bytes'), values['state-bytes']),
     checkSecurity: !values['no-security-check'],
     errors: values.errors,
@@ -82,7 +92,7 @@ function readOptions(argv: string[]): CliOptions {
     clock: clockKind(values.clock ?? 'system'),
     // A demo reads as of today; a session asked to repeat byte for byte (--clock seed) reads as of the seed's day.
     asOf: asOfOf(nameOf('as-of'), values['as-of'] ?? (values.clock === 'seed' ? 'seed' : 'today')),
-    placeholders: wholeOf('placeholders', 0, 1000),
+    placeholders,
     data: values.data && fromCaller(values.data),
     stateFile: values['state-file'] && fromCaller(values['state-file']),
     stateSync: stateSync(values['state-sync'] ?? 'normal'),

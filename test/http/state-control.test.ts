@@ -127,7 +127,7 @@ describe('PUT /__mock/state', () => {
   });
 
   test('answers 507 past the collection limit, pointing at the collection', async () => {
-    mock = await newMock({ seed: 11, collectionLimit: 1 });
+    mock = await newMock({ seed: 11, placeholders: 1, collectionLimit: 1 });
     const res = await putState({ collections: { '/members/m1/passes': [{}, {}] } }).expect(507);
     expect(res.body.violations).toEqual([
       { location: 'body', pointer: '/collections/~1members~1m1~1passes', message: res.body.detail },

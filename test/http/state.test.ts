@@ -328,13 +328,21 @@ describe('state limits', () => {
     const fixtures = (await request(mock.app).get('/members/m1/passes').set(AUTH)).body.data;
     const limited = await newMock({
       seed: 9,
-      collectionLimit: 1,
+      collectionLimit: 2,
+      placeholders: 1,
       stateBytes: 1,
       state: { '/members/m1/passes': fixtures },
     });
     expect((await request(limited.app).get('/members/m1/passes').set(AUTH).expect(200)).body.data).toHaveLength(3);
     await create(limited.app, 'm1').expect(507);
     await create(limited.app, 'm2').expect(507);
+  });
+
+  test('more placeholders than collectionLimit allows are refused at start, naming both', async () => {
+    await expect(newMock({ placeholders: 5, collectionLimit: 4 })).rejects.toThrow(
+      /placeholders \(5\) is more than collectionLimit \(4\): every collection would start over its limit/,
+    );
+    await expect(newMock({ collectionLimit: 2 })).rejects.toThrow(/placeholders \(3\) is more than/);
   });
 
   test('stateLimit, the record count it replaces, is refused naming stateBytes', async () => {

@@ -181,6 +181,10 @@ paths:
       /--proxy-fallback must be auto, off or statuses of the backend's failures \(400 to 599\) such as 404,501, not "404,200"/,
     ],
     [['--proxy', 'http://127.0.0.1:9', '--proxy-header', 'no colon'], /--proxy-header must be "Name: value"/],
+    [
+      ['--placeholders', '5', '--collection-limit', '4'],
+      /--placeholders \(5\) is more than --collection-limit \(4\): every collection would start over its limit/,
+    ],
   ])('refuses %j with exit code 2 and a message', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
