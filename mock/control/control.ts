@@ -426,7 +426,13 @@ function* callsOf(journal: Journal, filter: CallFilter): Generator<CallRecord> {
 /** A replaced state, or why not: 413 past the records one replace may hold, 507 past the budget, else 422. */
 function stateOutcome(result: ReplaceStateResult): Outcome<StoreSnapshot> {
   if (result.ok) return ok(result.snapshot);
-  const kind = result.tooLarge ? 'payloadTooLarge' : result.full ? 'storageFull' : 'invalidBody';
+  const kind = result.tooLarge
+    ? 'payloadTooLarge'
+    : result.full
+      ? 'storageFull'
+      : result.dropped
+        ? 'sessionDropped'
+        : 'invalidBody';
   return { ok: false, error: { kind, detail: result.error.message, state: result.error } };
 }
 

@@ -1,6 +1,6 @@
 // Replaces the whole state of one session with a snapshot from outside: setState() and PUT /__mock/state.
 import type { Served } from '../plan/serve.js';
-import { checkSnapshot, collectionOf, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
+import { checkSnapshot, collectionOf, sameCollection, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
 import { completeRecord, recordMaker, type RecordMaker } from '../state/complete-record.js';
 import bytes from 'bytes';
 import type { StoreLimits, StoreSnapshot } from '../state/store.js';
@@ -10,7 +10,8 @@ import type { Session } from './session.js';
 
 /** The state now in force, or why nothing changed: a record at fault, or more than the session may hold. */
 export type ReplaceStateResult =
-  { ok: true; snapshot: StoreSnapshot } | { ok: false; error: StateError; full: boolean; tooLarge?: boolean };
+  | { ok: true; snapshot: StoreSnapshot }
+  | { ok: false; error: StateError; full: boolean; tooLarge?: boolean; dropped?: boolean };
 
 /** One maker per contract served: a reload serves another. */
 const makers = new WeakMap<Served, RecordMaker>();
@@ -93,6 +94,8 @@ function* replaceSteps(
   };
   try {
     const snapshot: StoreSnapshot = {};
+    // Each collection under the path its requests use, and the path it was given as (two may name one).
+    const givenAs = new Map<string, string>();
     if (!isObject(map)) checkSnapshot(map, context.served.collections, source);
     const maker = recordMakerOf(context);
     for (const [path, records] of Object.entries(map as Record<string, unknown>)) {
@@ -104,8 +107,21 @@ function* replaceSteps(
       }
       // Checked a collection at a time, with the messages a whole snapshot gets.
       const part = { [path]: Array.isArray(records) && collection ? completed : records };
-      Object.assign(snapshot, checkSnapshot(part, context.served.collections, source));
+      for (const [key, kept] of Object.entries(checkSnapshot(part, context.served.collections, source))) {
+        const earlier = givenAs.get(key);
+        if (earlier !== undefined) throw sameCollection(source, path, earlier);
+        givenAs.set(key, path);
+        snapshot[key] = kept;
+      }
       if (spent()) yield;
+    }
+    // A reset, or the session limit, dropped the session between two slices: what it would keep has no home.
+    if (session.name !== '' && context.sessions.get(session.name) !== session) {
+      const error = new StateError(
+        `${source}: the session "${session.name}" was dropped (a reset, or the session limit) while its state was ` +
+          'being replaced. Nothing was changed.',
+      );
+      return { ok: false, error, full: false, dropped: true };
     }
     if (restoreState(context, session, snapshot, true) === 'state-full') {
       const { budget } = session.store.limits;

@@ -302,7 +302,7 @@ const JSON_PATCH = /json-patch/i;
  * The JSON schema of an operation's request body (its `allOf` merged), if it takes JSON. A JSON Patch's schema is
  * the list of operations, not what they change: it is passed over.
  */
-function requestSchemaOf(operation: Operation): JsonObject | undefined {
+export function requestSchemaOf(operation: Operation): JsonObject | undefined {
   const contents = operation.spec.request?.body?.contents ?? [];
   const found = contents.find((c) => /[/+]json\b/i.test(c.mediaType) && !JSON_PATCH.test(c.mediaType))?.schema;
   return isObject(found) ? mergedSchema(found) : undefined;

@@ -6,6 +6,8 @@ import { ownersOf } from '../plan/path-echo.js';
 import { paramFits } from '../prism/schema-check.js';
 import { bundleOf } from '../schema/operation-bundle.js';
 import { isObject } from '../schema/schema-facts.js';
+import { compileKey, requestSchemaOf } from '../plan/collection-plan.js';
+import { withoutWriteOnly } from './sent-values.js';
 import type { StoredRecord, StoreSnapshot } from './store.js';
 
 /** One thing wrong inside a record: a JSON pointer into it (`/status`; `''` for the whole record) and the message. */
@@ -38,6 +40,8 @@ export class StateError extends Error {
 interface CompiledPath {
   pattern: RegExp;
   params: PathParamReader;
+  /** The path the collection's requests keep its records under, for its parameters (see compileKey). */
+  key: (pathParams: Readonly<Record<string, string>>) => string;
 }
 const compiledPaths = new WeakMap<Collection, CompiledPath>();
 
@@ -46,7 +50,8 @@ function compiledPath(collection: Collection): CompiledPath {
   if (!compiled) {
     const escaped = collection.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
     const pattern = new RegExp(`^${escaped.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    compiledPaths.set(collection, (compiled = { pattern, params: compilePathParams(collection.path) }));
+    const params = compilePathParams(collection.path);
+    compiledPaths.set(collection, (compiled = { pattern, params, key: compileKey(collection.path) }));
   }
   return compiled;
 }
@@ -85,7 +90,9 @@ export function isWrapped(given: unknown): given is { collections: Record<string
  * Validates a snapshot: every key is a collection path of the contract, every record an object that fits
  * the record schema (as the create response documents it), has a unique id, and belongs to its path (a
  * field named like a path parameter, `member_id`, holds that parameter's value). What `GET /__mock/state`
- * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures.
+ * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures. Returns it as kept:
+ * each collection under the path its requests look it up by (`/boards/ann@b/notes` as `/boards/ann%40b/notes`;
+ * one named twice, two ways, is refused), each record without the write-only fields a create would not keep.
  * @throws StateError naming the source, the collection, the record's index and id, and what is wrong.
  * @example checkSnapshot({ '/members/m1/passes': [] }, served.collections, 'data.json')
  */
@@ -96,6 +103,9 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
       `${source}: expected an object of collection paths, such as { "/members/m1/passes": [ ... ] }.`,
     );
   const known = collections.collections.map((c) => c.path).join(', ') || 'none';
+  // Kept under the path the contract's requests look them up by (`ann@example.com` written `ann%40example.com`).
+  const snapshot: Record<string, StoredRecord[]> = {};
+  const givenAs = new Map<string, string>();
   for (const [path, records] of Object.entries(value)) {
     const collection = collectionOf(collections, path);
     if (!collection)
@@ -106,16 +116,30 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
       throw new StateError(`${source}: "${path}" must be an array of records.`, { collection: path });
     const wrongParam = wrongPathParam(collection, path);
     if (wrongParam) throw new StateError(`${source}: "${path}": ${wrongParam}`, { collection: path });
+    const pathParams = pathParamsOf(collection, path);
+    const key = compiledPath(collection).key(pathParams);
+    const earlier = givenAs.get(key);
+    if (earlier !== undefined) throw sameCollection(source, path, earlier);
+    givenAs.set(key, path);
     const seen = new Set<string>();
     // The same owners for every record of the path: worked out once.
-    const owners = ownersOf(collection, pathParamsOf(collection, path));
-    records.forEach((record: unknown, index) => {
+    const owners = ownersOf(collection, pathParams);
+    snapshot[key] = records.map((record: unknown, index) => {
       const place = { where: `${source}: "${path}"[${index}]`, collection: path, index };
-      checkRecord(collection, path, record, place, seen, owners);
+      return checkRecord(collection, path, record, place, seen, owners);
     });
   }
-  checked.set(value, collections);
-  return value as StoreSnapshot;
+  checked.set(snapshot, collections);
+  return snapshot;
+}
+
+/**
+ * Why a state cannot name a collection twice, written two ways (`a@b` and `a%40b`): one would hide the other.
+ * @example sameCollection('data.json', '/boards/a%40b/notes', '/boards/a@b/notes')
+ */
+export function sameCollection(source: string, path: string, earlier: string): StateError {
+  const message = `${source}: "${path}" names the same collection as "${earlier}": give its records once.`;
+  return new StateError(message, { collection: path });
 }
 
 /**
@@ -188,7 +212,10 @@ export function checkRecord(
       issues,
     });
   }
-  return record;
+  // What a create would not keep is not kept from outside either: a `password`, an owner's `pin` (the record's
+  // schema is as answered, without them: the create's request marks them).
+  const { create } = collection;
+  return withoutWriteOnly(record, requestSchemaOf(create), bundleOf(create.spec)) as StoredRecord;
 }
 
 /** The error of a record with one thing wrong, at `pointer` inside it. */

@@ -143,6 +143,8 @@ export class MemoryStore implements Store {
   #changes = 0;
   #records = 0;
   #charged = 0;
+  /** Closed: its bytes went back to the budget, and nothing it is given later is charged again. */
+  #closed = false;
 
   constructor(limits: Partial<StoreLimits> = {}) {
     this.limits = Object.freeze({ collection: Infinity, budget: new StateBudget(Number.MAX_SAFE_INTEGER), ...limits });
@@ -243,6 +245,7 @@ export class MemoryStore implements Store {
       overlays.set(name, overlay);
     }
     const { budget } = this.limits;
+    if (this.#closed) return 'stored';
     budget.release(this.#charged);
     if (!budget.charge(cost, !charged)) {
       budget.charge(this.#charged, true);
@@ -259,6 +262,7 @@ export class MemoryStore implements Store {
   }
 
   close(): void {
+    this.#closed = true;
     this.limits.budget.release(this.#charged);
     this.#charged = 0;
     this.#records = 0;
@@ -277,6 +281,7 @@ export class MemoryStore implements Store {
   }
 
   #charge(cost: number): boolean {
+    if (this.#closed) return true;
     if (cost > 0 && !this.limits.budget.charge(cost)) return false;
     if (cost < 0) this.limits.budget.release(-cost);
     this.#charged += cost;

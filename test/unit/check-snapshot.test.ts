@@ -103,7 +103,7 @@ describe('checkSnapshot', () => {
       '/members/m2/passes': [],
       '/v1.0/cards': [{ id: 1 }, { id: 2 }],
     };
-    expect(checkSnapshot(snapshot, contract(), 'data.json')).toBe(snapshot);
+    expect(checkSnapshot(snapshot, contract(), 'data.json')).toEqual(snapshot);
   });
 
   test.each([[null], [[]], ['state']])('refuses %j, showing what a snapshot looks like', (value) => {
