@@ -29,7 +29,7 @@ import {
   type Journal,
 } from '../journal/journal.js';
 import { apiNames, mountOf, unknownApi } from '../contract/combine-contracts.js';
-import { waitForCall, waitTimeout } from '../journal/wait-for-call.js';
+import { NEAR_MISS_WINDOW, waitForCall, waitTimeout } from '../journal/wait-for-call.js';
 import { checkResponseBody } from '../prism/check-response.js';
 import { CallTally, type Coverage } from '../reports/coverage.js';
 import { harText, type HarCreator } from '../reports/har-export.js';
@@ -244,7 +244,9 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         });
         if (call) return ok(call);
         if (signal?.aborted) return refuse('waitTimedOut', 'The client left before a call came.');
-        return refuse('waitTimedOut', waitTimeout(match as CallMatch, timeout, journal.list()).message);
+        // The closest calls are looked for among the newest: a full journal would cost its whole copy a timeout.
+        const recent = journal.recent(NEAR_MISS_WINDOW);
+        return refuse('waitTimedOut', waitTimeout(match as CallMatch, timeout, recent).message);
       } catch (error) {
         if (!(error instanceof JournalClosedError)) throw error;
         const detail =

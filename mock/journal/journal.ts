@@ -164,6 +164,19 @@ export class Journal implements BudgetHolder {
     return undefined;
   }
 
+  /**
+   * The newest `limit` calls, oldest first, as views of what it keeps (not copies): to read at once, never to
+   * change or keep. What a timed-out wait looks through for the closest calls, at a cost a full journal does not
+   * raise.
+   */
+  recent(limit: number): CallRecord[] {
+    const views: CallRecord[] = [];
+    const skip = Math.max(0, this.#size - limit);
+    let i = 0;
+    for (const kept of this.#kept()) if (i++ >= skip) views.push(viewOf(kept));
+    return views;
+  }
+
   /** The kept calls numbered after `after`, oldest first: numbers only grow, so the first is found by halving. */
   *#kept(after = 0): Generator<Kept> {
     const start = this.#start;

@@ -2,6 +2,9 @@
 import { answered, differences, matchesCall, type CallMatch } from './call-match.js';
 import { callNumber, copyOfCall, JournalClosedError, type CallRecord, type Journal } from './journal.js';
 
+/** How many of the newest calls a timed-out wait looks through for the closest ones. */
+export const NEAR_MISS_WINDOW = 200;
+
 /** How long a wait lasts unless told: 5 s. */
 export const DEFAULT_WAIT = 5000;
 

@@ -73,3 +73,19 @@ describe('POST /__mock/calls/wait refuses a body that is not an object', () => {
     },
   );
 });
+
+describe('a wait that times out', () => {
+  test('names the closest of the newest calls only: a long journal is not copied whole', async () => {
+    for (let i = 0; i < 210; i++)
+      await request(mock.app)
+        .get(`/members/m${i + 2}/passes`)
+        .set(AUTH)
+        .expect(200);
+    const res = await request(mock.app)
+      .get('/__mock/calls/wait?operationId=listPasses&path=/members/nobody/passes&timeout=10')
+      .expect(408);
+    // call-1 to call-11 are older than the newest 200.
+    expect(res.body.detail).toMatch(/Closest calls:\n  call-12 GET \/members\/m12\/passes/);
+    expect(res.body.detail).not.toMatch(/call-1 GET/);
+  });
+});

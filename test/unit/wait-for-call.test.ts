@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Journal, JournalClosedError, type CallRecord, type NewCall } from '../../mock/journal/journal.js';
-import { nearMisses, waitForCall } from '../../mock/journal/wait-for-call.js';
+import { nearMisses, waitForCall, waitTimeout } from '../../mock/journal/wait-for-call.js';
 
 const call = (operationId: string | null, path: string, status = 200): NewCall => ({
   operationId,
@@ -237,5 +237,27 @@ describe('nearMisses', () => {
       'call-4',
       'call-6',
     ]);
+  });
+});
+
+describe('a timed-out wait explains itself at a bounded cost', () => {
+  const filled = (size: number) => {
+    const journal = new Journal(size);
+    for (let i = 1; i <= size; i++) journal.record(call('getPass', `/passes/p${i}`));
+    return journal;
+  };
+
+  test('the journal hands out views of its newest calls, oldest first, without copying them', () => {
+    const journal = filled(10);
+    const recent = journal.recent(3);
+    expect(recent.map((c) => c.id)).toEqual(['call-8', 'call-9', 'call-10']);
+    expect(journal.recent(50)).toHaveLength(10);
+  });
+
+  test('the closest calls come from the newest ones only: a full journal is not read whole', () => {
+    const journal = filled(5000);
+    const explained = waitTimeout({ operationId: 'getPass', path: '/passes/p1' }, 10, journal.recent(200)).message;
+    expect(explained).toMatch(/call-4801 GET \/passes\/p4801/);
+    expect(explained).not.toMatch(/call-1 GET/);
   });
 });
