@@ -28,8 +28,8 @@ export function carryOut(
   const { source } = answer;
   if (source.from === 'problem') return { reply: source.reply, changed: false };
   const { rendering } = source;
-  const render = (stored?: unknown): Reply => {
-    const reply = renderResponse(context.generator, rendering, request, stored);
+  const render = (stored?: unknown, as = rendering): Reply => {
+    const reply = renderResponse(context.generator, as, request, stored);
     return answer.headers ? { ...reply, headers: { ...reply.headers, ...answer.headers } } : reply;
   };
   if (source.from === 'contract') return { reply: render(source.body), changed: false };
@@ -38,7 +38,10 @@ export function carryOut(
   const { path, pathParams, query, body, contentType } = request;
   const { operationId, key } = rendering;
   const stateRequest = { path, pathParams, query, body, contentType, operationId, key };
-  const result = answerFromState(source.collection, tools, stateRequest, render);
+  // A PUT that creates answers with its 201 (the same headers an override adds).
+  const { created } = source;
+  const renderCreated = created && ((stored: unknown) => render(stored, created));
+  const result = answerFromState(source.collection, tools, stateRequest, render, renderCreated);
   const { role } = source.collection;
   // Records and pages are frozen: one read before is sent as the text it was sent as (and the journal keeps
   // that same string). Pages keep theirs as long as they live (the page memo is bounded); records read lately

@@ -147,6 +147,11 @@ export interface UpdatePlan {
   readonly patchValues: readonly { schema?: JsonObject; bundle?: Record<string, unknown> }[];
   /** The record's read-only fields: the server's, whatever a client sends. */
   readonly readOnly: ReadonlySet<string>;
+  /**
+   * How a PUT that documents 201 makes the record its path names when there is none (an upsert); none for a
+   * PATCH, or a PUT that documents no 201: a missing record stays missing.
+   */
+  readonly creates?: CreatePlan;
 }
 
 const LIMIT_PARAMS = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage', 'pagesize'];
@@ -349,6 +354,8 @@ function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
     declared: new Set(Object.keys(requested)),
     defaults: new Map(defaults.map(([name, field]) => [name, field.default])),
     readOnly: new Set(Object.keys(answered).filter((name) => answered[name]!.readOnly === true)),
+    creates:
+      operation.method === 'put' && documents(operation, /^201$/) ? planCreate(operation, collection) : undefined,
   };
 }
 

@@ -86,7 +86,13 @@ export type BodySource =
   /** The contract: `body` when given (an override's), else its example or a generated body. */
   | { from: 'contract'; rendering: Rendering; body?: unknown }
   /** The state store, through the operation's part in its collection. */
-  | { from: 'state'; rendering: Rendering; collection: CollectionPlan };
+  | {
+      from: 'state';
+      rendering: Rendering;
+      collection: CollectionPlan;
+      /** How a PUT renders the record it created (its 201), when it creates one (see UpdatePlan.creates). */
+      created?: Rendering;
+    };
 
 /** Answer with `status` (and `mediaType`) after `delay` ms, the body from `source`. */
 export interface Answer {
@@ -209,7 +215,7 @@ export function decide(
     status: choice.status,
     mediaType: choice.content?.mediaType,
     source: fromState
-      ? { from: 'state', rendering, collection }
+      ? { from: 'state', rendering, collection, ...createdRendering(plan, request, rendering) }
       : { from: 'contract', rendering, body: override?.body },
     delay,
     headers: override?.headers,
@@ -339,4 +345,14 @@ function isDecodable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The 201 a PUT that may create answers with when it does: the same rendering, the created response's choice. */
+function createdRendering(plan: OperationPlan, request: DecideRequest, rendering: Rendering): { created?: Rendering } {
+  if (plan.collection?.update?.creates === undefined) return {};
+  const created = plan.choose({ code: 201 }, request.headers.accept);
+  if (!created.ok) return {};
+  const { choice } = created;
+  const key = generationKey(rendering.operationId, choice, { path: request.routedPath, rawQuery: request.rawQuery });
+  return { created: { ...rendering, choice, key, echo: plan.echo(choice) } };
 }

@@ -154,7 +154,11 @@ function renderHeader(
   if (SERVER_SET.has(header.name.toLowerCase())) return undefined;
   const id = isObject(body) ? body[idField] : undefined;
   if (header.name.toLowerCase() === 'location' && (typeof id === 'string' || typeof id === 'number')) {
-    return `${(request.sentPath ?? request.path).replace(/\/$/, '')}/${encodeURIComponent(id)}`;
+    const path = (request.sentPath ?? request.path).replace(/\/$/, '');
+    const named = encodeURIComponent(id);
+    // A PUT that created the record its path names (`/things/lamp`) points at that path itself.
+    const itemPath = path.endsWith(`/${named}`) && Object.values(request.pathParams).includes(String(id));
+    return itemPath ? path : `${path}/${named}`;
   }
   const example = header.examples?.find((e) => 'value' in e);
   if (example && 'value' in example) return headerText(example.value);

@@ -10,7 +10,8 @@ import { chosenId, makeCreated, type ChosenId } from './make-record.js';
 import { updateRecord } from './update-record.js';
 import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
-import { isObject } from '../schema/schema-facts.js';
+import { isObject, propertiesOf } from '../schema/schema-facts.js';
+import { paramValue } from '../plan/path-echo.js';
 
 export type { StateRequest, StateTools };
 
@@ -32,6 +33,7 @@ export function answerFromState(
   tools: StateTools,
   request: StateRequest,
   render: (body?: unknown) => Reply,
+  renderCreated?: (body: unknown) => Reply,
 ): StateAnswer {
   const { collection, role } = plan;
   const { store } = tools;
@@ -61,6 +63,9 @@ export function answerFromState(
   }
   if (role === 'update') {
     const stored = store.get(collectionKey, id);
+    const { creates } = plan.update!;
+    if (!stored && creates && renderCreated)
+      return putCreate(creates, collection, tools, collectionKey, request, id, renderCreated);
     if (!stored) return { reply: missing(), changed: false };
     const { pathParams, body, contentType } = request;
     const updated = updateRecord(collection, plan.update!, stored, { pathParams, body, contentType, now: tools.now() });
@@ -92,6 +97,36 @@ function removedReply(collection: Collection, id: string, render: (body?: unknow
   named[collection.idField] = typeof drawnId === 'number' && Number.isFinite(Number(id)) ? Number(id) : id;
   if (typeof body.deleted === 'boolean') named.deleted = true;
   return render(named);
+}
+
+/**
+ * The record a PUT that may create makes at the id its path names (a number where the record's ids are), as a
+ * create makes one; an id the record cannot have is refused (422), and nothing is stored.
+ */
+function putCreate(
+  create: CreatePlan,
+  collection: Collection,
+  tools: StateTools,
+  collectionKey: string,
+  request: StateRequest,
+  id: string,
+  render: (body: unknown) => Reply,
+): StateAnswer {
+  const idSchema = propertiesOf(collection.schema)[collection.idField];
+  const value = isObject(idSchema) ? paramValue(id, idSchema) : id;
+  if (typeof value === 'boolean' || !(create.keeps?.(collection.idField, value) ?? true))
+    return { reply: idRefused(collection, "it does not fit the record's id", request), changed: false };
+  const { key, pathParams, body } = request;
+  const record = makeCreated(tools.generator, collection, create, {
+    key,
+    pathParams,
+    sent: body,
+    now: tools.now(),
+    chosen: { id: value },
+  });
+  const outcome = tools.store.put(collectionKey, id, record);
+  if (outcome !== 'stored') return { reply: storageFull(outcome, tools.store, collectionKey, request), changed: false };
+  return { reply: render(record), changed: true };
 }
 
 function createRecord(
