@@ -3,6 +3,7 @@
 // are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
 // the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
 import { isObject } from '../lib/json-value.js';
+import { bodyKind, formBodyText } from '../http/body-kind.js';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
@@ -138,6 +139,8 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
       })`
     : '';
   const requestType = header(call.headers, 'content-type');
+  // A form is written as the text a verifier sends (the journal keeps its fields), never as JSON beside its type.
+  const sent = bodyKind(requestType).kind === 'form' ? formBodyText(call.body) : call.body;
   const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
   const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
@@ -163,7 +166,7 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
           }
         : {}),
       ...(call.body !== undefined && requestType ? { headers: { 'Content-Type': requestType } } : {}),
-      ...(call.body !== undefined ? { body: call.body } : {}),
+      ...(call.body !== undefined ? { body: sent } : {}),
     },
     response: {
       status: call.response.status,
