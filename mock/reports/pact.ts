@@ -143,6 +143,12 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
   const sent = bodyKind(requestType).kind === 'form' ? formBodyText(call.body) : call.body;
   const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
+  // Which of several documented media types answers is the request's Accept: a verifier sends it too.
+  const accept = (response?.contents?.length ?? 0) > 1 ? header(call.headers, 'accept') : undefined;
+  const sentHeaders = {
+    ...(call.body !== undefined && requestType ? { 'Content-Type': requestType } : {}),
+    ...(accept ? { Accept: accept } : {}),
+  };
   const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
   const content = response?.contents?.find((c) => c.mediaType.toLowerCase() === mediaType);
   const body: Rules = {};
@@ -165,7 +171,7 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
             ),
           }
         : {}),
-      ...(call.body !== undefined && requestType ? { headers: { 'Content-Type': requestType } } : {}),
+      ...(Object.keys(sentHeaders).length ? { headers: sentHeaders } : {}),
       ...(call.body !== undefined ? { body: sent } : {}),
     },
     response: {

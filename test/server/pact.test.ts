@@ -274,4 +274,13 @@ describe('a pact of what a verifier reads closely', () => {
     await verify(pact, provider.url);
     expect(provider.calls()[0]!.body).toEqual({ user: 'bob smith', note: 'a&b' });
   }, 60_000);
+
+  test('asks for the media type the consumer asked for, when the answer has several', async () => {
+    const { consumer, provider } = await oddPair();
+    const res = await fetch(`${consumer.url}/report`, { headers: { Accept: 'text/csv' } });
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const pact = consumer.pact(PARTIES);
+    expect(pact.interactions[0]!.request.headers).toEqual({ Accept: 'text/csv' });
+    await verify(pact, provider.url);
+  }, 60_000);
 });
