@@ -219,13 +219,16 @@ function expected(value: unknown, schema: unknown, path: string, rules: Rules): 
     const properties = isObject(plain.properties) ? plain.properties : {};
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`;
+      const name = propertyPath(path, key);
       const described = (properties as Record<string, unknown>)[key];
       // A property that may be null or something else is left out whatever it held this time: the provider
       // may answer either, and Pact v3 has no matcher for "a string or null" (extra keys are allowed).
       if (isObject(described) && allowsOtherThanNull(mergedSchema(described as object) as Record<string, unknown>))
         continue;
-      const kept = expected(item, described, name, rules);
+      // A name no path can hold gets no rule (one would make the whole file unreadable): its object is matched
+      // by type, which Pact applies to what is under it, and its own rules go nowhere.
+      if (name === undefined) rules[path] ??= { matchers: [{ match: 'type' }] };
+      const kept = expected(item, described, name ?? path, name === undefined ? {} : rules);
       if (kept !== OMIT) out[key] = kept;
     }
     return out;
@@ -249,6 +252,17 @@ function expected(value: unknown, schema: unknown, path: string, rules: Rules): 
   }
   rules[path] = { matchers: [{ match: 'type' }] };
   return value;
+}
+
+/**
+ * A property's Pact path under `path`: `.name` for an identifier, `['name']` for any other name, and `undefined`
+ * for a name no Pact path can hold: Pact's quoted names have no escapes, so none with a `'`, and none empty.
+ * @example propertyPath('$', 'a b') // "$['a b']"
+ */
+function propertyPath(path: string, key: string): string | undefined {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return `${path}.${key}`;
+  if (key === '' || key.includes("'")) return undefined;
+  return `${path}['${key}']`;
 }
 
 /** Whether a schema that allows null allows something else too (`nullable: true`, `type: [string, null]`). */

@@ -283,4 +283,19 @@ describe('a pact of what a verifier reads closely', () => {
     expect(pact.interactions[0]!.request.headers).toEqual({ Accept: 'text/csv' });
     await verify(pact, provider.url);
   }, 60_000);
+
+  test("names every property a Pact path can name, and matches one it cannot (a ') by its object's type", async () => {
+    const { consumer, provider } = await oddPair();
+    expect((await fetch(`${consumer.url}/odd`)).status).toBe(200);
+    const pact = consumer.pact(PARTIES);
+    expect(pact.interactions[0]!.response.matchingRules!.body).toEqual({
+      $: { matchers: [{ match: 'type' }] },
+      "$['a b']": { matchers: [{ match: 'type' }] },
+      "$['x.y']": { matchers: [{ match: 'type' }] },
+    });
+    await verify(pact, provider.url);
+    // The provider drew another value: compared exactly, it would have failed.
+    const expected = pact.interactions[0]!.response.body as Record<string, unknown>;
+    expect(provider.calls()[0]!.response.body).not.toMatchObject({ "it's": expected["it's"] });
+  }, 60_000);
 });
