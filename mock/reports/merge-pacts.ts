@@ -38,7 +38,17 @@ function interactionShape({ description, request, response }: PactInteraction): 
   const query = Object.keys(request.query ?? {})
     .sort()
     .join(',');
-  return [description.split(':')[0], request.method, response.status, query, body].join('|');
+  return [operationOf(description, request.method), request.method, response.status, query, body].join('|');
+}
+
+/**
+ * The operation an interaction's description names, whole: toPact writes `operationId: METHOD path → status`, and
+ * an operationId may hold a colon itself (`payments:listItems`, with several APIs).
+ * @example operationOf('a:listItems: GET /items → 200', 'GET') // 'a:listItems'
+ */
+function operationOf(description: string, method: string): string {
+  const end = description.indexOf(`: ${method} `);
+  return end === -1 ? description : description.slice(0, end);
 }
 
 /** The field names of a request's body, sorted: a JSON object's keys, or a form's names (written as its text). */

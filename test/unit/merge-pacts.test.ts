@@ -58,3 +58,19 @@ test('tells form bodies apart by their field names, as JSON bodies are', () => {
   const merged = mergePacts(pact([form('user=bob')]), pact([form('user=ann'), form('user=bob&note=hi')]));
   expect(merged.interactions.map((i) => i.request.body)).toEqual(['user=bob', 'user=bob&note=hi']);
 });
+
+test('tells operations apart by their whole name, an API-qualified one (a:listItems) included', () => {
+  const get = (description: string, path: string): PactInteraction => ({
+    description,
+    request: { method: 'GET', path },
+    response: { status: 200 },
+  });
+  const merged = mergePacts(
+    pact([get('a:listItems: GET /items → 200', '/items')]),
+    pact([get('a:getItem: GET /items/{id} → 200', '/items/x1')]),
+  );
+  expect(merged.interactions.map((i) => i.description)).toEqual([
+    'a:listItems: GET /items → 200',
+    'a:getItem: GET /items/{id} → 200',
+  ]);
+});
