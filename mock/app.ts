@@ -15,7 +15,7 @@ import { createBodyReader } from './handler/parse-body.js';
 import { createProxyStage, type ProxyStage } from './handler/proxy.js';
 import { compileProxyRules, type ProxyOptions, type ProxyRules } from './respond/proxy-rules.js';
 import { apiNames, mountOf, unknownApi } from './contract/combine-contracts.js';
-import { unknownOperation } from './journal/call-match.js';
+import { mockOperationId, ownCall, ownId } from './control/api-operation.js';
 import type { MockOptions, ResolvedMockOptions } from './instance/options.js';
 import { buildContext } from './instance/build-context.js';
 import type { MockContext } from './instance/mock-context.js';
@@ -66,11 +66,6 @@ type UntypedApiView = {
   waitForCall(match: CallMatch, options?: WaitOptions & { session?: string }): Promise<CallRecord>;
   override(spec: OverrideSpec, session?: string): Override;
 };
-
-/** An operationId as its API's own contract names it, without the `api:` the mock put before a shared one. */
-function ownId(api: string, id: string): string {
-  return id.startsWith(`${api}:`) ? id.slice(api.length + 1) : id;
-}
 
 /** A mock as it is built: its test API takes any operationId, as the contract's are checked at run time. */
 type UntypedMockApp = Omit<MockApp, keyof TestApi | 'api'> &
@@ -143,19 +138,11 @@ export function createApp<Ops = UntypedOperations>(contract: Contract, options: 
       const apis = apiNames(context.served.contract);
       if (!apis.includes(name)) throw new TypeError(`api(): ${unknownApi(name, apis)}`);
       // The API's own operationId as the mock names it: `name:id` where another API has the same id.
-      const toMock = (id: string | undefined): string | undefined => {
-        if (id === undefined) return undefined;
-        const plan = context.served.plans.find(
-          (p) => p.operation.api === name && (p.operation.id === id || p.operation.id === `${name}:${id}`),
-        );
-        if (plan) return plan.operation.id;
-        const own = context.served.plans
-          .filter((p) => p.operation.api === name)
-          .map((p) => ownId(name, p.operation.id));
-        throw new TypeError(unknownOperation(id, own));
-      };
-      const fromMock = (call: CallRecord): CallRecord =>
-        call.operationId === null ? call : { ...call, operationId: ownId(name, call.operationId) };
+      // Read at each use: a reload may change them.
+      const ids = () => context.served.plans.filter((p) => p.operation.api === name).map((p) => p.operation.id);
+      const toMock = (id: string | undefined): string | undefined =>
+        id === undefined ? undefined : mockOperationId(name, id, ids());
+      const fromMock = (call: CallRecord): CallRecord => ownCall(name, call);
       const view: UntypedApiView = {
         name,
         calls: (filter = {}, session = '') =>

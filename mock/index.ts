@@ -29,7 +29,7 @@ export type { HarImport, HarReplay } from './respond/har-import.js';
 export { StateError } from './state/check-snapshot.js';
 export type { MockState, Store, StoreSnapshot, StoredRecord } from './state/store.js';
 export { startMock, type CloseOptions, type CloseReport, type RunningMock } from './server.js';
-export { connectMock, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
+export { connectMock, type RemoteApiView, type RemoteMock, type RemoteOptions } from './testing/remote-mock.js';
 export type { CallSource, ExpectedCall } from './testing/matchers.js';
 export type {
   AnyCall,

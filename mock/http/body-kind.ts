@@ -72,3 +72,19 @@ export function parseForm(text: string, charset: string): unknown {
 export function bodyError(message: string, status: number, type: string, fields: object = {}): Error {
   return Object.assign(new Error(message), { status, type, ...fields });
 }
+
+/**
+ * Form fields as {@link parseForm} made them, as urlencoded text again: each name and value encoded (a space as
+ * `+`), a repeated name once a value, in the order they were parsed. What a report that writes the request
+ * (Pact, HAR) sends beside `Content-Type: application/x-www-form-urlencoded`; a string (a body kept as text)
+ * is already that.
+ * @example formBodyText({ user: 'bob smith', tag: ['a', 'b'] }) // 'user=bob+smith&tag=a&tag=b'
+ */
+export function formBodyText(fields: unknown): string {
+  if (typeof fields === 'string') return fields;
+  if (typeof fields !== 'object' || fields === null) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields))
+    for (const each of Array.isArray(value) ? value : [value]) params.append(name, String(each));
+  return params.toString();
+}

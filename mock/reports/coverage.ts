@@ -6,6 +6,7 @@ import { leftOutOfPact, shapeNames } from './pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
+import { queryParameterOf } from './query-parameters.js';
 
 /** What a suite did with one operation. */
 export interface OperationCoverage {
@@ -213,7 +214,8 @@ interface Tally {
   seen: Record<string, number>;
   covered: Set<string>;
   queryNames: string[];
-  queryDeclared: Set<string>;
+  /** The declared parameter a key of the query string is part of (see query-parameters.ts). */
+  queryParameter: (key: string) => string | undefined;
   querySent: Set<string>;
   fields: string[];
   fieldsDeclared: Set<string>;
@@ -224,7 +226,8 @@ interface Tally {
 
 function newTally(plan: OperationPlan): Tally {
   const { spec } = plan.operation;
-  const queryNames = (spec.request?.query ?? []).map((q) => q.name);
+  const query = spec.request?.query ?? [];
+  const queryNames = query.map((q) => q.name);
   const fields = bodyFields(plan);
   return {
     plan,
@@ -233,7 +236,7 @@ function newTally(plan: OperationPlan): Tally {
     seen: {},
     covered: new Set(),
     queryNames,
-    queryDeclared: new Set(queryNames),
+    queryParameter: queryParameterOf(query),
     querySent: new Set(),
     fields,
     fieldsDeclared: new Set(fields),
@@ -261,8 +264,11 @@ function count(tally: Tally, call: CallRecord): void {
     const code = tally.plan.responses.lookup(status)?.code;
     if (code !== undefined) tally.covered.add(code);
   }
-  // Only declared names: an undeclared one is a violation (listed there), and would grow the set without end.
-  for (const name of Object.keys(call.query)) if (tally.queryDeclared.has(name)) tally.querySent.add(name);
+  // Only declared parameters: an undeclared key is a violation (listed there), and would grow the set without end.
+  for (const key of Object.keys(call.query)) {
+    const name = tally.queryParameter(key);
+    if (name !== undefined) tally.querySent.add(name);
+  }
   // The body is read (parsed from the journal's text) only while a declared field was never sent.
   if (tally.fieldsSent.size < tally.fields.length) {
     const { body } = call;

@@ -3,6 +3,7 @@
 import statuses from 'statuses';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 import { utf8Length } from '../lib/bytes.js';
+import { bodyKind, formBodyText } from '../http/body-kind.js';
 
 /** Who made the archive: the `creator` of its log. */
 export interface HarCreator {
@@ -13,8 +14,9 @@ export interface HarCreator {
 type NameValue = { name: string; value: string };
 
 /**
- * A HAR 1.2 log of calls, one entry each. Bodies are text (a JSON body as JSON text); a body the journal cut
- * is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`) has status 0 and
+ * A HAR 1.2 log of calls, one entry each. Bodies are text (a JSON body as JSON text, a form as its urlencoded
+ * text with its fields as `params`, as browsers write it); a body the journal cut is its start, with
+ * `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`) has status 0 and
  * `_fault`; `_operationId`, `_violations` and `_answeredBy` (`mock`, `proxy`, `fallback`, `prefer`, `override`)
  * say what the mock made of it (HAR allows fields starting `_`).
  * `time` and `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
@@ -49,8 +51,10 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
   const host = first(call.headers.host) ?? fallbackHost;
   const queryString = pairs(call.query);
   const search = new URLSearchParams(queryString.map(({ name, value }): [string, string] => [name, value])).toString();
-  const body = textOf(call.body);
   const requestType = first(call.headers['content-type']) ?? 'application/octet-stream';
+  // A form's fields (what the journal keeps) go back to the urlencoded text they came as, and are listed as params.
+  const form = bodyKind(requestType).kind === 'form' && isFields(call.body) ? call.body : undefined;
+  const body = form ? formBodyText(form) : textOf(call.body);
   const { response } = call;
   const answered = textOf(response.body);
   const responseType = responseHeader(call, 'content-type') ?? '';
@@ -70,6 +74,7 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
             postData: {
               mimeType: requestType,
               text: body,
+              ...(form ? { params: pairs(form) } : {}),
               ...(call.truncated ? { _truncated: call.truncated } : {}),
             },
           }),
@@ -109,6 +114,11 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
 function textOf(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** Whether a body is a form's fields as the journal keeps them: names, each with a value or a list of them. */
+function isFields(body: unknown): body is Record<string, string | string[]> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
 /** Headers or query parameters as HAR's name-value list; a repeated one gives an entry per value. */

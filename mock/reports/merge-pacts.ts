@@ -1,6 +1,7 @@
 // Pacts of one run joined into one file: a run with two mocks (two vitest projects, each with its own global setup)
 // writes the same pact twice, and the second must not drop the first's interactions (node/write-report.ts).
 import { isObject } from '../lib/json-value.js';
+import { bodyKind } from '../http/body-kind.js';
 import type { Pact, PactInteraction } from './pact.js';
 
 /**
@@ -33,9 +34,26 @@ export function mergePacts(earlier: Pact, later: Pact): Pact {
 
 /** An interaction's request shape, as pact.ts's pactShape tells calls apart (the operation leads its description). */
 function interactionShape({ description, request, response }: PactInteraction): string {
-  const body = isObject(request.body) ? Object.keys(request.body).sort().join(',') : typeof request.body;
+  const body = fieldNames(request) ?? typeof request.body;
   const query = Object.keys(request.query ?? {})
     .sort()
     .join(',');
-  return [description.split(':')[0], request.method, response.status, query, body].join('|');
+  return [operationOf(description, request.method), request.method, response.status, query, body].join('|');
+}
+
+/**
+ * The operation an interaction's description names, whole: toPact writes `operationId: METHOD path → status`, and
+ * an operationId may hold a colon itself (`payments:listItems`, with several APIs).
+ * @example operationOf('a:listItems: GET /items → 200', 'GET') // 'a:listItems'
+ */
+function operationOf(description: string, method: string): string {
+  const end = description.indexOf(`: ${method} `);
+  return end === -1 ? description : description.slice(0, end);
+}
+
+/** The field names of a request's body, sorted: a JSON object's keys, or a form's names (written as its text). */
+function fieldNames({ headers, body }: PactInteraction['request']): string | undefined {
+  if (isObject(body)) return Object.keys(body).sort().join(',');
+  if (typeof body !== 'string' || bodyKind(headers?.['Content-Type']).kind !== 'form') return undefined;
+  return [...new Set(new URLSearchParams(body).keys())].sort().join(',');
 }

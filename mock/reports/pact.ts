@@ -3,6 +3,7 @@
 // are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
 // the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
 import { isObject } from '../lib/json-value.js';
+import { bodyKind, formBodyText } from '../http/body-kind.js';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
@@ -138,8 +139,16 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
       })`
     : '';
   const requestType = header(call.headers, 'content-type');
+  // A form is written as the text a verifier sends (the journal keeps its fields), never as JSON beside its type.
+  const sent = bodyKind(requestType).kind === 'form' ? formBodyText(call.body) : call.body;
   const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
+  // Which of several documented media types answers is the request's Accept: a verifier sends it too.
+  const accept = (response?.contents?.length ?? 0) > 1 ? header(call.headers, 'accept') : undefined;
+  const sentHeaders = {
+    ...(call.body !== undefined && requestType ? { 'Content-Type': requestType } : {}),
+    ...(accept ? { Accept: accept } : {}),
+  };
   const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
   const content = response?.contents?.find((c) => c.mediaType.toLowerCase() === mediaType);
   const body: Rules = {};
@@ -162,8 +171,8 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
             ),
           }
         : {}),
-      ...(call.body !== undefined && requestType ? { headers: { 'Content-Type': requestType } } : {}),
-      ...(call.body !== undefined ? { body: call.body } : {}),
+      ...(Object.keys(sentHeaders).length ? { headers: sentHeaders } : {}),
+      ...(call.body !== undefined ? { body: sent } : {}),
     },
     response: {
       status: call.response.status,
@@ -210,13 +219,16 @@ function expected(value: unknown, schema: unknown, path: string, rules: Rules): 
     const properties = isObject(plain.properties) ? plain.properties : {};
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`;
+      const name = propertyPath(path, key);
       const described = (properties as Record<string, unknown>)[key];
       // A property that may be null or something else is left out whatever it held this time: the provider
       // may answer either, and Pact v3 has no matcher for "a string or null" (extra keys are allowed).
       if (isObject(described) && allowsOtherThanNull(mergedSchema(described as object) as Record<string, unknown>))
         continue;
-      const kept = expected(item, described, name, rules);
+      // A name no path can hold gets no rule (one would make the whole file unreadable): its object is matched
+      // by type, which Pact applies to what is under it, and its own rules go nowhere.
+      if (name === undefined) rules[path] ??= { matchers: [{ match: 'type' }] };
+      const kept = expected(item, described, name ?? path, name === undefined ? {} : rules);
       if (kept !== OMIT) out[key] = kept;
     }
     return out;
@@ -240,6 +252,17 @@ function expected(value: unknown, schema: unknown, path: string, rules: Rules): 
   }
   rules[path] = { matchers: [{ match: 'type' }] };
   return value;
+}
+
+/**
+ * A property's Pact path under `path`: `.name` for an identifier, `['name']` for any other name, and `undefined`
+ * for a name no Pact path can hold: Pact's quoted names have no escapes, so none with a `'`, and none empty.
+ * @example propertyPath('$', 'a b') // "$['a b']"
+ */
+function propertyPath(path: string, key: string): string | undefined {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return `${path}.${key}`;
+  if (key === '' || key.includes("'")) return undefined;
+  return `${path}['${key}']`;
 }
 
 /** Whether a schema that allows null allows something else too (`nullable: true`, `type: [string, null]`). */

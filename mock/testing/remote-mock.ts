@@ -8,6 +8,7 @@ import type { MockState, StoreSnapshot } from '../state/store.js';
 import type { Coverage } from '../reports/coverage.js';
 import type { HarImport, HarReplay } from '../respond/har-import.js';
 import type { Pact, PactParties } from '../reports/pact.js';
+import { mockOperationId, ownCall } from '../control/api-operation.js';
 import type {
   AnyCall,
   OperationId,
@@ -44,10 +45,23 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   importHar(har: unknown, options?: { replay?: HarReplay }): Promise<HarImport>;
   /** This client's session's state, as `GET /__mock/state` answers it (`{ collections }`), as `state()` in process. */
   state(): Promise<MockState>;
-  /** How the calls so far, of every session, covered the contract (`GET /__mock/coverage`). */
-  coverage(): Promise<Coverage>;
-  /** A Pact v3 of the calls so far, of every session (`GET /__mock/pact`). */
+  /**
+   * How the calls so far, of every session, covered the contract (`GET /__mock/coverage`); with `api` (several
+   * APIs), that API's alone, as if it were served alone (an API the mock lacks rejects, naming the nearest).
+   */
+  coverage(api?: string): Promise<Coverage>;
+  /**
+   * A Pact v3 of the calls so far, of every session (`GET /__mock/pact`); with `api`, that API's calls, with the
+   * paths its provider serves.
+   */
   pact(parties: PactParties): Promise<Pact>;
+  /**
+   * One API of a mock that serves several, typed from its own `operations`, as `mock.api(name)` in process: its
+   * calls, waits and overrides, its operationIds as its own contract names them. A name the mock does not serve
+   * rejects on first use, naming the nearest.
+   * @example await connectMock(url).api<PaymentsOps>('payments').override({ operationId: 'createCharge', status: 402 })
+   */
+  api<ApiOps = UntypedOperations>(name: string): RemoteApiView<ApiOps>;
   /**
    * Replaces this client's session's state (`PUT /__mock/state`), partial records completed as fixtures are;
    * resolves with the state now in force, rejects with the message of the record at fault.
@@ -57,6 +71,10 @@ export interface RemoteMock<Ops = UntypedOperations> extends Typed<Ops> {
   /** Resets this client's session, or the whole mock when the client has none. */
   reset(): Promise<void>;
 }
+
+/** One API of a mock in another process (see {@link RemoteMock.api}). */
+export type RemoteApiView<Ops = UntypedOperations> = Pick<RemoteMock<Ops>, 'calls' | 'waitForCall' | 'override'> &
+  Typed<Ops> & { readonly name: string };
 
 /** Options of {@link connectMock}. */
 export interface RemoteOptions {
@@ -145,9 +163,15 @@ export function connectMock<Ops = UntypedOperations>(
     importHar: async (har, { replay = 'sequence' } = {}) =>
       (await (await call('POST', `/har?replay=${replay}`, har)).json()) as HarImport,
     clearOverrides: async () => void (await call('DELETE', '/overrides')),
-    coverage: async () => (await (await call('GET', '/coverage')).json()) as Coverage,
-    pact: async ({ consumer, provider }) =>
-      (await (await call('GET', `/pact?${new URLSearchParams({ consumer, provider })}`)).json()) as Pact,
+    coverage: async (api?: string) =>
+      (await (
+        await call('GET', `/coverage${api === undefined ? '' : `?${new URLSearchParams({ api })}`}`)
+      ).json()) as Coverage,
+    pact: async ({ consumer, provider, api }) => {
+      const parties = new URLSearchParams({ consumer, provider, ...(api === undefined ? {} : { api }) });
+      return (await (await call('GET', `/pact?${parties}`)).json()) as Pact;
+    },
+    api: (name) => apiView(remote, name),
     state: async () => (await (await call('GET', '/state')).json()) as MockState,
     setState: async (snapshot) => (await (await call('PUT', '/state', snapshot)).json()) as MockState,
     reset: async () => void (await call('POST', '/reset')),
@@ -156,9 +180,37 @@ export function connectMock<Ops = UntypedOperations>(
   return remote as unknown as RemoteMock<Ops>;
 }
 
+/**
+ * One API's view over the client, as app.ts builds it in process: its operationIds are read from the mock
+ * (`GET /__mock/coverage?api=`, which refuses an API it lacks) at each use, so a reload is followed.
+ */
+function apiView(remote: UntypedRemoteMock, name: string): UntypedRemoteApiView {
+  const toMock = async (id: string | undefined): Promise<string | undefined> => {
+    const ids = (await remote.coverage(name)).operations.map((operation) => operation.operationId);
+    return id === undefined ? undefined : mockOperationId(name, id, ids);
+  };
+  return {
+    name,
+    calls: async (filter = {}) =>
+      (await remote.calls({ ...filter, operationId: await toMock(filter.operationId), contract: name })).map((c) =>
+        ownCall(name, c),
+      ),
+    waitForCall: async (match, options) =>
+      ownCall(
+        name,
+        await remote.waitForCall({ ...match, operationId: await toMock(match.operationId), contract: name }, options),
+      ),
+    override: async (spec) => remote.override({ ...spec, operationId: (await toMock(spec.operationId))! }),
+  };
+}
+
 /** The client as it is built: any operationId, as the mock checks them. */
-type UntypedRemoteMock = Omit<RemoteMock, 'calls' | 'waitForCall' | 'override'> & {
+type UntypedRemoteMock = Omit<RemoteMock, 'calls' | 'waitForCall' | 'override' | 'api'> & {
   calls(filter?: CallFilter): Promise<CallRecord[]>;
   waitForCall(match: CallMatch, options?: WaitOptions): Promise<CallRecord>;
   override(spec: OverrideSpec): Promise<Override>;
+  api(name: string): UntypedRemoteApiView;
 };
+
+/** An API's view as it is built: any operationId, checked against the API's at each use. */
+type UntypedRemoteApiView = Pick<UntypedRemoteMock, 'calls' | 'waitForCall' | 'override'> & { name: string };

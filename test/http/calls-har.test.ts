@@ -5,6 +5,7 @@ import request from 'supertest';
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../../mock/index.js';
 import { AUTH, newMock } from '../support/harness.js';
+import { inlineContract } from '../support/inline-contract.js';
 
 const require = createRequire(import.meta.url);
 /** HAR 1.2 as the har-schema package writes it (JSON Schema draft-06), one schema a part. */
@@ -95,6 +96,44 @@ describe('GET /__mock/calls.har', () => {
     });
     expect(JSON.parse(entry!.response.content.text!)).toEqual(call!.response.body);
     expect(call!.ms).toBeGreaterThanOrEqual(30);
+  });
+
+  test('a form body is its urlencoded text, its fields as params, and its size that of the text', async () => {
+    mock = await newMock({
+      contract: await inlineContract(`openapi: 3.0.3
+info: { title: Forms, version: '1' }
+paths:
+  /login:
+    post:
+      operationId: login
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, properties: { user: { type: string }, x: { type: string } } }
+      responses:
+        '204': { description: signed in }
+`),
+    });
+    const sent = 'user=bob+smith&x=%26';
+    await request(mock.app)
+      .post('/login')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(sent)
+      .expect(204);
+    const [entry] = (await har()).log.entries;
+    expect(entry!.request).toMatchObject({
+      postData: {
+        mimeType: 'application/x-www-form-urlencoded',
+        text: sent,
+        params: [
+          { name: 'user', value: 'bob smith' },
+          { name: 'x', value: '&' },
+        ],
+      },
+      bodySize: sent.length,
+    });
+    expect(harValidator()(await har())).toBe(true);
   });
 
   test('a body the journal cut says so, with the size received', async () => {

@@ -19,6 +19,23 @@ import { AUTH, newMock } from '../support/harness.js';
 const of = (coverage: Coverage, operationId: string): OperationCoverage =>
   coverage.operations.find((o) => o.operationId === operationId)!;
 
+/** An operation with object query parameters: one deepObject, one form exploded (its properties sent alone). */
+const OBJECT_QUERY = `openapi: 3.0.3
+info: { title: Q, version: '1' }
+paths:
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object, properties: { a: { type: string } } } }
+        - name: page
+          in: query
+          schema: { type: object, properties: { size: { type: integer }, number: { type: integer } } }
+        - { name: q, in: query, schema: { type: string } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object } } } }
+`;
+
 /** A drop and a 200 of listPasses, a call that breaks createCredential, and one of no operation. */
 async function mixed(): Promise<Coverage> {
   const mock = await newMock();
@@ -62,6 +79,16 @@ describe('coverage of the contract by the calls made', () => {
     expect(of(coverage, 'listPasses').query).toEqual({ sent: ['limit'], never: ['cursor'] });
     expect(of(coverage, 'createCredential').body).toEqual({ sent: ['kind'], never: ['label'] });
     expect(of(coverage, 'getPass').body).toEqual({ sent: [], never: [] });
+  });
+
+  test.each([
+    ['a deepObject parameter, by a key of its own (filter[a]=x)', '/search?filter[a]=x', ['filter'], ['page', 'q']],
+    ['a form object exploded, by a property arriving alone (size=10)', '/search?size=10', ['page'], ['filter', 'q']],
+    ['a plain parameter beside them, by its name', '/search?q=x', ['q'], ['filter', 'page']],
+  ])('counts %s as sent', async (_, path, sent, never) => {
+    const mock = await newMock({ contract: await inlineContract(OBJECT_QUERY) });
+    await request(mock.app).get(path).expect(200);
+    expect(of(mock.coverage(), 'search').query).toEqual({ sent, never });
   });
 
   test('names declared must be sent to count: undeclared ones never hide a field never sent', async () => {

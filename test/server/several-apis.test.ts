@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } from '../../mock/index.js';
+import { connectMock, DEFAULT_CONTRACT, startMock, type RunningMock, type ServerOptions } from '../../mock/index.js';
 import { AUTH } from '../support/harness.js';
 import { deadUrl, startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -190,6 +190,56 @@ describe('several APIs in one mock', () => {
     const res = await fetch(`${mock.url}/__mock/coverage?api=catalogue`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/Did you mean catalog\?/);
+  });
+});
+
+describe('several APIs through connectMock, as in process', () => {
+  const charge = (url: string, amount: number) =>
+    fetch(`${url}/payments/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount }),
+    });
+
+  test("pact({ api }) holds that API's interactions, with the paths its provider serves", async () => {
+    const mock = await three();
+    await charge(mock.url, 3);
+    await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    const parties = { consumer: 'web', provider: 'payments', api: 'payments' };
+    const pact = await connectMock(mock.url).pact(parties);
+    expect(pact.interactions.map((i) => `${i.request.method} ${i.request.path}`)).toEqual(['POST /charges']);
+    expect(pact).toEqual(mock.pact(parties));
+  });
+
+  test("coverage(api) counts that API's operations and calls alone", async () => {
+    const mock = await three();
+    await charge(mock.url, 3);
+    await fetch(`${mock.url}/members/m1/passes`, { headers: AUTH });
+    const payments = await connectMock(mock.url).coverage('payments');
+    expect(payments.summary).toMatchObject({ operations: 4, called: 1, calls: 1 });
+    expect(payments).toEqual(mock.coverage('payments'));
+    await expect(connectMock(mock.url).coverage('catalogue')).rejects.toThrow(/Did you mean catalog\?/);
+  });
+
+  test("api(name) takes the API's ids as its contract names them: calls, waits and overrides reach it alone", async () => {
+    const mock = await three();
+    const payments = connectMock(mock.url).api('payments');
+    expect(payments.name).toBe('payments');
+    await payments.override({ operationId: 'listItems', status: 200, body: ['overridden'], times: 1 });
+    expect(await (await fetch(`${mock.url}/payments/items`)).json()).toEqual(['overridden']);
+    expect(((await (await fetch(`${mock.url}/catalog/items`)).json()) as unknown[]).every(Number.isInteger)).toBe(true);
+    expect((await payments.calls()).map((c) => c.operationId)).toEqual(['listItems']);
+    const waited = payments.waitForCall({ operationId: 'createCharge', body: { amount: 7 } }, { timeout: 2000 });
+    await charge(mock.url, 7);
+    expect((await waited).operationId).toBe('createCharge');
+    await expect(payments.override({ operationId: 'listPasses', status: 500 })).rejects.toThrow(
+      /"listPasses" is not an operationId/,
+    );
+  });
+
+  test('api(name) of an API the mock does not serve rejects, naming the nearest', async () => {
+    const mock = await three();
+    await expect(connectMock(mock.url).api('paymets').calls()).rejects.toThrow(/Did you mean payments\?/);
   });
 });
 

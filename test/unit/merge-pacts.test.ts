@@ -43,3 +43,34 @@ test('keeps the earlier interactions and adds the later ones of a shape it lacks
     left_out: ['call-1 GET /x: no operation', 'call-2 GET /y: no operation'],
   });
 });
+
+test('tells form bodies apart by their field names, as JSON bodies are', () => {
+  const form = (body: string): PactInteraction => ({
+    description: 'login: POST /login → 200',
+    request: {
+      method: 'POST',
+      path: '/login',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    },
+    response: { status: 200 },
+  });
+  const merged = mergePacts(pact([form('user=bob')]), pact([form('user=ann'), form('user=bob&note=hi')]));
+  expect(merged.interactions.map((i) => i.request.body)).toEqual(['user=bob', 'user=bob&note=hi']);
+});
+
+test('tells operations apart by their whole name, an API-qualified one (a:listItems) included', () => {
+  const get = (description: string, path: string): PactInteraction => ({
+    description,
+    request: { method: 'GET', path },
+    response: { status: 200 },
+  });
+  const merged = mergePacts(
+    pact([get('a:listItems: GET /items → 200', '/items')]),
+    pact([get('a:getItem: GET /items/{id} → 200', '/items/x1')]),
+  );
+  expect(merged.interactions.map((i) => i.description)).toEqual([
+    'a:listItems: GET /items → 200',
+    'a:getItem: GET /items/{id} → 200',
+  ]);
+});
