@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { problem } from '../../mock/http/problems.js';
 import { writeReply } from '../../mock/handler/write-reply.js';
 import { bodyText, problemReply, sendableHeaders, type Reply, type WireText } from '../../mock/http/reply.js';
@@ -202,6 +202,14 @@ describe('bodyText', () => {
 });
 
 describe('writeReply of a streamed reply', () => {
+  // The writer also yields after a few milliseconds of work; a loaded machine must not make these tests see it.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   /** A response whose socket takes `room` writes before it asks the writer to wait for `drain`. */
   function socket(room: number) {
     const writes: string[] = [];
