@@ -46,6 +46,11 @@ export interface ContractExchange {
   sentJson(): string | undefined;
   /** Recorded in the journal instead of the body, when the body cannot be recorded. */
   unrecordableBody?: string;
+  /**
+   * A body of bytes that are not UTF-8 text (an image, a file), as base64: recorded instead of its text, which
+   * would hold U+FFFD where its bytes were (see CallRecord.bodyEncoding).
+   */
+  bodyBase64?: string;
   /** The fault the mock injected (see CallRecord.fault). */
   fault?: FaultKind;
   /** Who answered: the mock by default, else the test or the upstream (see CallRecord.answeredBy). */

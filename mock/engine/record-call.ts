@@ -77,7 +77,8 @@ export function recordCall(
     pathParams: ex.match?.pathParams ?? {},
     query,
     headers,
-    body: ex.unrecordableBody ?? ex.body,
+    body: ex.unrecordableBody ?? ex.bodyBase64 ?? ex.body,
+    bodyEncoding: ex.unrecordableBody === undefined && ex.bodyBase64 !== undefined ? 'base64' : undefined,
     bodyBytes: ex.bodyBytes,
     // The text as it came (a refused or unrecordable body has none to keep).
     bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : ex.sentJson(),

@@ -23,6 +23,8 @@ interface ReadBody {
   bytes: number;
   json?: Buffer;
   raw: Buffer;
+  /** Raw bytes that are not UTF-8 text, as base64 for the journal (see ContractExchange.bodyBase64). */
+  base64?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createBodyReader(limit: number): BodyReader {
     // A body already parsed (by the app this mock is mounted in) is taken as it is; no body is no body.
     if (req.body !== undefined || !hasBody(req) || req.readableEnded) {
       ex.body = requestBody(req.body);
+      if (req.body instanceof Uint8Array) ex.bodyBase64 = base64OfBinary(req.body);
       return done();
     }
     readBody(req, limit, (error, read) => {
@@ -46,6 +49,7 @@ export function createBodyReader(limit: number): BodyReader {
       ex.bodyBytes = read.bytes;
       ex.bodyJson = read.json;
       ex.bodyRaw = read.raw;
+      ex.bodyBase64 = read.base64;
       done();
     });
   };
@@ -110,7 +114,7 @@ function decompressor(encoding: string): Transform | undefined {
  * `entity.parse.failed`, `parameters.too.many`
  */
 function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
-  if (kind === 'raw') return readOf(buffer, requestBody(buffer));
+  if (kind === 'raw') return readOf(buffer, requestBody(buffer), undefined, base64OfBinary(buffer));
   if (UTF8.test(charset) && !isUtf8(buffer)) throw bodyError('The body is not valid UTF-8', 400, 'encoding.invalid');
   if (kind === 'json') {
     if (!UTF8.test(charset))
@@ -125,9 +129,16 @@ function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
   return readOf(buffer, withFormText(parseForm(textOf(buffer, charset), charset), form));
 }
 
+/** Bytes that are not UTF-8 text (an image, a file) as base64; `undefined` for text, and for no bytes. */
+function base64OfBinary(bytes: Uint8Array): string | undefined {
+  return bytes.length === 0 || isUtf8(bytes)
+    ? undefined
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+}
+
 /** A body read, as one literal: `{ ...read, body }` would take V8's slow path on Node 20 (about 1.7 µs a create). */
-function readOf(buffer: Buffer, body: unknown, json?: Buffer): ReadBody {
-  return { bytes: buffer.length, raw: buffer, body, json };
+function readOf(buffer: Buffer, body: unknown, json?: Buffer, base64?: string): ReadBody {
+  return { bytes: buffer.length, raw: buffer, body, json, base64 };
 }
 
 /** The text of a body in its charset, a byte order mark left out (as Express's parsers read it). */

@@ -46,6 +46,11 @@ export interface CallRecord {
   /** Set only when `body` was cut: the body is then the start of its text, and `bytes` the size received. */
   truncated?: { bytes: number };
   /**
+   * Set only when the body was bytes that are not UTF-8 text (an image, a file): `body` is then those bytes as
+   * base64, whole (`Buffer.from(call.body, 'base64')`), or its start when `truncated`.
+   */
+  bodyEncoding?: 'base64';
+  /**
    * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
    * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
    */

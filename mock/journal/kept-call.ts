@@ -26,6 +26,7 @@ export interface Kept extends Pick<
   | 'answeredBy'
   | 'fallback'
   | 'contract'
+  | 'bodyEncoding'
 > {
   number: number;
   at: number;
@@ -82,6 +83,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     fault: call.fault,
     answeredBy: call.answeredBy ?? 'mock',
     fallback: call.fallback,
+    bodyEncoding: call.bodyEncoding,
   };
   kept.cost = costOf(kept);
   return kept;
@@ -144,6 +146,7 @@ class CallView {
   readonly query: Kept['query'];
   readonly headers: Kept['headers'];
   declare readonly truncated?: { bytes: number };
+  declare readonly bodyEncoding?: 'base64';
   readonly response: ResponseView;
   readonly violations: Violation[];
   declare readonly violationCount?: number;
@@ -167,6 +170,7 @@ class CallView {
     this.query = kept.query;
     this.headers = kept.headers;
     if (kept.body?.cutFrom !== undefined) own.truncated = { bytes: kept.body.cutFrom };
+    if (kept.bodyEncoding !== undefined) own.bodyEncoding = kept.bodyEncoding;
     this.response = new ResponseView(kept);
     this.violations = kept.violations;
     if (kept.violationCount > MAX_VIOLATIONS) own.violationCount = kept.violationCount;
@@ -257,6 +261,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     headers: parts.headers,
     body: parts.body,
     ...(kept.body?.cutFrom === undefined ? {} : { truncated: { bytes: kept.body.cutFrom } }),
+    ...(kept.bodyEncoding === undefined ? {} : { bodyEncoding: kept.bodyEncoding }),
     response: {
       status: kept.status,
       headers: parts.responseHeaders,

@@ -75,11 +75,13 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
               mimeType: requestType,
               text: body,
               ...(form ? { params: pairs(form) } : {}),
+              // Bytes that are no text go as base64, said as a response's content says it (HAR has no field here).
+              ...(call.bodyEncoding ? { _encoding: call.bodyEncoding } : {}),
               ...(call.truncated ? { _truncated: call.truncated } : {}),
             },
           }),
       headersSize: -1,
-      bodySize: call.truncated?.bytes ?? (body === undefined ? 0 : utf8Length(body)),
+      bodySize: call.truncated?.bytes ?? (body === undefined ? 0 : sizeOf(body, call.bodyEncoding)),
     },
     response: {
       status: response.status,
@@ -114,6 +116,13 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
 function textOf(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** The bytes a body's text stands for: as many as its UTF-8, or as its base64 spells. */
+function sizeOf(text: string, encoding: 'base64' | undefined): number {
+  if (encoding !== 'base64') return utf8Length(text);
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
 }
 
 /** Whether a body is a form's fields as the journal keeps them: names, each with a value or a list of them. */
