@@ -17,6 +17,7 @@ import { fromRequest, headerText } from '../respond/check-answer.js';
 import { problem, type ProblemKind, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { carriesBody } from '../http/request-body.js';
+import { bodyKind } from '../http/body-kind.js';
 import { sentContentType } from '../http/check-content-type.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
@@ -39,6 +40,7 @@ export interface ProxyStage {
 /** Media types whose bodies are text: journaled and checked as such. */
 const TEXT = /^(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-www-form-urlencoded|yaml|x-yaml)\b)/i;
 const JSON_TYPE = /[/+]json\b/i;
+const UTF8 = /^utf-?8$/i;
 
 /**
  * Builds the proxy stage for `rules`: its client keeps connections to the upstream alive until `close()`.
@@ -256,8 +258,8 @@ function readAnswer(answer: UpstreamAnswer): ReadAnswer {
   }
   if (answer.body.length === 0) return { body: undefined, checked: true, journal: undefined, cut: false };
   const bytes = decoded(answer.body, answer.headers['content-encoding']);
-  if (!bytes || !isUtf8(bytes)) return { body: undefined, checked: bytes !== undefined, journal: '', cut: true };
-  const text = bytes.toString('utf8');
+  const text = bytes && textIn(bytes, type);
+  if (text === undefined) return { body: undefined, checked: bytes !== undefined, journal: '', cut: true };
   if (JSON_TYPE.test(type)) {
     try {
       const value = JSON.parse(text) as unknown;
@@ -267,6 +269,20 @@ function readAnswer(answer: UpstreamAnswer): ReadAnswer {
     }
   }
   return { body: text, checked: true, journal: text, cut: false };
+}
+
+/**
+ * The text of a body in the charset its media type names (`charset=iso-8859-1`), UTF-8 when it names none;
+ * `undefined` for bytes that are not text in it, or a charset no decoder knows.
+ */
+function textIn(bytes: Buffer, type: string): string | undefined {
+  const { charset } = bodyKind(type);
+  if (charset === '' || UTF8.test(charset)) return isUtf8(bytes) ? bytes.toString('utf8') : undefined;
+  try {
+    return new TextDecoder(charset, { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The body without its content coding, within the check limit; `undefined` for a coding the mock cannot undo. */

@@ -373,6 +373,35 @@ describe('fallback: the mock answers what the backend cannot', () => {
   });
 });
 
+describe('answers in another charset', () => {
+  test('a JSON answer in ISO-8859-1 is read in its charset: checked, and journaled whole', async () => {
+    const named = { ...PASS, name: 'Café Gold' };
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=iso-8859-1' });
+      res.end(Buffer.from(JSON.stringify({ data: [named], next_cursor: null }), 'latin1'));
+    });
+    const mock = await mockBefore(up.url);
+    const answer = await rawRequest(mock.url, 'GET', '/members/mbr_1/passes', AUTH);
+    expect(answer.body.toString('latin1')).toContain('Café Gold');
+    const [call] = mock.calls();
+    expect(call!.response.truncated).toBeUndefined();
+    expect(call!.response.body).toEqual({ data: [named], next_cursor: null });
+    expect(call!.responseViolations).toBeUndefined();
+  });
+
+  test('a JSON answer that breaks the contract in ISO-8859-1 is found out as in UTF-8', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=iso-8859-1' });
+      const broken = { ...PASS, name: 'Café Gold', status: 'perdu' };
+      res.end(Buffer.from(JSON.stringify({ data: [broken], next_cursor: null }), 'latin1'));
+    });
+    const mock = await mockBefore(up.url);
+    await rawRequest(mock.url, 'GET', '/members/mbr_1/passes', AUTH);
+    const [call] = mock.calls();
+    expect(JSON.stringify(call!.responseViolations)).toMatch(/status/);
+  });
+});
+
 describe('large bodies and stopping', () => {
   test('an answer larger than the check limit streams through whole; the journal keeps its start and its size', async () => {
     const item = JSON.stringify(PASS);
