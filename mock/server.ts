@@ -196,7 +196,9 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   // A connection that sends no request (or sends it slowly) is answered 408 and closed, freeing its socket.
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, mock.handle);
   server.listen(port, host);
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, rest.cors ?? true),
+  );
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
   } catch (error) {
@@ -395,15 +397,39 @@ function fixturesOf(value: unknown, source: string, collections: CollectionMap, 
  * Requests Node's HTTP parser refuses (an unknown method, headers over its limit) never reach the app;
  * they still get a problem+json, then the connection closes. They cannot be journaled: nothing was parsed.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  socket: Duplex,
+  cors: boolean | string[],
+): void {
   if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
   const found = clientProblem(error.code);
   const body = JSON.stringify(found);
   const { status } = found;
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
+      corsLines(error.rawPacket, cors) +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * The CORS headers of such an answer, as the CORS guard would give them (handler/guards/cors.ts), read from the
+ * bytes Node could not parse: without them a page's script sees an opaque network error, not the 431. Read only
+ * when the request line and its `Origin` came in the packet Node gave up on (they do when headers are sent at once).
+ */
+function corsLines(packet: Buffer | undefined, cors: boolean | string[]): string {
+  if (cors === false || packet === undefined) return '';
+  const head = packet.subarray(0, 64 * 1024).toString('latin1');
+  const origin = /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(head)?.[1];
+  if (origin === undefined) return '';
+  const admin = /^[A-Z]+ (?:https?:\/\/[^/ ]*)?\/__mock(?:[/?# ]|$)/i.test(head);
+  const vary = 'Vary: Origin\r\n';
+  if (origin === 'null') return cors === true && !admin ? `${vary}Access-Control-Allow-Origin: *\r\n` : vary;
+  const allowed = cors === true ? !admin : cors.includes(origin);
+  // An origin is echoed only as its header may hold it: printable, no line break (the regex took none).
+  if (!allowed || !/^[\x21-\x7e]+$/.test(origin)) return vary;
+  return `${vary}Access-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Credentials: true\r\n`;
 }
 
 /** The problem of a connection Node's HTTP parser gave up on: too slow, too large, or not HTTP. */

@@ -37,6 +37,25 @@ describe('requests Node refuses before the app', () => {
     expect(answer).toContain('"status":431');
   });
 
+  test('headers over the limit from a page of an allowed origin get CORS headers, so its script reads the 431', async () => {
+    const big = 'a'.repeat(20_000);
+    const answer = await raw(
+      `GET /members/m1/passes HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nCookie: ${big}\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toContain('\r\nAccess-Control-Allow-Origin: http://app.test\r\n');
+    expect(answer).toContain('\r\nVary: Origin\r\n');
+  });
+
+  test('headers over the limit to the admin API get no CORS headers for an origin not listed', async () => {
+    const big = 'a'.repeat(20_000);
+    const answer = await raw(
+      `GET /__mock/calls HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nCookie: ${big}\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).not.toContain('Access-Control-Allow-Origin');
+  });
+
   test('the server answers normally afterwards', async () => {
     await raw('FOO /members/m1/passes HTTP/1.1\r\nHost: x\r\n\r\n');
     await raw(`GET /members/m1/passes HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
