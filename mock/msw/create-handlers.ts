@@ -120,7 +120,9 @@ export async function createHandlers<Ops = UntypedOperations>(
     },
   };
 
-  const handler = http.all('*', async ({ request }) => {
+  // On a RegExp, not '*': MSW decodes a '*' match, and a malformed percent-encoding (`/m%E0`) made every
+  // request fail with its own 500, other origins' too. The path is the engine's to read (a 400, as the server).
+  const handler = http.all(/^/, async ({ request }) => {
     const url = new URL(request.url);
     const path = under(url);
     if (path === undefined) return undefined;
