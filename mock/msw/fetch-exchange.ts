@@ -36,7 +36,7 @@ export class FetchExchange implements ContractExchange {
   #session: Session | undefined = undefined;
   #authenticated = false;
 
-  /** `path` is the URL's path without the base URL's (see create-handlers.ts). */
+  /** `path` is the URL's path as sent, the base URL's included (routing takes that off: see create-handlers.ts). */
   constructor(context: MockContext, request: Request, path: string, search: string) {
     this.#context = context;
     this.method = request.method.toUpperCase();

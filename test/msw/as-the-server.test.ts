@@ -1,15 +1,18 @@
 // The contract's MSW handlers answer what the server answers where a request is odd (a malformed path, a base
 // URL with a path, a raw body), and leave to the next handler what is not the contract's. Each test sets up
 // handlers of its own, in an MSW server of its own (one at a time patches fetch).
+import { readFileSync } from 'node:fs';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
+import { parse } from 'yaml';
 import { expect, test } from 'vitest';
 import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
 import { createHandlers } from '../../mock/msw.js';
 
 const API = 'https://membership.test';
 const AUTH = { Authorization: 'Bearer t' };
+const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 
 /** Runs `check` with `handlers` answering fetch, and anything they leave unanswered an error. */
 async function withHandlers(handlers: HttpHandler[], check: () => Promise<void>): Promise<void> {
@@ -20,6 +23,12 @@ async function withHandlers(handlers: HttpHandler[], check: () => Promise<void>)
   } finally {
     server.close();
   }
+}
+
+/** The membership contract, served at `https://membership.test/v1`. */
+function underV1(): object {
+  const document = parse(readFileSync(DEFAULT_CONTRACT, 'utf8')) as object;
+  return { ...document, servers: [{ url: `${API}/v1` }] };
 }
 
 test('a path with a malformed percent-encoding is refused 400, as the server refuses it', async () => {
@@ -38,5 +47,30 @@ test('a malformed percent-encoding on another origin goes on to the next handler
   await withHandlers([...mock.handlers, next], async () => {
     const res = await fetch('https://other.test/files/a%E0');
     expect([res.status, await res.text()]).toEqual([200, 'next']);
+  });
+});
+
+test("under a base URL with a path, a create's Location keeps the path, and reads the pass back", async () => {
+  const mock = await createHandlers({ seed: 7, baseUrl: `${API}/v1` });
+  await withHandlers(mock.handlers, async () => {
+    const body = JSON.stringify({ name: 'Gold' });
+    const created = await fetch(`${API}/v1/members/m1/passes`, { method: 'POST', headers: JSON_AUTH, body });
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/v1\/members\/m1\/passes\/pas_\w+$/);
+    expect((await fetch(new URL(location, API), { headers: AUTH })).status).toBe(200);
+  });
+});
+
+test("under a base URL with a path, a problem's instance and the journal's path keep it, as the server's do", async () => {
+  const mock = await createHandlers({ contract: underV1(), seed: 7, baseUrl: `${API}/v1` });
+  const app = createApp(mock.contract, { seed: 7 });
+  const paths = ['/v1/members/m1/passes', '/v1/members/m1/nothing'];
+  const served = await Promise.all(paths.map((path) => request(app.app).post(path).set(JSON_AUTH).send('{"name":4}')));
+  await withHandlers(mock.handlers, async () => {
+    for (const [at, path] of paths.entries()) {
+      const res = await fetch(`${API}${path}`, { method: 'POST', headers: JSON_AUTH, body: '{"name":4}' });
+      expect((await res.json()) as unknown).toMatchObject({ instance: served[at]!.body.instance });
+    }
+    expect(mock.calls().map((call) => call.path)).toEqual(app.calls().map((call) => call.path));
   });
 });
