@@ -206,6 +206,7 @@ describe('one engine', () => {
 describe('bodies read by the same rules as the server (http/body-kind.ts)', () => {
   test.each([
     ['JSON in another charset', 'application/json; charset=iso-8859-1', '{"name":"Gold"}'],
+    ['JSON in UTF-16', 'application/json; charset=utf-16', '{"name":"Gold"}'],
     ['text in a charset nobody knows', 'text/plain; charset=x-nothing', 'Gold'],
     ['a form in a charset forms do not take', 'application/x-www-form-urlencoded; charset=utf-16', 'name=Gold'],
     ['a form of more than 1000 fields', 'application/x-www-form-urlencoded', Array(1001).fill('a=1').join('&')],
