@@ -131,15 +131,13 @@ export async function createHandlers<Ops = UntypedOperations>(
     ex.redact = redact;
     const answered = new Promise<Response>((resolve) => answers.set(ex, resolve));
     try {
+      const routed = matchRoute(context.served, ex.method, routePath, false, ex.path);
+      // Not the contract's, unless a base URL says every path under it is: the next handler's, whatever it carries.
+      if (!isMatch(routed) && baseUrl === undefined && routed.status === 404) return undefined;
       const refusal = refuseSessionName({ headers: ex.requestHeaders, path: ex.path, query: ex.query });
       if (refusal) return (transport.finish(ex, refusal), answered);
-      const routed = matchRoute(context.served, ex.method, routePath, false, ex.path);
       ex.api = isMatch(routed) ? routed.plan.operation.api : apiOfPath(context.served.contract, routePath);
-      if (!isMatch(routed)) {
-        // Not the contract's, unless a base URL says every path under it is.
-        if (baseUrl === undefined && routed.status === 404) return undefined;
-        return (transport.finish(ex, routed), answered);
-      }
+      if (!isMatch(routed)) return (transport.finish(ex, routed), answered);
       ex.match = routed;
       admit(context, ex);
       // A body sent to an operation that takes none is read too (to refuse it, 415), unless its method ignores it.

@@ -74,3 +74,24 @@ test("under a base URL with a path, a problem's instance and the journal's path 
     expect(mock.calls().map((call) => call.path)).toEqual(app.calls().map((call) => call.path));
   });
 });
+
+test('without a base URL, a request of no operation with a malformed session name goes on to the next handler', async () => {
+  const mock = await createHandlers({ seed: 7 });
+  const next = http.get('https://other.test/health', () => HttpResponse.json({ ok: true }));
+  await withHandlers([...mock.handlers, next], async () => {
+    const res = await fetch('https://other.test/health', { headers: { 'X-Mock-Session': 'a b' } });
+    expect([res.status, await res.json()]).toEqual([200, { ok: true }]);
+    expect(mock.calls()).toEqual([]);
+  });
+});
+
+test('a malformed session name on a path of the contract is refused 400, as the server refuses it', async () => {
+  const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+  const headers = { ...AUTH, 'X-Mock-Session': 'a b' };
+  const served = await request(app.app).get('/members/m1/passes').set(headers);
+  const mock = await createHandlers({ seed: 7 });
+  await withHandlers(mock.handlers, async () => {
+    const res = await fetch(`${API}/members/m1/passes`, { headers });
+    expect([res.status, await res.json()]).toEqual([served.status, served.body]);
+  });
+});
