@@ -63,8 +63,8 @@ async function readAtMost(request: Request, encoding: string, limit: number): Pr
     }
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') throw error;
-    // A corrupt compressed body is the client's: 400, as on Node.
-    throw bodyError(`the body could not be decoded: ${(error as Error).message}`, 400, 'encoding.invalid');
+    // A corrupt compressed body is the client's: 400, with the decoder's message, as on Node (not bad UTF-8).
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { status: 400 });
   }
   const bytes = new Uint8Array(size);
   let at = 0;

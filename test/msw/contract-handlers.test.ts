@@ -230,6 +230,17 @@ describe('bodies read by the same rules as the server (http/body-kind.ts)', () =
     expect((await fetch(passes(), { method: 'POST', headers, body: bomb })).status).toBe(413);
   });
 
+  test.each([
+    ['a corrupt gzip body', '{"name":"not gzipped"}'],
+    ['an empty gzip body', ''],
+  ])('%s is refused 400, saying it could not be read, as the server says', async (_, body) => {
+    const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+    const headers = { ...JSON_AUTH, 'Content-Encoding': 'gzip' };
+    const served = await request(app.app).post('/members/m1/passes').set(headers).send(body);
+    const handled = await fetch(passes(), { method: 'POST', headers, body });
+    expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
+  });
+
   test('an encoding a Fetch runtime cannot decode (br) is refused 415, naming it', async () => {
     const headers = { ...JSON_AUTH, 'Content-Encoding': 'br' };
     const res = await fetch(passes(), { method: 'POST', headers, body: brotliCompressSync('{"name":"Gold"}') });
