@@ -4,7 +4,7 @@
 // them with the same problems (http/to-problem.ts).
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 import { UTF8, bodyError, bodyKind, parseForm, refuseCharset } from '../http/body-kind.js';
-import { withFormText } from '../http/request-body.js';
+import { requestBody, withFormText } from '../http/request-body.js';
 import type { FetchExchange } from './fetch-exchange.js';
 
 /** The Content-Encodings a Fetch runtime decodes (DecompressionStream): gzip and deflate. */
@@ -26,8 +26,8 @@ export async function readFetchBody(request: Request, ex: FetchExchange, limit: 
   if (ex.requestHeaders['content-length'] === undefined && bytes.length > 0)
     ex.requestHeaders['content-length'] = String(bytes.length);
   if (kind === 'raw') {
-    // Any other media type, or none: the bytes as UTF-8 text (as requestBody makes of a raw body).
-    ex.body = bytes.length === 0 ? undefined : new TextDecoder().decode(bytes);
+    // Any other media type, or none: the bytes as UTF-8 text, a byte order mark kept, as the server reads them.
+    ex.body = requestBody(bytes);
     return;
   }
   const text = textOf(bytes, charset);

@@ -95,3 +95,29 @@ test('a malformed session name on a path of the contract is refused 400, as the 
     expect([res.status, await res.json()]).toEqual([served.status, served.body]);
   });
 });
+
+test('a raw body keeps a leading byte order mark, as the server keeps it', async () => {
+  const uploads = {
+    openapi: '3.0.3',
+    info: { title: 'Uploads', version: '1' },
+    paths: {
+      '/uploads': {
+        post: {
+          operationId: 'upload',
+          requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          responses: { '204': { description: 'stored' } },
+        },
+      },
+    },
+  };
+  const mock = await createHandlers({ contract: uploads, seed: 7, baseUrl: API });
+  const app = createApp(mock.contract, { seed: 7 });
+  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x41, 0x42]);
+  const headers = { 'Content-Type': 'application/octet-stream' };
+  await request(app.app).post('/uploads').set(headers).send(Buffer.from(bytes));
+  await withHandlers(mock.handlers, async () => {
+    expect((await fetch(`${API}/uploads`, { method: 'POST', headers, body: bytes })).status).toBe(204);
+    expect(mock.calls()[0]?.body).toBe('\uFEFFAB');
+    expect(mock.calls()[0]?.body).toBe(app.calls()[0]?.body);
+  });
+});
