@@ -46,11 +46,17 @@ interface Routed {
   path: string;
 }
 
-/** HEAD finds a `head` operation first, then the path's GET. */
+/**
+ * HEAD finds a `head` operation first, then the path's GET. A method is case-sensitive (RFC 9110): the
+ * contract's are upper-case (`patch:` is PATCH), so `patch` as sent finds none (405 with `Allow`).
+ */
 function routeMethod(routes: RouteTable<OperationPlan>, method: string, path: string): Routed {
-  if (method !== 'HEAD') return routePath(routes, method.toLowerCase(), path);
-  const head = routePath(routes, 'head', path);
-  return head.found.kind === 'matched' ? head : routePath(routes, 'get', path);
+  if (method === 'HEAD') {
+    const head = routePath(routes, 'head', path);
+    return head.found.kind === 'matched' ? head : routePath(routes, 'get', path);
+  }
+  // The table's methods are lower-case; '' is none of them.
+  return routePath(routes, method === method.toUpperCase() ? method.toLowerCase() : '', path);
 }
 
 /**
