@@ -107,18 +107,17 @@ function decompressor(encoding: string): Transform | undefined {
 
 /**
  * A body read whole, parsed by its kind: text (JSON, forms, text) must be valid UTF-8 when it says it is UTF-8
- * (decoding would otherwise turn bad bytes into U+FFFD silently); JSON must be UTF-8 (RFC 8259) and is refused
+ * (decoding would otherwise turn bad bytes into U+FFFD silently); JSON (UTF-8: see refuseCharset) is refused
  * before it is parsed when it nests too deep; an empty JSON or form body is no body (a required body is missing,
  * not empty).
- * @throws the errors of Express's parsers: `encoding.invalid`, `charset.unsupported`, `entity.too.deep`,
+ * @throws the errors of Express's parsers: `encoding.invalid`, `entity.too.deep`,
  * `entity.parse.failed`, `parameters.too.many`
  */
 function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
   if (kind === 'raw') return readOf(buffer, requestBody(buffer), undefined, base64OfBinary(buffer));
   if (UTF8.test(charset) && !isUtf8(buffer)) throw bodyError('The body is not valid UTF-8', 400, 'encoding.invalid');
   if (kind === 'json') {
-    if (!UTF8.test(charset))
-      throw bodyError(`unsupported charset "${charset}"`, 415, 'charset.unsupported', { charset });
+    // Its charset is UTF-8: refuseCharset refused any other before the body was read.
     if (textNestsTooDeep(buffer)) throw bodyError(TOO_DEEP, 400, 'entity.too.deep');
     if (buffer.length === 0) return readOf(buffer, undefined);
     return readOf(buffer, parseJson(textOf(buffer, charset)), buffer);

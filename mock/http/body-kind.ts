@@ -37,8 +37,9 @@ export function bodyKind(contentType: string | undefined): { kind: BodyKind; cha
 }
 
 /**
- * The error for a charset the kind does not take, or `undefined`: JSON is UTF-8 (RFC 8259), a form UTF-8 or
- * ISO-8859-1, text any charset the reader can decode (`decodes`); bytes are not decoded.
+ * The error for a charset the kind does not take, or `undefined`: JSON is UTF-8 (RFC 8259: UTF-16 or UTF-32
+ * is refused too, before the body is read), a form UTF-8 or ISO-8859-1, text any charset the reader can decode
+ * (`decodes`); bytes are not decoded.
  */
 export function refuseCharset(
   kind: BodyKind,
@@ -46,7 +47,7 @@ export function refuseCharset(
   decodes: (charset: string) => boolean,
 ): Error | undefined {
   const refused =
-    (kind === 'json' && !charset.startsWith('utf-')) ||
+    (kind === 'json' && !UTF8.test(charset)) ||
     (kind === 'form' && charset !== 'utf-8' && charset !== 'iso-8859-1') ||
     (kind !== 'raw' && !decodes(charset));
   if (!refused) return undefined;

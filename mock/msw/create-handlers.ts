@@ -120,23 +120,24 @@ export async function createHandlers<Ops = UntypedOperations>(
     },
   };
 
-  const handler = http.all('*', async ({ request }) => {
+  // On a RegExp, not '*': MSW decodes a '*' match, and a malformed percent-encoding (`/m%E0`) made every
+  // request fail with its own 500, other origins' too. The path is the engine's to read (a 400, as the server).
+  const handler = http.all(/^/, async ({ request }) => {
     const url = new URL(request.url);
-    const path = under(url);
-    if (path === undefined) return undefined;
-    const ex = new FetchExchange(context, request, path, url.search);
+    // Routed on the path under the base URL; answered (Location, instance, journal) on the path as sent.
+    const routePath = under(url);
+    if (routePath === undefined) return undefined;
+    const ex = new FetchExchange(context, request, url.pathname, url.search);
     ex.redact = redact;
     const answered = new Promise<Response>((resolve) => answers.set(ex, resolve));
     try {
+      const routed = matchRoute(context.served, ex.method, routePath, false, ex.path);
+      // Not the contract's, unless a base URL says every path under it is: the next handler's, whatever it carries.
+      if (!isMatch(routed) && baseUrl === undefined && routed.status === 404) return undefined;
       const refusal = refuseSessionName({ headers: ex.requestHeaders, path: ex.path, query: ex.query });
       if (refusal) return (transport.finish(ex, refusal), answered);
-      const routed = matchRoute(context.served, ex.method, ex.path, false);
-      ex.api = isMatch(routed) ? routed.plan.operation.api : apiOfPath(context.served.contract, ex.path);
-      if (!isMatch(routed)) {
-        // Not the contract's, unless a base URL says every path under it is.
-        if (baseUrl === undefined && routed.status === 404) return undefined;
-        return (transport.finish(ex, routed), answered);
-      }
+      ex.api = isMatch(routed) ? routed.plan.operation.api : apiOfPath(context.served.contract, routePath);
+      if (!isMatch(routed)) return (transport.finish(ex, routed), answered);
       ex.match = routed;
       admit(context, ex);
       // A body sent to an operation that takes none is read too (to refuse it, 415), unless its method ignores it.

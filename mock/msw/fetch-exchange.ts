@@ -36,10 +36,11 @@ export class FetchExchange implements ContractExchange {
   #session: Session | undefined = undefined;
   #authenticated = false;
 
-  /** `path` is the URL's path without the base URL's (see create-handlers.ts). */
+  /** `path` is the URL's path as sent, the base URL's included (routing takes that off: see create-handlers.ts). */
   constructor(context: MockContext, request: Request, path: string, search: string) {
     this.#context = context;
-    this.method = request.method.toUpperCase();
+    // As sent: Fetch upper-cases DELETE, GET, HEAD, OPTIONS, POST and PUT only, and a server would not take `patch`.
+    this.method = request.method;
     this.path = path;
     this.rawQuery = search.startsWith('?') ? search.slice(1) : search;
     this.query = parseQuery(this.rawQuery);

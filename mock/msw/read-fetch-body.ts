@@ -4,7 +4,7 @@
 // them with the same problems (http/to-problem.ts).
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 import { UTF8, bodyError, bodyKind, parseForm, refuseCharset } from '../http/body-kind.js';
-import { withFormText } from '../http/request-body.js';
+import { requestBody, withFormText } from '../http/request-body.js';
 import type { FetchExchange } from './fetch-exchange.js';
 
 /** The Content-Encodings a Fetch runtime decodes (DecompressionStream): gzip and deflate. */
@@ -26,8 +26,8 @@ export async function readFetchBody(request: Request, ex: FetchExchange, limit: 
   if (ex.requestHeaders['content-length'] === undefined && bytes.length > 0)
     ex.requestHeaders['content-length'] = String(bytes.length);
   if (kind === 'raw') {
-    // Any other media type, or none: the bytes as UTF-8 text (as requestBody makes of a raw body).
-    ex.body = bytes.length === 0 ? undefined : new TextDecoder().decode(bytes);
+    // Any other media type, or none: the bytes as UTF-8 text, a byte order mark kept, as the server reads them.
+    ex.body = requestBody(bytes);
     return;
   }
   const text = textOf(bytes, charset);
@@ -63,8 +63,8 @@ async function readAtMost(request: Request, encoding: string, limit: number): Pr
     }
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') throw error;
-    // A corrupt compressed body is the client's: 400, as on Node.
-    throw bodyError(`the body could not be decoded: ${(error as Error).message}`, 400, 'encoding.invalid');
+    // A corrupt compressed body is the client's: 400, with the decoder's message, as on Node (not bad UTF-8).
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { status: 400 });
   }
   const bytes = new Uint8Array(size);
   let at = 0;

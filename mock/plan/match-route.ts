@@ -4,15 +4,22 @@ import type { OperationPlan, RouteHit } from './operation-plan.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 import type { Served } from './serve.js';
 import type { Reply } from '../http/reply.js';
-import { unmatchedMethod, unmatchedPath } from '../http/unmatched.js';
+import { unmatchedMethod, unmatchedPath, type Unmatched } from '../http/unmatched.js';
 
 /**
  * Routes a request on the contract's route table: its operation, or the answer when there is none (404
  * listing the operations; 405 with `Allow`; 204 with `Allow` for a plain OPTIONS). The path is routed as
  * sent, then under each server path prefix of the contract (`/v1/pets` finds `/pets` of an operation
  * served at `https://x.com/v1`). HEAD goes to a `head` operation, else to the path's GET (HTTP's HEAD).
+ * `instance` is the path as the client sent it, when a base URL was taken off it (the MSW handlers').
  */
-export function matchRoute(served: Served, method: string, path: string, cors = true): RouteHit | Reply {
+export function matchRoute(
+  served: Served,
+  method: string,
+  path: string,
+  cors = true,
+  instance = path,
+): RouteHit | Reply {
   const bare = routeMethod(served.routes, method, path);
   if (bare.found.kind === 'matched') return bare.found.route.value.match(bare.path);
   let refused = bare.found.kind === 'no-method' ? bare.found : undefined;
@@ -24,8 +31,8 @@ export function matchRoute(served: Served, method: string, path: string, cors = 
     }
     if (under.found.kind === 'no-method') refused ??= under.found;
   }
-  if (refused) return methodNotAllowed(refused.allow, method, path, cors);
-  return routeNotFound(served, method, path);
+  if (refused) return methodNotAllowed(refused.allow, { method, path, instance }, cors);
+  return routeNotFound(served, { method, path, instance });
 }
 
 /** Whether routing found an operation. */
@@ -39,11 +46,17 @@ interface Routed {
   path: string;
 }
 
-/** HEAD finds a `head` operation first, then the path's GET. */
+/**
+ * HEAD finds a `head` operation first, then the path's GET. A method is case-sensitive (RFC 9110): the
+ * contract's are upper-case (`patch:` is PATCH), so `patch` as sent finds none (405 with `Allow`).
+ */
 function routeMethod(routes: RouteTable<OperationPlan>, method: string, path: string): Routed {
-  if (method !== 'HEAD') return routePath(routes, method.toLowerCase(), path);
-  const head = routePath(routes, 'head', path);
-  return head.found.kind === 'matched' ? head : routePath(routes, 'get', path);
+  if (method === 'HEAD') {
+    const head = routePath(routes, 'head', path);
+    return head.found.kind === 'matched' ? head : routePath(routes, 'get', path);
+  }
+  // The table's methods are lower-case; '' is none of them.
+  return routePath(routes, method === method.toUpperCase() ? method.toLowerCase() : '', path);
 }
 
 /**
@@ -76,18 +89,18 @@ function trimSlashes(path: string): string {
   return end === path.length ? path : path.slice(0, end) || '/';
 }
 
-function routeNotFound(served: Served, method: string, path: string): Reply {
+function routeNotFound(served: Served, asked: Unmatched): Reply {
   const bases = served.bases.map((b) => b.path).join(', ');
   const note = bases ? ` Its paths are served at the root and under its servers' paths: ${bases}.` : '';
   const has = served.contract.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`);
-  return unmatchedPath({ method, path }, 'the contract', has, note);
+  return unmatchedPath(asked, 'the contract', has, note);
 }
 
-function methodNotAllowed(allowed: string[], method: string, path: string, cors: boolean): Reply {
+function methodNotAllowed(allowed: string[], asked: Unmatched, cors: boolean): Reply {
   const methods = [...allowed];
   if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
   // With CORS on, OPTIONS is answered on every path (preflights); with it off, only where the contract has it.
   if (cors && !methods.includes('OPTIONS')) methods.push('OPTIONS');
-  if (method === 'OPTIONS' && cors) return { status: 204, headers: { Allow: methods.join(', ') } };
-  return unmatchedMethod({ method, path }, 'the contract', methods);
+  if (asked.method === 'OPTIONS' && cors) return { status: 204, headers: { Allow: methods.join(', ') } };
+  return unmatchedMethod(asked, 'the contract', methods);
 }

@@ -206,6 +206,7 @@ describe('one engine', () => {
 describe('bodies read by the same rules as the server (http/body-kind.ts)', () => {
   test.each([
     ['JSON in another charset', 'application/json; charset=iso-8859-1', '{"name":"Gold"}'],
+    ['JSON in UTF-16', 'application/json; charset=utf-16', '{"name":"Gold"}'],
     ['text in a charset nobody knows', 'text/plain; charset=x-nothing', 'Gold'],
     ['a form in a charset forms do not take', 'application/x-www-form-urlencoded; charset=utf-16', 'name=Gold'],
     ['a form of more than 1000 fields', 'application/x-www-form-urlencoded', Array(1001).fill('a=1').join('&')],
@@ -227,6 +228,17 @@ describe('bodies read by the same rules as the server (http/body-kind.ts)', () =
     const bomb = gzipSync(JSON.stringify({ name: 'x'.repeat(200_000) }));
     expect(bomb.length).toBeLessThan(65_536);
     expect((await fetch(passes(), { method: 'POST', headers, body: bomb })).status).toBe(413);
+  });
+
+  test.each([
+    ['a corrupt gzip body', '{"name":"not gzipped"}'],
+    ['an empty gzip body', ''],
+  ])('%s is refused 400, saying it could not be read, as the server says', async (_, body) => {
+    const app = createApp(await loadContract(DEFAULT_CONTRACT), { seed: 7 });
+    const headers = { ...JSON_AUTH, 'Content-Encoding': 'gzip' };
+    const served = await request(app.app).post('/members/m1/passes').set(headers).send(body);
+    const handled = await fetch(passes(), { method: 'POST', headers, body });
+    expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
   });
 
   test('an encoding a Fetch runtime cannot decode (br) is refused 415, naming it', async () => {

@@ -36,3 +36,13 @@ test('a PATCH changes the stored note: the read after shows it', async () => {
   expect(read).toMatchObject({ id: note.id, title: 'Chores' });
   expect(read).not.toHaveProperty('text');
 });
+
+test('a lower-case patch is no PATCH (methods are case-sensitive): 405, with Allow naming PATCH', async () => {
+  const res = await fetch(`${API}/boards/b1/notes/n1`, {
+    method: 'patch',
+    headers: { 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ title: 'Chores' }),
+  });
+  expect(res.status).toBe(405);
+  expect(res.headers.get('allow')).toContain('PATCH');
+});
