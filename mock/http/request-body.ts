@@ -1,5 +1,5 @@
 // The parsed request body as the rest of the pipeline sees it.
-import { utf8Text } from '../lib/bytes.js';
+import { toBase64, utf8Text } from '../lib/bytes.js';
 
 /** Where a parsed form body keeps the text it was parsed from (not enumerable: the journal and state never see it). */
 const FORM_TEXT = Symbol('form text');
@@ -12,6 +12,22 @@ export function requestBody(body: unknown): unknown {
   if (body instanceof Uint8Array) return body.length === 0 ? undefined : utf8Text(body);
   if (typeof body === 'string' && body.length === 0) return undefined;
   return body;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A raw body's bytes as base64 when they are not UTF-8 text (an image, a file), for the journal (see
+ * ContractExchange.bodyBase64); `undefined` for text, and for no bytes. The Node reader does the same with Buffer's.
+ */
+export function binaryBase64(bytes: Uint8Array): string | undefined {
+  if (bytes.length === 0) return undefined;
+  try {
+    STRICT_UTF8.decode(bytes);
+    return undefined;
+  } catch {
+    return toBase64(bytes);
+  }
 }
 
 /**

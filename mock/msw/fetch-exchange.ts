@@ -28,6 +28,7 @@ export class FetchExchange implements ContractExchange {
   /** A JSON body's text as sent, once read. */
   jsonText?: string;
   unrecordableBody?: string;
+  bodyBase64?: string;
   fault?: FaultKind;
   answeredBy?: AnsweredBy;
   fallback?: string;

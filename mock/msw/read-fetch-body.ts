@@ -4,7 +4,7 @@
 // them with the same problems (http/to-problem.ts).
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 import { UTF8, bodyError, bodyKind, parseForm, refuseCharset } from '../http/body-kind.js';
-import { requestBody, withFormText } from '../http/request-body.js';
+import { binaryBase64, requestBody, withFormText } from '../http/request-body.js';
 import type { FetchExchange } from './fetch-exchange.js';
 
 /** The Content-Encodings a Fetch runtime decodes (DecompressionStream): gzip and deflate. */
@@ -28,6 +28,7 @@ export async function readFetchBody(request: Request, ex: FetchExchange, limit: 
   if (kind === 'raw') {
     // Any other media type, or none: the bytes as UTF-8 text, a byte order mark kept, as the server reads them.
     ex.body = requestBody(bytes);
+    ex.bodyBase64 = binaryBase64(bytes);
     return;
   }
   const text = textOf(bytes, charset);

@@ -96,6 +96,32 @@ test('a malformed session name on a path of the contract is refused 400, as the 
   });
 });
 
+test('a raw body of bytes that are no UTF-8 text is journaled as base64, as the server journals it', async () => {
+  const uploads = {
+    openapi: '3.0.3',
+    info: { title: 'Uploads', version: '1' },
+    paths: {
+      '/uploads': {
+        post: {
+          operationId: 'upload',
+          requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          responses: { '204': { description: 'stored' } },
+        },
+      },
+    },
+  };
+  const mock = await createHandlers({ contract: uploads, seed: 7, baseUrl: API });
+  const app = createApp(mock.contract, { seed: 7 });
+  const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]);
+  const headers = { 'Content-Type': 'application/octet-stream' };
+  await request(app.app).post('/uploads').set(headers).send(Buffer.from(bytes));
+  await withHandlers(mock.handlers, async () => {
+    expect((await fetch(`${API}/uploads`, { method: 'POST', headers, body: bytes })).status).toBe(204);
+    expect(mock.calls()[0]).toMatchObject({ body: Buffer.from(bytes).toString('base64'), bodyEncoding: 'base64' });
+    expect(mock.calls()[0]?.body).toBe(app.calls()[0]?.body);
+  });
+});
+
 test('a raw body keeps a leading byte order mark, as the server keeps it', async () => {
   const uploads = {
     openapi: '3.0.3',
