@@ -12,7 +12,7 @@ import { applyConfig, RENAMED_KEYS, type FlagName, type FlagValues } from './app
 import { loadConfig } from './config-file.js';
 import type { ProxyOptions } from '../respond/proxy-rules.js';
 import { hostName } from '../handler/guards/host-guard.js';
-import { resolveMockOptions, type ServerOptions } from '../instance/options.js';
+import { placeholdersOverLimit, resolveMockOptions, type ServerOptions } from '../instance/options.js';
 import { readDay, type AsOf } from '../instance/dated-generators.js';
 import { DEFAULT_CONTRACT } from '../node/default-contract.js';
 import { processSink } from '../node/process-sink.js';
@@ -62,14 +62,12 @@ function readOptions(argv: string[]): CliOptions {
   const seed = values.seed;
   const collectionLimit = wholeOf('collection-limit', 1, 10_000_000);
   const placeholders = wholeOf('placeholders', 0, 1000);
-  // A collection holds its placeholders before any create: more than it may hold, and every create answers 507.
   const room = resolveMockOptions({ placeholders, collectionLimit });
-  if (room.placeholders > room.collectionLimit)
-    throw new UsageError(
-      `${nameOf('placeholders')} (${room.placeholders}) is more than ${nameOf('collection-limit')} ` +
-        `(${room.collectionLimit}): every collection would start over its limit, and every create answer 507. Give ` +
-        'fewer placeholders or a higher limit.',
-    );
+  const crowded = placeholdersOverLimit(room, {
+    placeholders: nameOf('placeholders'),
+    collectionLimit: nameOf('collection-limit'),
+  });
+  if (crowded) throw new UsageError(crowded);
   return {
     config: file?.name,
     // --contract given (or the file's contract) is one API or several, as contractsOf reads it; else the file's.

@@ -60,6 +60,7 @@ class OpenExchange implements Exchange {
   bodyJson?: Buffer;
   bodyRaw?: Buffer;
   unrecordableBody?: string;
+  bodyBase64?: string;
   fault?: FaultKind;
   answeredBy?: AnsweredBy;
   fallback?: string;

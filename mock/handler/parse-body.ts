@@ -7,7 +7,7 @@ import iconv from 'iconv-lite';
 import getRawBody from 'raw-body';
 import type { Exchange } from './exchange.js';
 import { loadExpress } from './express-module.js';
-import { requestBody, withFormText } from '../http/request-body.js';
+import { binaryBase64, requestBody, withFormText } from '../http/request-body.js';
 import { TOO_DEEP, textNestsTooDeep } from '../http/body-depth.js';
 import { UTF8, bodyError, bodyKind, parseForm, refuseCharset, type BodyKind } from '../http/body-kind.js';
 
@@ -128,11 +128,9 @@ function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
   return readOf(buffer, withFormText(parseForm(textOf(buffer, charset), charset), form));
 }
 
-/** Bytes that are not UTF-8 text (an image, a file) as base64; `undefined` for text, and for no bytes. */
+/** Raw bytes that are not UTF-8 text as base64 (see binaryBase64), with Buffer's encoder. */
 function base64OfBinary(bytes: Uint8Array): string | undefined {
-  return bytes.length === 0 || isUtf8(bytes)
-    ? undefined
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+  return binaryBase64(bytes, (b) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'));
 }
 
 /** A body read, as one literal: `{ ...read, body }` would take V8's slow path on Node 20 (about 1.7 µs a create). */

@@ -17,7 +17,7 @@ import { fromRequest, headerText } from '../respond/check-answer.js';
 import { problem, type ProblemKind, type Violation } from '../http/problems.js';
 import { problemReply, type Reply } from '../http/reply.js';
 import { carriesBody } from '../http/request-body.js';
-import { bodyKind } from '../http/body-kind.js';
+import { bodyKind, UTF8 } from '../http/body-kind.js';
 import { sentContentType } from '../http/check-content-type.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
@@ -40,7 +40,6 @@ export interface ProxyStage {
 /** Media types whose bodies are text: journaled and checked as such. */
 const TEXT = /^(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-www-form-urlencoded|yaml|x-yaml)\b)/i;
 const JSON_TYPE = /[/+]json\b/i;
-const UTF8 = /^utf-?8$/i;
 
 /**
  * Builds the proxy stage for `rules`: its client keeps connections to the upstream alive until `close()`.
@@ -253,7 +252,8 @@ interface ReadAnswer {
 function readAnswer(answer: UpstreamAnswer): ReadAnswer {
   const type = answer.headers['content-type'] ?? '';
   if (!answer.body) {
-    const start = TEXT.test(type) && isUtf8(answer.stream!.head) ? answer.stream!.head.toString('utf8') : '';
+    // Its start, in its charset (a cut UTF-8 sequence at its end makes it no text: nothing kept).
+    const start = (TEXT.test(type) && textIn(answer.stream!.head, type)) || '';
     return { body: undefined, checked: false, journal: start, cut: true };
   }
   if (answer.body.length === 0) return { body: undefined, checked: true, journal: undefined, cut: false };

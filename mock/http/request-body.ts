@@ -18,15 +18,16 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A raw body's bytes as base64 when they are not UTF-8 text (an image, a file), for the journal (see
- * ContractExchange.bodyBase64); `undefined` for text, and for no bytes. The Node reader does the same with Buffer's.
+ * ContractExchange.bodyBase64); `undefined` for text, and for no bytes. `encode`: a faster encoder of the
+ * platform's (Node's Buffer).
  */
-export function binaryBase64(bytes: Uint8Array): string | undefined {
+export function binaryBase64(bytes: Uint8Array, encode = toBase64): string | undefined {
   if (bytes.length === 0) return undefined;
   try {
     STRICT_UTF8.decode(bytes);
     return undefined;
   } catch {
-    return toBase64(bytes);
+    return encode(bytes);
   }
 }
 

@@ -8,7 +8,7 @@ import { readFaults } from '../respond/faults.js';
 import { checkSnapshot, wasChecked } from '../state/check-snapshot.js';
 import { completeSnapshot } from '../state/complete-record.js';
 import { createMockContext, restoreState, sessionOf, type MockContext } from './mock-context.js';
-import { resolveMockOptions, type MockOptions, type ResolvedMockOptions } from './options.js';
+import { placeholdersOverLimit, resolveMockOptions, type MockOptions, type ResolvedMockOptions } from './options.js';
 import { recordMakerOf } from './replace-state.js';
 
 /**
@@ -24,12 +24,8 @@ export function checkedOptions(options: MockOptions): ResolvedMockOptions {
   const resolved = resolveMockOptions(options);
   if (resolved.admin !== false && resolved.admin.token === '')
     throw new TypeError('The admin token is empty: give a token, or none to leave the admin API open.');
-  // A collection holds its placeholders before any create: more than it may hold, and every create answers 507.
-  if (resolved.placeholders > resolved.collectionLimit)
-    throw new TypeError(
-      `placeholders (${resolved.placeholders}) is more than collectionLimit (${resolved.collectionLimit}): every ` +
-        'collection would start over its limit, and every create answer 507. Give fewer placeholders or a higher limit.',
-    );
+  const crowded = placeholdersOverLimit(resolved);
+  if (crowded) throw new TypeError(crowded);
   // Checked as PUT /__mock/faults checks them: a latency of another form ([100, 300]) is refused, not guessed at.
   const faults = readFaults(resolved.faults);
   if (!faults.ok) throw new TypeError(`The faults were refused: ${faults.errors.join('; ')}.`);

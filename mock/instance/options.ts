@@ -305,6 +305,22 @@ export type ResolvedMockOptions = Required<Omit<MockOptions, 'store' | 'proxy' |
   onCall?: (call: CallRecord) => void;
 };
 
+/**
+ * Why a mock's placeholders do not fit its collection limit, in the names they were given by (`--placeholders`
+ * on the command line); `undefined` when they fit. A collection holds its placeholders before any create: more
+ * than it may hold, and every create would answer 507.
+ */
+export function placeholdersOverLimit(
+  { placeholders, collectionLimit }: { placeholders: number; collectionLimit: number },
+  names = { placeholders: 'placeholders', collectionLimit: 'collectionLimit' },
+): string | undefined {
+  if (placeholders <= collectionLimit) return undefined;
+  return (
+    `${names.placeholders} (${placeholders}) is more than ${names.collectionLimit} (${collectionLimit}): every ` +
+    'collection would start over its limit, and every create answer 507. Give fewer placeholders or a higher limit.'
+  );
+}
+
 /** Fills in every default of {@link MockOptions}. */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
   if ('stateLimit' in options)

@@ -1,6 +1,6 @@
 // Replaces the whole state of one session with a snapshot from outside: setState() and PUT /__mock/state.
 import type { Served } from '../plan/serve.js';
-import { checkSnapshot, collectionOf, sameCollection, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
+import { checkSnapshot, collectionOf, StateError, unwrapSnapshot } from '../state/check-snapshot.js';
 import { completeRecord, recordMaker, type RecordMaker } from '../state/complete-record.js';
 import bytes from 'bytes';
 import type { StoreLimits, StoreSnapshot } from '../state/store.js';
@@ -107,12 +107,7 @@ function* replaceSteps(
       }
       // Checked a collection at a time, with the messages a whole snapshot gets.
       const part = { [path]: Array.isArray(records) && collection ? completed : records };
-      for (const [key, kept] of Object.entries(checkSnapshot(part, context.served.collections, source))) {
-        const earlier = givenAs.get(key);
-        if (earlier !== undefined) throw sameCollection(source, path, earlier);
-        givenAs.set(key, path);
-        snapshot[key] = kept;
-      }
+      Object.assign(snapshot, checkSnapshot(part, context.served.collections, source, givenAs));
       if (spent()) yield;
     }
     // A reset, or the session limit, dropped the session between two slices: what it would keep has no home.

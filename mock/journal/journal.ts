@@ -171,9 +171,9 @@ export class Journal implements BudgetHolder {
    */
   recent(limit: number): CallRecord[] {
     const views: CallRecord[] = [];
-    const skip = Math.max(0, this.#size - limit);
-    let i = 0;
-    for (const kept of this.#kept()) if (i++ >= skip) views.push(viewOf(kept));
+    const start = this.#start;
+    for (let i = Math.max(0, this.#size - limit); i < this.#size; i++)
+      views.push(viewOf(this.#ring[(start + i) % this.limit]!));
     return views;
   }
 

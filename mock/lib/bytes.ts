@@ -39,10 +39,15 @@ export function copyText(text: string): string {
 
 /** Bytes as base64 (with padding). */
 export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  // A chunk of characters at a time: a character at a time took 170 ms a MiB.
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += BASE64_CHUNK)
+    parts.push(String.fromCharCode(...bytes.subarray(at, at + BASE64_CHUNK)));
+  return btoa(parts.join(''));
 }
+
+/** Bytes made characters at once: well within the arguments a call may take. */
+const BASE64_CHUNK = 8192;
 
 /** Base64 or base64url (padding optional, white space ignored) as bytes. @throws DOMException on other characters */
 export function fromBase64(text: string): Uint8Array {

@@ -215,7 +215,7 @@ export function decide(
     status: choice.status,
     mediaType: choice.content?.mediaType,
     source: fromState
-      ? { from: 'state', rendering, collection, ...createdRendering(plan, request, rendering) }
+      ? { from: 'state', rendering, collection, created: createdRendering(plan, request, rendering) }
       : { from: 'contract', rendering, body: override?.body },
     delay,
     headers: override?.headers,
@@ -348,11 +348,11 @@ function isDecodable(path: string): boolean {
 }
 
 /** The 201 a PUT that may create answers with when it does: the same rendering, the created response's choice. */
-function createdRendering(plan: OperationPlan, request: DecideRequest, rendering: Rendering): { created?: Rendering } {
-  if (plan.collection?.update?.creates === undefined) return {};
+function createdRendering(plan: OperationPlan, request: DecideRequest, rendering: Rendering): Rendering | undefined {
+  if (plan.collection?.update?.creates === undefined) return undefined;
   const created = plan.choose({ code: 201 }, request.headers.accept);
-  if (!created.ok) return {};
+  if (!created.ok) return undefined;
   const { choice } = created;
   const key = generationKey(rendering.operationId, choice, { path: request.routedPath, rawQuery: request.rawQuery });
-  return { created: { ...rendering, choice, key, echo: plan.echo(choice) } };
+  return { ...rendering, choice, key, echo: plan.echo(choice), locatedAtPath: true };
 }

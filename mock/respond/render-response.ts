@@ -24,6 +24,8 @@ export interface Rendering {
   echo?: BodyEcho;
   /** The record's id field, for an operation of an inferred collection (a create's `Location` names it). */
   idField?: string;
+  /** The request's path names the record already (a PUT that created it): a `Location` is that path itself. */
+  locatedAtPath?: boolean;
 }
 
 /** Facts about the request that make rendered bodies and headers consistent with it. */
@@ -75,7 +77,7 @@ export function renderResponse(
   }
   const headers: Record<string, string> = {};
   for (const header of choice.response.headers ?? []) {
-    const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`, rendering.idField);
+    const value = renderHeader(generator, header, body, request, `${key}|header:${header.name}`, rendering);
     if (value !== undefined) headers[header.name] = value;
   }
   const reply: Reply = {
@@ -149,16 +151,14 @@ function renderHeader(
   body: unknown,
   request: RenderRequest,
   key: string,
-  idField = 'id',
+  { idField = 'id', locatedAtPath }: Pick<Rendering, 'idField' | 'locatedAtPath'>,
 ): string | undefined {
   if (SERVER_SET.has(header.name.toLowerCase())) return undefined;
   const id = isObject(body) ? body[idField] : undefined;
   if (header.name.toLowerCase() === 'location' && (typeof id === 'string' || typeof id === 'number')) {
     const path = (request.sentPath ?? request.path).replace(/\/$/, '');
-    const named = encodeURIComponent(id);
     // A PUT that created the record its path names (`/things/lamp`) points at that path itself.
-    const itemPath = path.endsWith(`/${named}`) && Object.values(request.pathParams).includes(String(id));
-    return itemPath ? path : `${path}/${named}`;
+    return locatedAtPath ? path : `${path}/${encodeURIComponent(id)}`;
   }
   const example = header.examples?.find((e) => 'value' in e);
   if (example && 'value' in example) return headerText(example.value);

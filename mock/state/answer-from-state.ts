@@ -12,6 +12,8 @@ import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
 import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { paramValue } from '../plan/path-echo.js';
+import { valueFits } from '../prism/schema-check.js';
+import { recordBundle } from './record-bundle.js';
 
 export type { StateRequest, StateTools };
 
@@ -114,7 +116,9 @@ function putCreate(
 ): StateAnswer {
   const idSchema = propertiesOf(collection.schema)[collection.idField];
   const value = isObject(idSchema) ? paramValue(id, idSchema) : id;
-  if (typeof value === 'boolean' || !(create.keeps?.(collection.idField, value) ?? true))
+  // The path's parameter may take what the record's id does not (a pattern, a number): no such record is made.
+  const fits = isObject(idSchema) ? valueFits(value, idSchema, recordBundle(collection)) : true;
+  if (typeof value === 'boolean' || !fits || !(create.keeps?.(collection.idField, value) ?? true))
     return { reply: idRefused(collection, "it does not fit the record's id", request), changed: false };
   const { key, pathParams, body } = request;
   const record = makeCreated(tools.generator, collection, create, {

@@ -93,10 +93,16 @@ export function isWrapped(given: unknown): given is { collections: Record<string
  * answers (`{ collections: { ... } }`) is taken as well, so it can be fed back as fixtures. Returns it as kept:
  * each collection under the path its requests look it up by (`/boards/ann@b/notes` as `/boards/ann%40b/notes`;
  * one named twice, two ways, is refused), each record without the write-only fields a create would not keep.
+ * `givenAs`: the collections checked before (by key, the path each was given as), for a state checked in parts.
  * @throws StateError naming the source, the collection, the record's index and id, and what is wrong.
  * @example checkSnapshot({ '/members/m1/passes': [] }, served.collections, 'data.json')
  */
-export function checkSnapshot(given: unknown, collections: CollectionMap, source: string): StoreSnapshot {
+export function checkSnapshot(
+  given: unknown,
+  collections: CollectionMap,
+  source: string,
+  givenAs = new Map<string, string>(),
+): StoreSnapshot {
   const value = unwrapSnapshot(given);
   if (!isObject(value))
     throw new StateError(
@@ -105,7 +111,6 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
   const known = collections.collections.map((c) => c.path).join(', ') || 'none';
   // Kept under the path the contract's requests look them up by (`ann@example.com` written `ann%40example.com`).
   const snapshot: Record<string, StoredRecord[]> = {};
-  const givenAs = new Map<string, string>();
   for (const [path, records] of Object.entries(value)) {
     const collection = collectionOf(collections, path);
     if (!collection)
@@ -137,7 +142,7 @@ export function checkSnapshot(given: unknown, collections: CollectionMap, source
  * Why a state cannot name a collection twice, written two ways (`a@b` and `a%40b`): one would hide the other.
  * @example sameCollection('data.json', '/boards/a%40b/notes', '/boards/a@b/notes')
  */
-export function sameCollection(source: string, path: string, earlier: string): StateError {
+function sameCollection(source: string, path: string, earlier: string): StateError {
   const message = `${source}: "${path}" names the same collection as "${earlier}": give its records once.`;
   return new StateError(message, { collection: path });
 }

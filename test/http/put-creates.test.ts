@@ -7,7 +7,7 @@ import { inlineContract } from '../support/inline-contract.js';
 
 const THING = `{ $ref: '#/components/schemas/Thing' }`;
 const json = (schema: string) => `{ application/json: { schema: ${schema} } }`;
-const contract = ({ created = true, idType = 'string' } = {}) => `
+const contract = ({ created = true, idType = 'string', idPattern = '' } = {}) => `
 openapi: 3.0.3
 info: { title: Things, version: '1' }
 paths:
@@ -29,12 +29,12 @@ components:
       type: object
       required: [id, name, created_at]
       properties:
-        id: { type: ${idType}, readOnly: true }
+        id: { type: ${idType}, readOnly: true${idPattern ? `, pattern: '${idPattern}'` : ''} }
         name: { type: string }
         colour: { type: string, default: grey }
         created_at: { type: string, format: date-time, readOnly: true }
 `;
-const appOf = async (options: { created?: boolean; idType?: string } = {}) =>
+const appOf = async (options: { created?: boolean; idType?: string; idPattern?: string } = {}) =>
   createApp(await loadContract(await inlineContract(contract(options)))).app;
 
 describe('a PUT that documents 201', () => {
@@ -63,7 +63,22 @@ describe('a PUT that documents 201', () => {
     await request(app).get('/things/7').expect(200);
   });
 
-  test('refuses a body the record cannot take, and creates nothing', async () => {
+  test('points Location at the path as sent, whatever its id holds', async () => {
+    const app = await appOf();
+    const res = await request(app).put('/things/ann@example.com').send({ name: 'Ann' }).expect(201);
+    expect(res.headers.location).toBe('/things/ann@example.com');
+    await request(app).get(res.headers.location!).expect(200);
+  });
+
+  test('refuses an id the record cannot have (its pattern), and creates nothing', async () => {
+    const app = await appOf({ idPattern: '^thg_[a-z]+$' });
+    const res = await request(app).put('/things/lamp').send({ name: 'Lamp' }).expect(422);
+    expect(res.body.detail).toMatch(/does not fit the record's id/);
+    await request(app).get('/things/lamp').expect(404);
+    await request(app).put('/things/thg_lamp').send({ name: 'Lamp' }).expect(201);
+  });
+
+  test('refuses a body the request schema refuses, and creates nothing', async () => {
     const app = await appOf();
     await request(app).put('/things/lamp').send({ name: 12 }).expect(422);
     await request(app).get('/things/lamp').expect(404);

@@ -50,6 +50,11 @@ describe('bytes without Buffer', () => {
     fc.assert(fc.property(anyText, (text) => toBase64Url(text) === Buffer.from(text).toString('base64url')));
   });
 
+  test('toBase64 writes bytes longer than one chunk of its work as Buffer does', () => {
+    const bytes = Uint8Array.from({ length: 20_001 }, (_, i) => (i * 131) % 256);
+    expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+  });
+
   test('fromBase64 refuses what is not base64 (a cursor the mock did not issue)', () => {
     expect(() => fromBase64('not base64!')).toThrow();
   });
