@@ -324,7 +324,14 @@ export function createControl(context: MockContext, { creator }: ControlSettings
         ? replaceStateGradually(context, sessionOf(context, session), snapshot, source).then(stateOutcome)
         : stateOutcome(replaceState(context, sessionOf(context, session), snapshot, source)),
     reset(session) {
-      if (session !== undefined && session !== '') return resetSession(context, sessionOf(context, session));
+      // A session named, the default one too (`''`, as the inspector names it), resets alone; none named, all.
+      if (session !== undefined) {
+        const one = sessionOf(context, session);
+        resetSession(context, one);
+        // The default session's state is what the state file keeps.
+        if (session === '') stateChanged(context, one);
+        return;
+      }
       for (const name of [...context.sessions.keys()]) dropSession(context, name);
       const main = sessionOf(context, '');
       resetSession(context, main);

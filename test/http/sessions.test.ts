@@ -49,6 +49,14 @@ describe('sessions isolate parallel tests on one mock', () => {
     expect(mock.calls({}, 'b')).toHaveLength(1);
   });
 
+  test('the default session named (an empty X-Mock-Session, as the inspector sends it) resets alone', async () => {
+    await request(mock.app).get('/members/m1/passes').set(AUTH);
+    await request(mock.app).get('/members/m1/passes').set(as('b'));
+    await request(mock.app).post('/__mock/reset').set('X-Mock-Session', '').expect(204);
+    expect(mock.calls()).toEqual([]);
+    expect(mock.calls({}, 'b')).toHaveLength(1);
+  });
+
   test('the admin API also takes ?session= for browsers', async () => {
     await request(mock.app).get('/members/m1/passes').set(as('tab-1'));
     expect((await request(mock.app).get('/__mock/calls?session=tab-1')).body.calls).toHaveLength(1);
