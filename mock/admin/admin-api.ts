@@ -155,8 +155,11 @@ function adminRoutes(context: MockContext, control: MockControl, streams: EventS
     { method: 'GET|PUT|PATCH|DELETE', path: '/__mock/state/{collection path}/{id}' },
     { method: 'GET', path: `${INSPECTOR}{file}` },
   ];
-  const { title, version } = context.served.contract;
-  const body = () => ({ title: 'The admin API of membership-mock', contract: { title, version }, endpoints: listing });
+  // The contract served now: a reload may have renamed it.
+  const body = () => {
+    const { title, version } = context.served.contract;
+    return { title: 'The admin API of membership-mock', contract: { title, version }, endpoints: listing };
+  };
   return {
     routes,
     listed: listing.map((e) => `${e.method} ${e.path}`),

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
+import { createApp, loadContract } from '../../mock/index.js';
 import { newMock } from '../support/harness.js';
+import { inlineContract } from '../support/inline-contract.js';
 
 describe('the admin URL the banner prints', () => {
   test('GET /__mock lists every admin endpoint, so it is where to start', async () => {
@@ -42,4 +44,20 @@ describe('the admin URL the banner prints', () => {
     await request(mock.app).get('/__mock').expect(401);
     await request(mock.app).get('/__mock').set('Authorization', 'Bearer s3cret').expect(200);
   });
+});
+
+const titled = (title: string, version: string) => `
+openapi: 3.0.3
+info: { title: ${title}, version: '${version}' }
+paths:
+  /ping: { get: { responses: { '200': { description: ok } } } }
+`;
+
+test('GET /__mock names the contract a reload serves, not the one the mock started with', async () => {
+  const mock = createApp(await loadContract(await inlineContract(titled('Before', '1'))));
+  const before = (await request(mock.app).get('/__mock').expect(200)).body.contract;
+  expect(before).toEqual({ title: 'Before', version: '1' });
+  mock.reload(await loadContract(await inlineContract(titled('After', '2'))));
+  const after = (await request(mock.app).get('/__mock').expect(200)).body.contract;
+  expect(after).toEqual({ title: 'After', version: '2' });
 });
