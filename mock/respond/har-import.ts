@@ -149,6 +149,12 @@ function routeEntry(entry: unknown, index: number, served: Served, replay: HarRe
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599)
     return refuse('no answer was recorded (response.status is not 200-599)');
   const content = response?.content ?? {};
+  // The mock's own export (and --record) holds only the start of a body longer than its journal keeps.
+  const cut = (content as { _truncated?: { bytes?: unknown } })._truncated?.bytes;
+  if (typeof cut === 'number')
+    return refuse(
+      `its body was cut when it was recorded (${cut} bytes, more than the journal kept): raise --journal-body-limit and record it again`,
+    );
   const text = typeof content.text === 'string' ? content.text : '';
   if (text === '') return { entry: index, request: shown, spec: { ...spec, status } };
   const type = typeof content.mimeType === 'string' ? content.mimeType : '';

@@ -147,6 +147,23 @@ describe('a HAR file replayed as overrides', () => {
     expect(res.body).toMatchObject({ id: PASS, name: 'Gold' });
   });
 
+  test('an answer the HAR holds only the start of (_truncated) is refused saying so, not as broken JSON', async () => {
+    const mock = await newMock();
+    const cut = entry('GET', `/members/m1/passes/${PASS}`, 200);
+    const start = JSON.stringify(pass('Gold')).slice(0, 20);
+    cut.response.content = {
+      size: 900,
+      mimeType: 'application/json',
+      text: start,
+      _truncated: { bytes: 900 },
+    } as never;
+    const result = mock.importHar({ log: { entries: [cut] } });
+    expect(result.overrides).toEqual([]);
+    expect(result.refused[0]!.reasons[0]).toBe(
+      'its body was cut when it was recorded (900 bytes, more than the journal kept): raise --journal-body-limit and record it again',
+    );
+  });
+
   test("round-trips the mock's own HAR export, dropped calls included", async () => {
     const recorder = await newMock();
     recorder.override({ operationId: 'listCredentials', fault: 'drop', times: 1 });
