@@ -25,11 +25,36 @@ export async function sendRequest(request: OutgoingRequest, timeoutMs: number): 
       signal: AbortSignal.timeout(timeoutMs),
     });
     const headers = Object.fromEntries(res.headers);
-    const text = await res.text();
+    const text = await textAtMost(res, MAX_ANSWER);
+    if (text === undefined)
+      return {
+        ok: false,
+        error: `the answer is larger than ${MAX_ANSWER / MiB} MiB: it was not read whole, nor checked`,
+      };
     return { ok: true, response: { status: res.status, headers, body: parseBody(text, headers['content-type']) } };
   } catch (error) {
     return { ok: false, error: describeFailure(error, timeoutMs) };
   }
+}
+
+const MiB = 1024 * 1024;
+/** The largest answer read and checked: a provider that sends without end must not fill the memory. */
+const MAX_ANSWER = 8 * MiB;
+
+/** The body as UTF-8 text, or `undefined` once it passes `limit` bytes (the rest is not read). */
+async function textAtMost(res: Response, limit: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await res.body.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

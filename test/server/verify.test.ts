@@ -241,6 +241,23 @@ describe('verifyProvider when the provider does not answer', () => {
     );
   });
 
+  test('stops reading an answer past 8 MiB and reports it, rather than holding it all', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const { url } = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Without end: the reader must stop by itself.
+      const more = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    const report = await verifyProvider({ baseUrl: url, seed: SEED, timeoutMs: 20_000 });
+    expect(report.steps[0]!.violations).toEqual([
+      'the answer is larger than 8 MiB: it was not read whole, nor checked',
+    ]);
+  });
+
   test('refuses a base URL that is not an http(s) URL', async () => {
     await expect(verifyProvider({ baseUrl: 'localhost:4010' })).rejects.toThrow(
       'The base URL "localhost:4010" is not an http(s) URL.',
