@@ -1,4 +1,5 @@
 // The inspector page's "copy as curl" (a browser module, pure enough to run here).
+import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 
 interface RecordedCall {
@@ -7,6 +8,7 @@ interface RecordedCall {
   query?: Record<string, string | string[]>;
   headers?: Record<string, string | string[]>;
   body?: unknown;
+  bodyEncoding?: 'base64';
 }
 const moduleUrl = new URL('../../mock/inspector/assets/curl.js', import.meta.url).href;
 const { toCurl } = (await import(moduleUrl)) as { toCurl(call: RecordedCall, origin: string): string };
@@ -73,6 +75,25 @@ describe('toCurl', () => {
       `curl --globoff -X POST 'http://127.0.0.1:4010/p/$(id)/\`id\`/;|&<>'\\''x?q=%24HOME%27%3B+rm+-rf+%7E' ` +
         `-H 'x-note: a'\\''$(id)\`id\`;|&\nb' --data-raw '$(id) '\\''quoted'\\'' \`id\`'`,
     );
+  });
+
+  test('sends a body journaled as base64 as its bytes, decoded by the shell on the way', () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x27]);
+    const call = {
+      method: 'PUT',
+      path: '/files',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes.toString('base64'),
+      bodyEncoding: 'base64' as const,
+    };
+    const command = toCurl(call, ORIGIN);
+    expect(command).toBe(
+      `printf '%s' '${bytes.toString('base64')}' | base64 -d | curl --globoff -X PUT 'http://127.0.0.1:4010/files' ` +
+        `-H 'content-type: application/octet-stream' --data-binary @-`,
+    );
+    // What the shell pipes into curl is the bytes sent.
+    const piped = execFileSync('bash', ['-c', command.slice(0, command.indexOf(' | curl '))]);
+    expect(piped).toEqual(bytes);
   });
 
   test('quotes a method that is not a plain word', () => {

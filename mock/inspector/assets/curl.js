@@ -30,6 +30,11 @@ export function toCurl(call, origin) {
     if (SKIPPED.has(name) || name.startsWith('sec-') || name.startsWith(':')) continue;
     for (const one of [value].flat()) parts.push('-H', quote(`${name}: ${one}`));
   }
+  // Bytes that are no text were journaled as base64: decoded on the way, sent as they came.
+  if (call.body !== undefined && call.bodyEncoding === 'base64') {
+    parts.push('--data-binary', '@-');
+    return `printf '%s' ${quote(call.body)} | base64 -d | ${parts.join(' ')}`;
+  }
   if (call.body !== undefined) {
     parts.push('--data-raw', quote(bodyText(call)));
   }
