@@ -184,6 +184,13 @@ export function decide(
   const chosen = plan.choose({ code, example: wish.example }, request.headers.accept);
   if (!chosen.ok && chosen.reason === 'no-response')
     return failure(request, 'noResponse', chosen.message, delay, count);
+  // An override's status the contract no longer documents (it was reloaded since): the test's setting, not the request.
+  if (!chosen.ok && chosen.reason === 'prefer' && wish.code === undefined && override?.status !== undefined) {
+    const detail =
+      `The override ${override.id} answers ${override.status}, which ${plan.operation.id} does not document (the ` +
+      `contract changed since it was set): remove it (DELETE /__mock/overrides/${override.id}) or reset.`;
+    return failure(request, 'internal', detail, delay, count);
+  }
   if (!chosen.ok) {
     // A response the contract does not have is not found (404), as Prism answers it.
     const [kind, pointer] =
