@@ -149,8 +149,11 @@ export function contractEntries(
   }));
 }
 
-/** An API's backend as the file gives it, its secret headers read from the environment variables they name. */
-function proxyOfEntry(
+/**
+ * An API's backend as the file gives it, its secret headers read from the environment variables they name (`key`:
+ * where it is in the file, for messages: `proxy`, `contracts[1].proxy`).
+ */
+export function proxyOfEntry(
   proxy: string | ProxyConfig,
   key: string,
   env: NodeJS.ProcessEnv,

@@ -4,7 +4,7 @@ import { DEFAULT_CONTRACT } from '../node/default-contract.js';
 import { writeReport } from '../node/write-report.js';
 import { parseFlags, UsageError, type FlagTable } from '../cli/parse-flags.js';
 import { CONFIG_FILE, loadConfig } from '../cli/config-file.js';
-import { contractEntries, RENAMED_KEYS } from '../cli/apply-config.js';
+import { contractEntries, proxyOfEntry, RENAMED_KEYS } from '../cli/apply-config.js';
 import { unknownApi } from '../contract/combine-contracts.js';
 import { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
@@ -158,9 +158,17 @@ function targetOf(values: { contract?: string; api?: string; config?: string }):
       throw new UsageError(
         `${file!.name} serves several APIs: name the one to verify with --api (${config.contracts.map((c) => c.name).join(', ')}).`,
       );
-    if (!config?.contract) return { contract: DEFAULT_CONTRACT };
-    const proxy = typeof config.proxy === 'string' ? { url: config.proxy } : config.proxy;
-    return { contract: resolve(file!.dir, config.contract), baseUrl: proxy?.url, file: file!.name };
+    if (!config) return { contract: DEFAULT_CONTRACT };
+    // The file's backend, its secret headers read as `npm start` reads them; the bundled contract when it names none.
+    const backend =
+      config.proxy === undefined ? undefined : proxyOfEntry(config.proxy, 'proxy', process.env, file!.name);
+    const proxy = typeof backend === 'string' ? { url: backend } : backend;
+    return {
+      contract: config.contract === undefined ? DEFAULT_CONTRACT : resolve(file!.dir, config.contract),
+      baseUrl: proxy?.url,
+      headers: proxy?.headers,
+      file: file!.name,
+    };
   }
   if (!config?.contracts)
     throw new UsageError(

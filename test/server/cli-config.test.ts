@@ -163,6 +163,32 @@ describe('the config file', () => {
     }
   });
 
+  test("verify checks the file's one contract against its backend, with its headers", async () => {
+    const backend = await startMock({ log: 'off' });
+    try {
+      const proxy = { url: backend.url, headers: { Authorization: { env: 'MEMBERSHIP_TOKEN' } } };
+      await writeConfig({ contract: DEFAULT_CONTRACT, proxy });
+      const clean = await run(['verify'], { MEMBERSHIP_TOKEN: 'Bearer t' });
+      expect([clean.code, clean.stderr]).toEqual([0, '']);
+      expect(clean.stdout).toContain('7 operations, 8 requests, 0 violations');
+      expect(backend.calls().every((call) => call.headers.authorization !== undefined)).toBe(true);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  test("verify takes the file's backend when the file names no contract (the bundled one)", async () => {
+    const backend = await startMock({ log: 'off', checkSecurity: false });
+    try {
+      await writeConfig({ proxy: { url: backend.url } });
+      const clean = await run(['verify']);
+      expect([clean.code, clean.stderr]).toEqual([0, '']);
+      expect(clean.stdout).toContain('7 operations, 8 requests, 0 violations');
+    } finally {
+      await backend.close();
+    }
+  });
+
   test('a switch\'s opposite undoes the file\'s: --security-check after "checkSecurity": false', async () => {
     await writeConfig({ port: 0, checkSecurity: false });
     const cli = await start(['--security-check']);
