@@ -96,21 +96,23 @@ test('a malformed session name on a path of the contract is refused 400, as the 
   });
 });
 
-test('a raw body of bytes that are no UTF-8 text is journaled as base64, as the server journals it', async () => {
-  const uploads = {
-    openapi: '3.0.3',
-    info: { title: 'Uploads', version: '1' },
-    paths: {
-      '/uploads': {
-        post: {
-          operationId: 'upload',
-          requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-          responses: { '204': { description: 'stored' } },
-        },
+/** A contract that takes bytes. */
+const UPLOADS = {
+  openapi: '3.0.3',
+  info: { title: 'Uploads', version: '1' },
+  paths: {
+    '/uploads': {
+      post: {
+        operationId: 'upload',
+        requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        responses: { '204': { description: 'stored' } },
       },
     },
-  };
-  const mock = await createHandlers({ contract: uploads, seed: 7, baseUrl: API });
+  },
+};
+
+test('a raw body of bytes that are no UTF-8 text is journaled as base64, as the server journals it', async () => {
+  const mock = await createHandlers({ contract: UPLOADS, seed: 7, baseUrl: API });
   const app = createApp(mock.contract, { seed: 7 });
   const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]);
   const headers = { 'Content-Type': 'application/octet-stream' };
@@ -123,20 +125,7 @@ test('a raw body of bytes that are no UTF-8 text is journaled as base64, as the 
 });
 
 test('a raw body keeps a leading byte order mark, as the server keeps it', async () => {
-  const uploads = {
-    openapi: '3.0.3',
-    info: { title: 'Uploads', version: '1' },
-    paths: {
-      '/uploads': {
-        post: {
-          operationId: 'upload',
-          requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-          responses: { '204': { description: 'stored' } },
-        },
-      },
-    },
-  };
-  const mock = await createHandlers({ contract: uploads, seed: 7, baseUrl: API });
+  const mock = await createHandlers({ contract: UPLOADS, seed: 7, baseUrl: API });
   const app = createApp(mock.contract, { seed: 7 });
   const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x41, 0x42]);
   const headers = { 'Content-Type': 'application/octet-stream' };
