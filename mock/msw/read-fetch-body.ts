@@ -64,8 +64,10 @@ async function readAtMost(request: Request, encoding: string, limit: number): Pr
     }
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') throw error;
-    // A corrupt compressed body is the client's: 400, with the decoder's message, as on Node (not bad UTF-8).
-    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { status: 400 });
+    // A corrupt compressed body is the client's: 400, with the decoder's message, as on Node (not bad UTF-8). Some
+    // runtimes' decoders give none (Node 22's DecompressionStream): then ours.
+    const said = error instanceof Error ? error.message : String(error);
+    throw bodyError(said || `the ${encoding} data is corrupt or cut short`, 400, 'encoding.corrupt');
   }
   const bytes = new Uint8Array(size);
   let at = 0;

@@ -238,7 +238,10 @@ describe('bodies read by the same rules as the server (http/body-kind.ts)', () =
     const headers = { ...JSON_AUTH, 'Content-Encoding': 'gzip' };
     const served = await request(app.app).post('/members/m1/passes').set(headers).send(body);
     const handled = await fetch(passes(), { method: 'POST', headers, body });
-    expect([handled.status, await handled.json()]).toEqual([served.status, served.body]);
+    const problem = (await handled.json()) as { type: string; title: string; detail: string };
+    expect([handled.status, problem.type, problem.title]).toEqual([served.status, served.body.type, served.body.title]);
+    // Why, in the decoder's words where it gives them (zlib's on Node 20, as the server says), else the mock's.
+    expect(problem.detail).toMatch(/^The body could not be read: \S.*\.$/);
   });
 
   test('an encoding a Fetch runtime cannot decode (br) is refused 415, naming it', async () => {
