@@ -315,7 +315,7 @@ function reloadApisOnEdit<Ops>(mock: MockApp<Ops>, apis: Api[], logger: Logger):
     !hasFile(api.contract.source)
       ? () => undefined
       : watchContract(
-          api.contract.source,
+          api.contract,
           (next) => {
             const edited = current.map((one, i) => (i === index ? { ...one, contract: next } : one));
             try {
@@ -353,7 +353,7 @@ function reloadApisOnEdit<Ops>(mock: MockApp<Ops>, apis: Api[], logger: Logger):
 function reloadOnEdit<Ops>(mock: MockApp<Ops>, logger: Logger): () => void {
   const { source } = mock.contract;
   return watchContract(
-    source,
+    mock.contract,
     (next) => {
       mock.reload(next);
       const served = { operations: next.operations.length, title: next.title, version: next.version };

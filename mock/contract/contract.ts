@@ -35,6 +35,11 @@ export interface Contract {
   version: string;
   operations: Operation[];
   /**
+   * The local files its `$ref`s read beside `source` (none read from a URL, nor for a contract given as an
+   * object): what a watch of the contract watches too.
+   */
+  readonly files?: readonly string[];
+  /**
    * Work done once for this contract and shared by every mock that serves it: request body schemas made
    * ready for validation, by schema. (Prism compiles each schema object once for the whole process: mocks
    * of one contract must hand it the same objects.)

@@ -23,5 +23,15 @@ export function loadContract(source: string, cwd = process.cwd()): Promise<Contr
 export async function loadContractTimed(source: string, cwd: string, steps: LoadSteps): Promise<Contract> {
   const location = isUrl(source) || isAbsolute(source) ? source : resolve(cwd, source);
   const document = await timed(steps, 'read', () => readDocument(location, `the contract ${location}`));
-  return buildContract(document, location, fileDocuments, steps);
+  // The files its references read, noted as they are read: a watch of the contract watches them too.
+  const files: string[] = [];
+  const documents = {
+    ...fileDocuments,
+    read(at: string, what: string) {
+      if (!isUrl(at)) files.push(at);
+      return fileDocuments.read(at, what);
+    },
+  };
+  const contract = await buildContract(document, location, documents, steps);
+  return Object.assign(contract, { files });
 }

@@ -120,4 +120,46 @@ describe('hot reload of the contract on a running server', () => {
     expect(await refused).toContain('the contract edit was not loaded, still serving the last good version');
     expect((await fetch(`${cli.url}/members/m1/passes`, { headers: AUTH })).status).toBe(200);
   });
+
+  test('an edit of a file the contract refers to is served too, and so is a file it comes to refer to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mock-refs-'));
+    const root = join(dir, 'api.yaml');
+    const schema = (name: string, value: string) =>
+      writeFile(join(dir, name), `type: object\nproperties:\n  a: { type: string, enum: [${value}] }\nrequired: [a]\n`);
+    const api = (file: string) =>
+      writeFile(
+        root,
+        `openapi: 3.0.3\ninfo: { title: Refs, version: '1' }\npaths:\n  /thing:\n    get:\n      operationId: getThing\n      responses:\n` +
+          `        '200': { description: ok, content: { application/json: { schema: { $ref: './${file}' } } } }\n`,
+      );
+    await schema('one.yaml', 'one');
+    await api('one.yaml');
+    // The answers of every version are checked against one that takes them all.
+    const anyThing = join(dir, 'any-thing.yaml');
+    await writeFile(
+      anyThing,
+      `openapi: 3.0.3\ninfo: { title: Refs, version: '1' }\npaths:\n  /thing:\n    get:\n      operationId: getThing\n      responses:\n` +
+        `        '200': { description: ok, content: { application/json: { schema: { type: object } } } }\n`,
+    );
+    const cli = await CliProcess.start(['--port', '0', '--contract', root], { contract: anyThing });
+    started.push(cli);
+    const thing = async () => (await (await fetch(`${cli.url}/thing`)).json()) as { a: string };
+    expect(await thing()).toEqual({ a: 'one' });
+
+    let reloaded = printed(cli, /contract reloaded/);
+    await schema('one.yaml', 'two');
+    await reloaded;
+    expect(await thing()).toEqual({ a: 'two' });
+
+    // The root now refers to another file: that one is watched from then on.
+    await schema('other.yaml', 'three');
+    reloaded = printed(cli, /contract reloaded/);
+    await api('other.yaml');
+    await reloaded;
+    expect(await thing()).toEqual({ a: 'three' });
+    reloaded = printed(cli, /contract reloaded/);
+    await schema('other.yaml', 'four');
+    await reloaded;
+    expect(await thing()).toEqual({ a: 'four' });
+  });
 });
