@@ -2,7 +2,7 @@
 import type { Operation } from '../contract/contract.js';
 import { isNullable, isObject, propertiesOf, type JsonObject } from '../schema/schema-facts.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
-import { inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
+import { answeredBundle, inRootDraft, mergedSchema, valueFits } from '../prism/schema-check.js';
 import { recordFits, sameSchema } from '../schema/record-fit.js';
 import {
   listArray,
@@ -120,6 +120,12 @@ export interface CreatePlan {
    * nor the record makes it read-only. Otherwise the id is the server's, whatever was sent.
    */
   readonly takesId?: boolean;
+  /**
+   * Why a record cannot have `id`, or `undefined` when it can: an id is text or a finite number, a path must
+   * carry it (not `""`, `.`, `..`), and the record's id schema, in the record's draft, must take it. An id a
+   * client chose (in the body, or in the path of a PUT that creates) is checked here.
+   */
+  idRefusal(id: unknown): string | undefined;
 }
 
 /** What an update (the item's PUT or PATCH) needs besides the request. */
@@ -336,6 +342,20 @@ function keepsOf(
   };
 }
 
+/** See {@link CreatePlan.idRefusal}: the id's schema put in the record's draft once, for its check to be kept. */
+function idRefusalOf({ schema, idField, create }: Collection): (id: unknown) => string | undefined {
+  const declared = propertiesOf(schema)[idField];
+  const idSchema = isObject(declared) ? inRootDraft(declared, schema) : undefined;
+  const bundle = answeredBundle(bundleOf(create.spec));
+  return (id) => {
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+      return 'an id is a string or a number';
+    if (id === '' || id === '.' || id === '..') return 'no path can carry this id, so it could not be read back';
+    if (idSchema !== undefined && !valueFits(id, idSchema, bundle)) return "it does not fit the record's id";
+    return undefined;
+  };
+}
+
 function planUpdate(operation: Operation, collection: Collection): UpdatePlan {
   // Of a record of kinds, the fields of every kind.
   const requestSchema = requestSchemaOf(operation);
@@ -375,6 +395,7 @@ function planCreate(operation: Operation, collection: Collection): CreatePlan {
     requestSchema,
     keeps: keepsOf(operation, requestSchema, schema),
     takesId,
+    idRefusal: idRefusalOf(collection),
     openPart(decided) {
       // The names themselves are the key's parts (a joined key made nothing decided and `['']` one key), after
       // their count: a trie's keys of one first part have one length (`[a]` would end where `[a, b]` goes on).

@@ -12,8 +12,6 @@ import type { Store, StoreOutcome, StoredRecord } from './store.js';
 import type { StateRequest, StateTools } from './state-tools.js';
 import { isObject, propertiesOf } from '../schema/schema-facts.js';
 import { paramValue } from '../plan/path-echo.js';
-import { valueFits } from '../prism/schema-check.js';
-import { recordBundle } from './record-bundle.js';
 
 export type { StateRequest, StateTools };
 
@@ -117,16 +115,16 @@ function putCreate(
   const idSchema = propertiesOf(collection.schema)[collection.idField];
   const value = isObject(idSchema) ? paramValue(id, idSchema) : id;
   // The path's parameter may take what the record's id does not (a pattern, a number): no such record is made.
-  const fits = isObject(idSchema) ? valueFits(value, idSchema, recordBundle(collection)) : true;
-  if (typeof value === 'boolean' || !fits || !(create.keeps?.(collection.idField, value) ?? true))
-    return { reply: idRefused(collection, "it does not fit the record's id", request), changed: false };
+  const refused = create.idRefusal(value);
+  if (refused !== undefined) return { reply: idRefused(collection, refused, request), changed: false };
   const { key, pathParams, body } = request;
   const record = makeCreated(tools.generator, collection, create, {
     key,
     pathParams,
     sent: body,
     now: tools.now(),
-    chosen: { id: value },
+    // idRefusal took only text and finite numbers.
+    chosen: { id: value as string | number },
   });
   const outcome = tools.store.put(collectionKey, id, record);
   if (outcome !== 'stored') return { reply: storageFull(outcome, tools.store, collectionKey, request), changed: false };

@@ -34,7 +34,7 @@ export function recordMaker(collections: CollectionMap, generator: BodyGenerator
 }
 
 /** A plan for a collection whose create has no plan of its own: no request defaults, everything open. */
-const OPEN_PLAN: CreatePlan = { openPart: () => ({}) };
+const OPEN_PLAN: CreatePlan = { openPart: () => ({}), idRefusal: () => undefined };
 
 /**
  * A record with what it lacks made as a create makes it: the request schema's defaults, `null` where nullable,

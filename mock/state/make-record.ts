@@ -214,12 +214,8 @@ export function makeCreated(
 export function chosenId(collection: Collection, plan: CreatePlan, body: unknown): ChosenId {
   if (!plan.takesId || !isObject(body) || !Object.hasOwn(body, collection.idField)) return undefined;
   const id = body[collection.idField];
-  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
-    return { refused: 'an id is a string or a number' };
-  if (id === '' || id === '.' || id === '..')
-    return { refused: 'no path can carry this id, so it could not be read back' };
-  if (!(plan.keeps?.(collection.idField, id) ?? true)) return { refused: "it does not fit the record's id" };
-  return { id };
+  const refused = plan.idRefusal(id);
+  return refused === undefined ? { id: id as string | number } : { refused };
 }
 
 /** What a create made of a `oneOf`/`anyOf` record has decided before it draws. */

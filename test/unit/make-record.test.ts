@@ -42,6 +42,7 @@ const collection = (schema: JsonObject = PASS): Collection => ({
 /** A create plan whose open part is the record schema without the decided names (as collection-plan makes it). */
 const createPlan = (requestSchema?: JsonObject): CreatePlan => ({
   requestSchema,
+  idRefusal: () => undefined,
   openPart: (decided) => ({
     type: 'object',
     properties: Object.fromEntries(Object.entries(PASS.properties as object).filter(([n]) => !decided.includes(n))),
@@ -127,6 +128,7 @@ describe('makeCreated', () => {
     };
     const { generator: g, generate } = generator(() => ({ id: 'x_1', pair: ['a', 1] }));
     const plan: CreatePlan = {
+      idRefusal: () => undefined,
       openPart: (decided) => ({
         type: 'object',
         properties: Object.fromEntries(
@@ -249,7 +251,7 @@ describe('makeCreated', () => {
   test('the path does not overwrite a field that cannot hold a string', () => {
     const schema = { type: 'object', properties: { id: {}, member_id: { type: 'integer' } } };
     const { generator: g } = generator(() => ({ member_id: 7 }));
-    const plan = { openPart: () => schema };
+    const plan = { openPart: () => schema, idRefusal: () => undefined };
     const record = makeCreated(g, collection(schema), plan, {
       key: 'k',
       pathParams: { member_id: 'm1' },
@@ -262,7 +264,7 @@ describe('makeCreated', () => {
   const PARTS = { id: {}, name: { type: 'string' }, member_id: {} };
   const drawWhole = (schema: JsonObject) => {
     const { generator: g, generate } = generator(() => ({ id: 'drawn', name: 'drawn', member_id: 'drawn', more: 1 }));
-    const plan = { openPart: vi.fn(() => ({})) };
+    const plan = { openPart: vi.fn(() => ({})), idRefusal: () => undefined };
     const record = makeCreated(g, collection(schema), plan, {
       key: 'k',
       pathParams: { member_id: 'm1' },
@@ -289,7 +291,7 @@ describe('makeCreated', () => {
   test('a generator that draws no object gives a record of the decided fields only', () => {
     const schema = { type: 'object', allOf: [], properties: { id: {}, name: { type: 'string' } } };
     const { generator: g } = generator(() => 'not an object');
-    const plan = { openPart: () => ({}) };
+    const plan = { openPart: () => ({}), idRefusal: () => undefined };
     expect(
       makeCreated(g, collection(schema), plan, { key: 'k', pathParams: {}, sent: { name: 'A' }, now: NOW }),
     ).toEqual({
@@ -446,7 +448,7 @@ describe('a record drawn unfit for its schema', () => {
 
   test('is drawn again under another key: a created record keeps the first draw that fits', () => {
     const { generator: g } = drawsFit(/\|draw2$/);
-    const plan: CreatePlan = { openPart: () => SIMPLE };
+    const plan: CreatePlan = { openPart: () => SIMPLE, idRefusal: () => undefined };
     const record = makeCreated(g, collection(SIMPLE), plan, { key: 'k', pathParams: {}, sent: {}, now: NOW });
     expect(record.id).toBe('p1');
   });
