@@ -245,7 +245,11 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   // …and a `skip` or `start` an offset only beside a page size (else a filter: a start time).
   offsetParam ??= limitParam ? named(['skip', 'start']) : undefined;
   const limitSchema = (query.find((q) => q.name === limitParam)?.schema ?? {}) as JsonObject;
-  const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name));
+  // A `page` typed as text is a page token: the cursor the mock hands out, sent back.
+  const textPage = PAGE_PARAMS.find(
+    (name) => (query.find((q) => q.name === name)?.schema as JsonObject)?.type === 'string',
+  );
+  const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)) ?? textPage;
   const pageSchema = (query.find((q) => q.name === pageParam)?.schema ?? {}) as JsonObject;
   const firstPage = [pageSchema.default, pageSchema.minimum].find(Number.isInteger) as number | undefined;
   const cursorSchema = query.find((q) => q.name === cursorParam)?.schema;
