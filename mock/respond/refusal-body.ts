@@ -15,15 +15,19 @@ const FIELDS = ['type', 'title', 'status', 'detail', 'instance', 'violations'] a
  */
 const TEXTS = ['message', 'error_message', 'errorMessage', 'error_description', 'description'];
 
+/** RFC 9457's media type: its fields are the problem's wherever the schema leaves room for them. */
+const PROBLEM_MEDIA = /^application\/problem\+json\b/i;
+
 /** A bare string `error` is the reason only where nothing else is: beside `error_description` it is a code. */
 const FALLBACK = 'error';
 
 /**
- * The documented body with the mock's reasons in: the problem's fields where its schema declares them (the
- * status answered, not the problem's), then the refusal's text in its text fields, at the top and one object
- * down (`{ error: { message } }`). A problem field the problem lacks is taken out unless the schema requires
- * it. Each goes in only if the body still fits (or fitted no better before); a text too long for its
- * `maxLength` is cut to fit, one that breaks a `pattern` or `enum` leaves the documented value.
+ * The documented body with the mock's reasons in: the problem's fields where its schema declares them (all of
+ * them in an `application/problem+json` whose schema declares none; the status answered, not the problem's),
+ * then the refusal's text in its text fields, at the top and one object down (`{ error: { message } }`). A
+ * problem field the problem lacks is taken out unless the schema requires it. Each goes in only if the body
+ * still fits (or fitted no better before); a text too long for its `maxLength` is cut to fit, one that breaks a
+ * `pattern` or `enum` leaves the documented value.
  * @example withReasons(checks, { message: 'string' }, own, 400, content, operation) // { message: 'query /limit: …' }
  */
 export function withReasons(
@@ -38,7 +42,9 @@ export function withReasons(
   const schema = content.schema as JsonObject;
   const bundle = bundleOf(operation);
   const declared = declaredSchemas(schema, bundle);
-  const fields = FIELDS.filter((f) => declared.has(f));
+  const named = FIELDS.filter((f) => declared.has(f));
+  // A problem's media type whose schema names none of its fields (an open object) takes them all, where they fit.
+  const fields = named.length === 0 && PROBLEM_MEDIA.test(content.mediaType) ? FIELDS : named;
   const texts = textPlaces(declared, own, bundle);
   if (fields.length === 0 && texts.length === 0) return base;
   const fits = (body: JsonObject) => findContentViolations(checks, operation, content, body).length === 0;

@@ -8,7 +8,7 @@ import { inlineContract } from '../support/inline-contract.js';
 const REASON = 'query /limit: must be <= 10';
 
 /** A contract whose `GET /things?limit=` (10 at most) documents its 400 with `error` (YAML of a media type). */
-function contract(error: string, schemas = ''): Promise<string> {
+function contract(error: string, schemas = '', mediaType = 'application/json'): Promise<string> {
   return inlineContract(`openapi: 3.0.3
 info: { title: refusal text, version: '1' }
 paths:
@@ -22,18 +22,33 @@ paths:
         '400':
           description: bad
           content:
-            application/json:
+            ${mediaType}:
 ${error.replace(/^/gm, '              ')}
 components:
   schemas:${schemas || ' {}'}
 `);
 }
 
-async function refusalOf(error: string, schemas?: string): Promise<unknown> {
-  const mock = await newMock({ contract: await contract(error, schemas) });
+async function refusalOf(error: string, schemas?: string, mediaType?: string): Promise<unknown> {
+  const mock = await newMock({ contract: await contract(error, schemas, mediaType) });
   const res = await request(mock.app).get('/things?limit=99').expect(400);
-  return res.body;
+  return mediaType === undefined ? res.body : JSON.parse(res.text);
 }
+
+describe('a documented application/problem+json refusal', () => {
+  const PROBLEM = 'application/problem+json';
+
+  test('of an open object schema is the problem, its fields in', async () => {
+    const body = await refusalOf('schema: { type: object }', '', PROBLEM);
+    expect(body).toMatchObject({ title: expect.any(String), status: 400, detail: REASON });
+    expect(typeof (body as { type: unknown }).type).toBe('string');
+  });
+
+  test('of a schema that allows no field is the documented body', async () => {
+    const body = await refusalOf('schema: { type: object, additionalProperties: false }', '', PROBLEM);
+    expect(body).toEqual({});
+  });
+});
 
 describe("a documented refusal's text fields carry its reason", () => {
   test('a string message of a schema without an example says why, not "string"', async () => {
