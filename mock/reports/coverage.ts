@@ -143,7 +143,7 @@ export class CoverageCount {
  * The contract as a test run used it: every call of every session is counted as it is recorded, so a
  * session's reset (between tests) or the journal's bound loses nothing. Cleared by `clear()`
  * (`DELETE /__mock/coverage`), and made anew when the contract is reloaded. It also keeps the first call of
- * each request shape, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
+ * each request shape and media type answered, for the Pact export (at most 1000 shapes, 8 MiB of bodies).
  * @example const tally = new CallTally(served); // each session's journal: { observe: (call) => tally.add(call) }
  */
 export class CallTally {
@@ -152,8 +152,10 @@ export class CallTally {
   /** The first call of each shape, oldest first. */
   #shapes: CallRecord[] = [];
   /**
-   * The shapes seen, by operation, method, status and names (pact.ts's shapeNames): the first three are strings
-   * and a number V8 has hashed before, so a shape seen before costs no key made. SHAPES bounds it already.
+   * The shapes seen, by operation, method, status, Content-Type and names (pact.ts's shapeNames): the first four
+   * are strings and a number V8 has hashed before (a reply's Content-Type is its plan's media type, one string),
+   * so a shape seen before costs no key made. The Content-Type is as recorded, parameters and all, not cut per
+   * call: toPact joins the shapes that differ in a `charset` alone. SHAPES bounds it already.
    */
   #seen = new BoundedTrieMemo<true>(SHAPES + 1, Infinity);
   #shapeBytes = 0;
@@ -173,7 +175,9 @@ export class CallTally {
       return;
     }
     if (this.#shapes.length >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
-    const shape = [call.operationId!, call.method, call.response.status, shapeNames(call)];
+    // The journal keeps header names lower case, the mock's and an upstream's alike.
+    const type = call.response.headers['content-type'];
+    const shape = [call.operationId!, call.method, call.response.status, type, shapeNames(call)];
     if (this.#seen.get(shape)) return;
     this.#seen.set(shape, true);
     const kept = copyOfCall(call);

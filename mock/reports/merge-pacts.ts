@@ -2,11 +2,12 @@
 // writes the same pact twice, and the second must not drop the first's interactions (node/write-report.ts).
 import { isObject } from '../lib/json-value.js';
 import { bodyKind } from '../http/body-kind.js';
-import type { Pact, PactInteraction } from './pact.js';
+import { mediaTypeOf, type Pact, type PactInteraction } from './pact.js';
 
 /**
  * One pact of two a run wrote for the same parties (two mocks, each with its own calls): the earlier's
- * interactions, then the later's of a request shape it lacks, a description repeated told apart as toPact does.
+ * interactions, then the later's of a request shape (or a media type answered) it lacks, a description repeated
+ * told apart as toPact does.
  * @example mergePacts(JSON.parse(readFileSync(file, 'utf8')), mock.pact(parties))
  */
 export function mergePacts(earlier: Pact, later: Pact): Pact {
@@ -32,13 +33,17 @@ export function mergePacts(earlier: Pact, later: Pact): Pact {
   };
 }
 
-/** An interaction's request shape, as pact.ts's pactShape tells calls apart (the operation leads its description). */
+/**
+ * An interaction's request shape and media type answered, as pact.ts's pactShape tells calls apart (the operation
+ * leads its description).
+ */
 function interactionShape({ description, request, response }: PactInteraction): string {
   const body = fieldNames(request) ?? typeof request.body;
   const query = Object.keys(request.query ?? {})
     .sort()
     .join(',');
-  return [operationOf(description, request.method), request.method, response.status, query, body].join('|');
+  const mediaType = mediaTypeOf(response.headers?.['Content-Type']) ?? '';
+  return [operationOf(description, request.method), request.method, response.status, mediaType, query, body].join('|');
 }
 
 /**

@@ -1,7 +1,8 @@
 // The journal as a Pact (specification v3): what the consumer sent and the answers it relied on, one
-// interaction per distinct request shape, with matching rules taken from the contract's schemas where they
-// are plain (a type, a pattern, a format, an enum), so the provider is held to the contract, not to the values
-// the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact` option.
+// interaction per distinct request shape and media type answered, with matching rules taken from the contract's
+// schemas where they are plain (a type, a pattern, a format, an enum), so the provider is held to the contract,
+// not to the values the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact`
+// option.
 import { isObject } from '../lib/json-value.js';
 import { bodyKind, formBodyText } from '../http/body-kind.js';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
@@ -65,9 +66,9 @@ export function leftOutOfPact(call: CallRecord): string | undefined {
 }
 
 /**
- * A Pact v3 of the calls: the first call of each request shape (operation, status, query names, body fields)
- * becomes an interaction; calls {@link leftOutOfPact} are not in it, and `leftOut` (why others were not) goes
- * in its metadata. Credentials are never written (the journal holds none).
+ * A Pact v3 of the calls: the first call of each request shape (operation, status, media type answered, query
+ * names, body fields) becomes an interaction; calls {@link leftOutOfPact} are not in it, and `leftOut` (why
+ * others were not) goes in its metadata. Credentials are never written (the journal holds none).
  * @example toPact(record.shapes().calls, served.plans, { consumer: 'web-app', provider: 'membership' })
  */
 export function toPact(
@@ -77,7 +78,7 @@ export function toPact(
   leftOut: readonly string[] = [],
 ): Pact {
   const byId = new Map(plans.map((plan) => [plan.operation.id, plan]));
-  const shapes = new Map<string, { call: CallRecord; plan: OperationPlan }>();
+  const shapes = new Map<string, { call: CallRecord; plan: OperationPlan; mediaType: string | undefined }>();
   const skipped = [...leftOut];
   for (const call of calls) {
     const why = leftOutOfPact(call);
@@ -86,19 +87,27 @@ export function toPact(
       skipped.push(`${call.id} ${call.method} ${call.path}: ${why ?? 'its operation is gone from the contract'}`);
       continue;
     }
-    const key = pactShape(call);
-    if (!shapes.has(key)) shapes.set(key, { call, plan });
+    const mediaType = answeredMediaType(call);
+    const key = pactShape(call, mediaType);
+    if (!shapes.has(key)) shapes.set(key, { call, plan, mediaType });
   }
-  // Shapes that share an operation and a status are told apart by what differs.
+  // Shapes that share an operation and a status are told apart by what differs: the media type answered (which
+  // the request's Accept chose), then the names.
+  const mediaTypes = new Map<string, Set<string | undefined>>();
   const counts = new Map<string, number>();
-  for (const { call } of shapes.values()) {
+  for (const { call, mediaType } of shapes.values()) {
     const head = `${call.operationId} ${call.response.status}`;
-    counts.set(head, (counts.get(head) ?? 0) + 1);
+    mediaTypes.set(head, (mediaTypes.get(head) ?? new Set()).add(mediaType));
+    const group = `${head} ${mediaType}`;
+    counts.set(group, (counts.get(group) ?? 0) + 1);
   }
   const seen = new Map<string, number>();
-  const interactions = [...shapes.values()].map(({ call, plan }) => {
+  const interactions = [...shapes.values()].map(({ call, plan, mediaType }) => {
     const head = `${call.operationId} ${call.response.status}`;
-    const interaction = interactionOf(call, plan, (counts.get(head) ?? 0) > 1);
+    const interaction = interactionOf(call, plan, {
+      mediaType: (mediaTypes.get(head)?.size ?? 0) > 1,
+      names: (counts.get(`${head} ${mediaType}`) ?? 0) > 1,
+    });
     // Shapes the words do not tell apart (no body, and `{}`) still need descriptions of their own: a broker
     // refuses a pact with two alike.
     const times = (seen.get(interaction.description) ?? 0) + 1;
@@ -117,9 +126,28 @@ export function toPact(
   };
 }
 
-/** What tells one request shape from another: operation, method, status, query names, body fields. */
-export function pactShape(call: CallRecord): string {
-  return [call.operationId, call.method, call.response.status, shapeNames(call)].join('|');
+/**
+ * What tells one request shape from another: operation, method, status, the media type answered (`mediaType`,
+ * {@link answeredMediaType}), query names, body fields.
+ */
+export function pactShape(call: CallRecord, mediaType = answeredMediaType(call)): string {
+  return [call.operationId, call.method, call.response.status, mediaType ?? '', shapeNames(call)].join('|');
+}
+
+/**
+ * The media type of a call's answer: its Content-Type without parameters, lower case; `undefined` for none.
+ * @example answeredMediaType(call) // 'text/csv' for `text/csv; charset=utf-8`
+ */
+export function answeredMediaType(call: Pick<CallRecord, 'response'>): string | undefined {
+  return mediaTypeOf(responseHeader(call, 'content-type'));
+}
+
+/**
+ * A Content-Type's media type: without parameters (`charset`), lower case; `undefined` for none.
+ * @example mediaTypeOf('Text/CSV; charset=utf-8') // 'text/csv'
+ */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
 }
 
 /** The part of a request's shape its names make: query names, then body fields (or the body's type), sorted. */
@@ -128,11 +156,19 @@ export function shapeNames(call: CallRecord): string {
   return `${Object.keys(call.query).sort().join(',')}|${body}`;
 }
 
-function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean): PactInteraction {
+/** What an interaction's description names to tell it from the others of its operation and status. */
+interface TellApart {
+  /** The media type answered: the operation answered others too. */
+  mediaType: boolean;
+  /** The query and body names: the operation answered other names in the same media type. */
+  names: boolean;
+}
+
+function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: TellApart): PactInteraction {
   const { operation } = plan;
   const queryNames = Object.keys(call.query);
   const fields = isObject(call.body) ? Object.keys(call.body) : [];
-  const apart = tellApart
+  const apart = tellApart.names
     ? ` (${
         [queryNames.length ? `query ${queryNames.join(', ')}` : '', fields.length ? `body ${fields.join(', ')}` : '']
           .filter(Boolean)
@@ -145,12 +181,13 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
   const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
   // Which of several documented media types answers is the request's Accept: a verifier sends it too.
-  const accept = (response?.contents?.length ?? 0) > 1 ? header(call.headers, 'accept') : undefined;
+  const chosen = tellApart.mediaType || (response?.contents?.length ?? 0) > 1;
+  const accept = chosen ? header(call.headers, 'accept') : undefined;
   const sentHeaders = {
     ...(call.body !== undefined && requestType ? { 'Content-Type': requestType } : {}),
     ...(accept ? { Accept: accept } : {}),
   };
-  const mediaType = responseType?.split(';')[0]?.trim().toLowerCase();
+  const mediaType = mediaTypeOf(responseType);
   const content = response?.contents?.find((c) => c.mediaType.toLowerCase() === mediaType);
   const body: Rules = {};
   const answer =
@@ -161,7 +198,9 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: boolean
     ? { 'Content-Type': { matchers: [{ match: 'regex', regex: `^${escapeRegex(mediaType)}(\\s*;.*)?$` }] } }
     : {};
   return {
-    description: `${operation.id}: ${call.method} ${operation.path} → ${call.response.status}${apart}`,
+    description: `${operation.id}: ${call.method} ${operation.path} → ${call.response.status}${
+      tellApart.mediaType && mediaType ? ` ${mediaType}` : ''
+    }${apart}`,
     request: {
       method: call.method,
       path: call.path,

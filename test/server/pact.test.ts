@@ -284,6 +284,57 @@ describe('a pact of what a verifier reads closely', () => {
     await verify(pact, provider.url);
   }, 60_000);
 
+  test('makes answers of one operation in two media types two interactions, each asking for its own', async () => {
+    const { consumer, provider } = await oddPair();
+    const json = await fetch(`${consumer.url}/report`, { headers: { Accept: 'application/json' } });
+    const csv = await fetch(`${consumer.url}/report`, { headers: { Accept: 'text/csv' } });
+    expect([json.headers.get('content-type'), csv.headers.get('content-type')]).toEqual([
+      expect.stringMatching(/^application\/json/),
+      expect.stringMatching(/^text\/csv/),
+    ]);
+    const [jsonBody, csvBody] = [await json.json(), await csv.text()];
+    const pact = consumer.pact(PARTIES);
+    expect(pact.interactions.map((i) => [i.description, i.request.headers, i.response.headers])).toEqual([
+      [
+        'getReport: GET /report → 200 application/json',
+        { Accept: 'application/json' },
+        { 'Content-Type': expect.stringMatching(/^application\/json/) },
+      ],
+      [
+        'getReport: GET /report → 200 text/csv',
+        { Accept: 'text/csv' },
+        { 'Content-Type': expect.stringMatching(/^text\/csv/) },
+      ],
+    ]);
+    const [asJson, asCsv] = pact.interactions;
+    expect(asJson!.response.body).toEqual(jsonBody);
+    expect(asJson!.response.matchingRules!.body).toEqual({ '$.n': { matchers: [{ match: 'type' }] } });
+    expect(asCsv!.response.body).toBe(csvBody);
+    expect(asCsv!.response.matchingRules!.header).toEqual({
+      'Content-Type': { matchers: [{ match: 'regex', regex: '^text\\/csv(\\s*;.*)?$' }] },
+    });
+    await verify(pact, provider.url);
+  }, 60_000);
+
+  test('keeps a call of each media type answered, and takes one that differs in its charset alone for the same', async () => {
+    const mock = await newMock({ contract: await inlineContract(ODD_CONTRACT), seed: 4 });
+    await request(mock.app).get('/report').set('Accept', 'application/json').expect(200);
+    await request(mock.app).get('/report').set('Accept', 'text/csv').expect(200);
+    await request(mock.app).get('/report').expect(200); // JSON again: the same shape
+    const tally = new CallTally(serve(mock.contract));
+    for (const call of mock.calls()) tally.add(call);
+    const kept = tally.shapes().calls.map((call) => [call.headers.accept, call.response.headers['content-type']]);
+    expect(kept).toEqual([
+      ['application/json', 'application/json'],
+      ['text/csv', 'text/csv'],
+    ]);
+    const [json] = mock.calls();
+    const headers = { 'content-type': 'Application/JSON; charset=utf-8' };
+    const withCharset = { ...json!, id: 'call-99', response: { ...json!.response, headers } };
+    const pact = toPact([json!, withCharset], serve(mock.contract).plans, PARTIES);
+    expect(pact.interactions.map((i) => i.description)).toEqual(['getReport: GET /report → 200']);
+  });
+
   test("names every property a Pact path can name, and matches one it cannot (a ') by its object's type", async () => {
     const { consumer, provider } = await oddPair();
     expect((await fetch(`${consumer.url}/odd`)).status).toBe(200);

@@ -74,3 +74,19 @@ test('tells operations apart by their whole name, an API-qualified one (a:listIt
     'a:getItem: GET /items/{id} → 200',
   ]);
 });
+
+test('tells answers of one shape in two media types apart, a charset no other media type', () => {
+  const report = (mediaType: string, contentType: string): PactInteraction => ({
+    description: `getReport: GET /report → 200 ${mediaType}`,
+    request: { method: 'GET', path: '/report', headers: { Accept: mediaType } },
+    response: { status: 200, headers: { 'Content-Type': contentType } },
+  });
+  const merged = mergePacts(
+    pact([report('application/json', 'application/json')]),
+    pact([report('text/csv', 'text/csv'), report('application/json', 'Application/JSON; charset=utf-8')]),
+  );
+  expect(merged.interactions.map((i) => i.description)).toEqual([
+    'getReport: GET /report → 200 application/json',
+    'getReport: GET /report → 200 text/csv',
+  ]);
+});
