@@ -1,9 +1,14 @@
 // A list's next cursor names the last record of its page, so a record created or deleted between two pages
 // (an infinite scroll after "add pass") moves no other: the next page neither repeats a record nor skips one.
-// It was an offset, and a create between pages repeated the last record of the page before.
+// It was an offset, and a create between pages repeated the last record of the page before. It holds that
+// record's position too, so the page after a deleted record starts at the first older one still there; it
+// counted the older records instead, and one of those deleted as well repeated a record.
+import Database from 'better-sqlite3';
 import request from 'supertest';
-import { describe, expect, test } from 'vitest';
-import { createApp, loadContract } from '../../mock/index.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createApp, loadContract, type MockOptions } from '../../mock/index.js';
+import { createStateTables } from '../../mock/node/open-state-file.js';
+import { SqliteStore } from '../../mock/node/sqlite-store.js';
 import { AUTH, newMock } from '../support/harness.js';
 import { inlineContract } from '../support/inline-contract.js';
 
@@ -32,9 +37,25 @@ async function remove(app: Parameters<typeof request>[0], ...gone: string[]): Pr
   for (const id of gone) await request(app).delete(`${LIST}/${id}`).set(AUTH).expect(204);
 }
 
-describe('the next page after a change between pages', () => {
+const opened: SqliteStore[] = [];
+afterEach(() => opened.splice(0).forEach((store) => store.close()));
+
+/** A SQLite store on a database in memory, as a state file keeps the default session. */
+function sqliteStore(): MockOptions {
+  const db = new Database(':memory:');
+  createStateTables(db);
+  const store = new SqliteStore(db);
+  opened.push(store);
+  return { store };
+}
+
+// Each store gives positions of its own (a counter in memory, a row's seq in SQLite): the pages are the same.
+describe.each([
+  ['in memory', (): MockOptions => ({})],
+  ['in SQLite', sqliteStore],
+])('the next page after a change between pages, state %s', (_, stored) => {
   test('a record created in between: the next page starts after the last one listed', async () => {
-    const { app } = await newMock();
+    const { app } = await newMock(stored());
     const all = ids(await page(app, undefined, 100));
     const first = await page(app);
     await request(app).post(LIST).set(AUTH).send({ name: 'New' }).expect(201);
@@ -43,7 +64,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('a record of the page before deleted in between: none is skipped', async () => {
-    const { app } = await newMock();
+    const { app } = await newMock(stored());
     const all = ids(await page(app, undefined, 100));
     const first = await page(app);
     await request(app)
@@ -55,7 +76,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('the record the cursor names deleted in between: the next page starts after where it was', async () => {
-    const { app } = await newMock();
+    const { app } = await newMock(stored());
     const all = ids(await page(app, undefined, 100));
     const first = await page(app);
     await request(app)
@@ -67,7 +88,7 @@ describe('the next page after a change between pages', () => {
 
   // Ten records A..J, newest first, three a page: the first page is A, B, C.
   test('the record the cursor names and an older one deleted in between: every other record is listed once', async () => {
-    const { app } = await newMock({ placeholders: 10 });
+    const { app } = await newMock({ ...stored(), placeholders: 10 });
     const all = ids(await page(app, undefined, 100));
     const first = await page(app, undefined, 3);
     await remove(app, all[2]!, all[4]!);
@@ -76,7 +97,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('the record the cursor names and older ones deleted in between, of records clients created', async () => {
-    const { app } = await newMock({ placeholders: 0 });
+    const { app } = await newMock({ ...stored(), placeholders: 0 });
     for (let n = 0; n < 10; n++)
       await request(app)
         .post(LIST)
@@ -91,7 +112,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('the record the cursor names and one listed before it deleted in between: none is skipped', async () => {
-    const { app } = await newMock({ placeholders: 10 });
+    const { app } = await newMock({ ...stored(), placeholders: 10 });
     const all = ids(await page(app, undefined, 100));
     const first = await page(app, undefined, 3);
     await remove(app, all[0]!, all[2]!);
@@ -99,7 +120,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('records deleted and created between every page: each record there throughout is listed once', async () => {
-    const { app } = await newMock({ placeholders: 10 });
+    const { app } = await newMock({ ...stored(), placeholders: 10 });
     const all = ids(await page(app, undefined, 100));
     const seen: string[] = [];
     let got = await page(app, undefined, 2);
@@ -120,7 +141,7 @@ describe('the next page after a change between pages', () => {
   });
 
   test('an unchanged list pages as before, each record once', async () => {
-    const { app } = await newMock();
+    const { app } = await newMock(stored());
     const all = ids(await page(app, undefined, 100));
     const seen: string[] = [];
     let cursor: string | undefined;
