@@ -210,6 +210,9 @@ class WatchedStore implements Store {
   count(c: string) {
     return this.inner.count(c);
   }
+  position(c: string, id: string) {
+    return this.inner.position(c, id);
+  }
   put(c: string, id: string, r: StoredRecord) {
     const outcome = this.inner.put(c, id, r);
     if (outcome === 'stored') this.note({ s: this.s, k: 'put', c, id, r });

@@ -17,6 +17,9 @@ import {
   forgetCounts,
   visibleRecord,
   visibleRecords,
+  visiblePosition,
+  writeRecord,
+  dropRecord,
   type Overlay,
   type Placeholders,
 } from '../state/overlay.js';
@@ -126,6 +129,11 @@ export class SqliteStore implements Store {
     return visibleCount(overlay, this.#base(overlay, collection));
   }
 
+  position(collection: string, id: string): number | undefined {
+    const overlay = this.#overlay(collection);
+    return visiblePosition(overlay, this.#base(overlay, collection), id);
+  }
+
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlay(collection);
     // Frozen first: its text is written out once, for its charge, the file and the reply (see jsonText).
@@ -142,9 +150,9 @@ export class SqliteStore implements Store {
       if (!overlay) this.#sql.addCollection.run(collection, ++this.#seq, 1);
       this.#sql.upsert.run(collection, id, ++this.#seq, jsonText(frozen));
     });
-    // Committed: only now does memory follow.
+    // Committed: only now does memory follow. A new row's seq is its position; a row written before keeps its own.
     const kept = overlay ?? this.#opened(collection);
-    kept.written.set(id, frozen);
+    writeRecord(kept, id, frozen, this.#seq);
     countChanged(kept, put.shown ? 1 : 0);
     kept.version = ++this.#changes;
     if (put.added) {
@@ -167,7 +175,7 @@ export class SqliteStore implements Store {
     });
     const kept = overlay ?? this.#opened(collection);
     if (plan.written) {
-      kept.written.delete(id);
+      dropRecord(kept, id);
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
@@ -276,8 +284,8 @@ export class SqliteStore implements Store {
     if (row === undefined) return null;
     const overlay = newOverlay(row.derived === 1, ++this.#changes);
     // `all`, not `iterate`: an iterator would be a wrapper left to the garbage collector (see sqlite-wrappers.ts).
-    for (const { id, body } of this.#sql.list.all(collection) as { id: string; body: string }[])
-      overlay.written.set(id, deepFreeze(JSON.parse(body) as StoredRecord));
+    const rows = this.#sql.list.all(collection) as { id: string; seq: number; body: string }[];
+    for (const { id, seq, body } of rows) writeRecord(overlay, id, deepFreeze(JSON.parse(body) as StoredRecord), seq);
     for (const id of this.#sql.removed.pluck().all(collection) as string[]) overlay.removed.add(id);
     return overlay;
   }
@@ -367,7 +375,7 @@ function prepare(db: Database) {
       'SELECT max(seq) FROM (SELECT max(seq) AS seq FROM records UNION ALL SELECT max(seq) FROM collections)',
     ),
     collection: statement('SELECT derived FROM collections WHERE name = ?'),
-    list: statement('SELECT id, body FROM records WHERE collection = ? ORDER BY seq'),
+    list: statement('SELECT id, seq, body FROM records WHERE collection = ? ORDER BY seq'),
     removed: statement('SELECT id FROM removed WHERE collection = ?'),
     collections: statement('SELECT name FROM collections ORDER BY seq'),
     collectionsAfter: statement('SELECT name, seq FROM collections WHERE seq > ? ORDER BY seq LIMIT ?'),

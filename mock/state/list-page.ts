@@ -28,13 +28,12 @@ export function listPage(
   const placed = cursor === undefined ? placedStart(list, request.query, limit) : undefined;
   const version = tools.store.version(collectionKey);
   const ours = decodeCursor(cursor);
+  const { store } = tools;
   // Not ours: the id of the record the page starts after (`after=obj_123`, as OpenAI and Stripe page), else
   // refused where documented, else the first page.
-  let records: StoredRecord[] | undefined;
   let named: number | undefined;
   if (!ours && placed === undefined) {
-    records = tools.store.list(collectionKey).reverse();
-    named = afterRecord(records, idField, cursor);
+    named = typeof cursor === 'string' ? store.position(collectionKey, cursor) : undefined;
     if (named === undefined && list.refusesBadCursor) return { reply: unknownCursor(list, request.path) };
   }
   // No key is made: the collection's key is one string per path (collection-plan.ts keyOf), hashed once. The
@@ -50,10 +49,17 @@ export function listPage(
   const key = [request.operationId, limit, collectionKey, version, part];
   const known = tools.pages.get(key);
   if (known) return { body: known };
-  records ??= tools.store.list(collectionKey).reverse();
-  // Ours starts after the record it names, wherever that is now (a record created or deleted since the last page
+  const records = store.list(collectionKey).reverse();
+  const positionOf = (record: StoredRecord) => store.position(collectionKey, String(record[idField]));
+  // Ours starts after the record it names, or where that stood (a record created or deleted since the last page
   // moves no other; see nextCursor).
-  const start = placed ?? (ours ? startOf(ours, records, idField) : (named ?? 0));
+  const start =
+    placed ??
+    (ours
+      ? startOf(ours, records, (id) => store.position(collectionKey, id), positionOf)
+      : named === undefined
+        ? 0
+        : firstBelow(records, named, positionOf));
   const page = records.slice(start, start + limit);
   // A page weighs its records (and one for the envelope): the memo bounds the records its pages hold.
   const weight = page.length + 1;
@@ -67,7 +73,8 @@ export function listPage(
   const body: JsonObject = { ...envelope };
   body[list.where[0]!] = Object.freeze(page);
   if (list.nextField) {
-    if (start + limit < records.length) body[list.nextField] = nextCursor(list, records, start + limit, idField);
+    if (start + limit < records.length)
+      body[list.nextField] = nextCursor(list, records, start + limit, { idField, positionOf });
     else if (list.nextNullable) body[list.nextField] = null;
     else delete body[list.nextField];
   }
@@ -137,23 +144,36 @@ function countOf(
 
 /**
  * The cursor of the page after `offset`: the id of the last record listed (the next page starts after it,
- * wherever it is then) and how many records are older than the page (`rest`: used when that record is gone,
- * and alone when the id is no text or such a cursor does not fit the contract's cursor schemas). Records
- * created since are newer than every listed one, so neither part moves with them.
+ * wherever it is then) and its position in the store (`at`: the next page starts at the first record below it,
+ * which is the first older one still there when the record is gone; see Store.position). The position is the
+ * whole cursor when the id is no text or such a cursor does not fit the contract's cursor schemas. Records
+ * created since stand above every listed one, and deletes move no position, so neither part moves with them.
  */
-function nextCursor(list: ListPlan, records: readonly StoredRecord[], offset: number, idField: string): string {
-  const rest = records.length - offset;
-  const lastId = records[offset - 1]?.[idField];
+function nextCursor(
+  list: ListPlan,
+  records: readonly StoredRecord[],
+  offset: number,
+  { idField, positionOf }: { idField: string; positionOf: (record: StoredRecord) => number | undefined },
+): string {
+  const last = records[offset - 1]!;
+  const at = positionOf(last);
+  // Every record listed has a position; should one not, the count of older records (the cursor of old) stands in.
+  const where = at === undefined ? { rest: records.length - offset } : { at };
+  const lastId = last[idField];
   if (typeof lastId === 'string' || typeof lastId === 'number') {
-    const cursor = toBase64Url(JSON.stringify({ after: String(lastId), rest }));
+    const cursor = toBase64Url(JSON.stringify({ after: String(lastId), ...where }));
     if (list.cursorFits(cursor)) return cursor;
   }
-  return toBase64Url(JSON.stringify({ rest }));
+  return toBase64Url(JSON.stringify(where));
 }
 
-/** What a cursor this mock issued says: start after a record, else before the `rest` oldest, else at an offset. */
+/**
+ * What a cursor this mock issued says: start after a record, else below its position (`at`), else before the
+ * `rest` oldest (what its cursors said before positions), else at an offset (before that).
+ */
 interface OurCursor {
   after?: string;
+  at?: number;
   rest?: number;
   offset?: number;
 }
@@ -161,12 +181,40 @@ interface OurCursor {
 /** No cursor: the first page (one object for every list request without one). */
 const FIRST_PAGE: OurCursor = Object.freeze({ offset: 0 });
 
-/** Where a cursor this mock issued starts in the records as they are now (newest first). */
-function startOf(cursor: OurCursor, records: readonly StoredRecord[], idField: string): number {
-  const after = afterRecord(records, idField, cursor.after);
-  if (after !== undefined) return after;
+/**
+ * Where a cursor this mock issued starts in the records as they are now (newest first): after the record it names
+ * where it is now, else below where it stood.
+ */
+function startOf(
+  cursor: OurCursor,
+  records: readonly StoredRecord[],
+  positionOfId: (id: string) => number | undefined,
+  positionOf: (record: StoredRecord) => number | undefined,
+): number {
+  const at = (cursor.after === undefined ? undefined : positionOfId(cursor.after)) ?? cursor.at;
+  if (at !== undefined) return firstBelow(records, at, positionOf);
   if (cursor.rest !== undefined) return Math.max(0, records.length - cursor.rest);
   return cursor.offset ?? 0;
+}
+
+/**
+ * The index of the first record (newest first, so positions fall) that stands below `at`: a binary search, so a
+ * page of a long list looks up a few positions, not every record's.
+ */
+function firstBelow(
+  records: readonly StoredRecord[],
+  at: number,
+  positionOf: (record: StoredRecord) => number | undefined,
+): number {
+  let low = 0;
+  let high = records.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    // A record has a position while the store holds it, and the list holds only those.
+    if ((positionOf(records[middle]!) ?? -Infinity) < at) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 /**
@@ -181,23 +229,13 @@ function decodeCursor(value: string | string[] | undefined): OurCursor | undefin
     const read = JSON.parse(utf8Text(fromBase64(value))) as OurCursor;
     const count = (n: unknown) => n === undefined || (Number.isInteger(n) && (n as number) >= 0);
     if (typeof read !== 'object' || read === null || !count(read.rest) || !count(read.offset)) return undefined;
+    if (read.at !== undefined && !Number.isSafeInteger(read.at)) return undefined;
     if (read.after !== undefined && typeof read.after !== 'string') return undefined;
-    if (read.rest === undefined && read.offset === undefined) return undefined;
+    if (read.at === undefined && read.rest === undefined && read.offset === undefined) return undefined;
     return read;
   } catch {
     return undefined;
   }
-}
-
-/** The offset just after the record whose id is `cursor`, newest first; `undefined` when there is none. */
-function afterRecord(
-  records: readonly StoredRecord[],
-  idField: string,
-  cursor: string | string[] | undefined,
-): number | undefined {
-  if (typeof cursor !== 'string') return undefined;
-  const index = records.findIndex((record) => String(record[idField]) === cursor);
-  return index < 0 ? undefined : index + 1;
 }
 
 /**

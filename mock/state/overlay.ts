@@ -19,6 +19,11 @@ export const NO_PLACEHOLDERS: Placeholders = new Map();
 export interface Overlay {
   derived: boolean;
   written: Map<string, StoredRecord>;
+  /**
+   * Where each written record stands (see {@link visiblePosition}): given when its id is written anew, kept while
+   * it stays. Kept in step with `written` by {@link writeRecord} and {@link dropRecord}.
+   */
+  positions: Map<string, number>;
   removed: Set<string>;
   /** Changes with every change of the collection (see Store.version). */
   version: number;
@@ -32,7 +37,22 @@ export interface Overlay {
 
 /** A new overlay over the placeholders (`derived`) or over nothing. */
 export function newOverlay(derived: boolean, version: number): Overlay {
-  return { derived, written: new Map(), removed: new Set(), version };
+  return { derived, written: new Map(), positions: new Map(), removed: new Set(), version };
+}
+
+/**
+ * Writes a record into an overlay. An id written anew goes after the rest, at `position` (higher than any
+ * position the store gave before); one written before keeps its place and its position.
+ */
+export function writeRecord(overlay: Overlay, id: string, record: StoredRecord, position: number): void {
+  if (!overlay.written.has(id)) overlay.positions.set(id, position);
+  overlay.written.set(id, record);
+}
+
+/** Drops a written record from an overlay, and its position with it. */
+export function dropRecord(overlay: Overlay, id: string): void {
+  overlay.written.delete(id);
+  overlay.positions.delete(id);
 }
 
 /** The record with this id as clients see it: written, else a placeholder not removed. */
@@ -55,6 +75,40 @@ export function visibleRecords(overlay: Overlay | null | undefined, base: Placeh
   if (derived) for (const [id, record] of base) if (!removed.has(id)) out.push(written.get(id) ?? record);
   for (const [id, record] of written) if (!derived || !base.has(id) || removed.has(id)) out.push(record);
   return out;
+}
+
+/**
+ * Where the record with this id stands in the order {@link visibleRecords} lists, as a number that stays while the
+ * record does: placeholders below zero in their order, a written record where it was written anew (see
+ * {@link writeRecord}). Deletes and creates move no other record's, and a deleted one's is never given again, so
+ * the records still there below a deleted one's position are those that were older than it.
+ */
+export function visiblePosition(
+  overlay: Overlay | null | undefined,
+  base: Placeholders,
+  id: string,
+): number | undefined {
+  if (overlay == null || (overlay.derived && !overlay.removed.has(id))) {
+    const placed = placeholderPosition(base, id);
+    if (placed !== undefined || overlay == null) return placed;
+  }
+  return overlay.positions.get(id);
+}
+
+/** Each placeholder's position by id, made once for each set of placeholders (they are made again seldom). */
+const PLACEHOLDER_POSITIONS = new WeakMap<Placeholders, ReadonlyMap<string, number>>();
+
+/** A placeholder's position: its place among them, counted from `-size`, so every one stands below zero. */
+function placeholderPosition(base: Placeholders, id: string): number | undefined {
+  if (base.size === 0) return undefined;
+  let positions = PLACEHOLDER_POSITIONS.get(base);
+  if (positions === undefined) {
+    let position = -base.size;
+    const made = new Map<string, number>();
+    for (const key of base.keys()) made.set(key, position++);
+    PLACEHOLDER_POSITIONS.set(base, (positions = made));
+  }
+  return positions.get(id);
 }
 
 /** How many records clients see, without listing them: counted once, then kept current by puts and deletes. */

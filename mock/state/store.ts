@@ -12,6 +12,9 @@ import {
   forgetCounts,
   visibleRecord,
   visibleRecords,
+  visiblePosition,
+  writeRecord,
+  dropRecord,
   type Overlay,
   type Placeholders,
   type StoredRecord,
@@ -87,6 +90,12 @@ export interface Store {
   /** How many records the collection holds, placeholders included. */
   count(collection: string): number;
   /**
+   * Where a record stands in {@link Store.list}'s order, as a number that stays while the record does: one
+   * created later stands higher, and creates and deletes move no other's. `undefined` when there is none. A list
+   * page starts from it (list-page.ts): after a deleted record, at the first record below where it stood.
+   */
+  position(collection: string, id: string): number | undefined;
+  /**
    * Stores a record the caller hands over: it must not change it afterwards (the memory store freezes it).
    * A new record in a collection at the collection limit, or one the budget has no room for, is refused and
    * nothing changes.
@@ -141,6 +150,8 @@ export class MemoryStore implements Store {
   #derive: DerivePlaceholders = () => NO_PLACEHOLDERS;
   /** Counts every change of the store; a collection's version is the count at its last change. */
   #changes = 0;
+  /** Counts records written anew: each one's position (see Store.position). */
+  #placed = 0;
   #records = 0;
   #charged = 0;
   /** Closed: its bytes went back to the budget, and nothing it is given later is charged again. */
@@ -170,6 +181,11 @@ export class MemoryStore implements Store {
     return visibleCount(overlay, this.#base(overlay, collection));
   }
 
+  position(collection: string, id: string): number | undefined {
+    const overlay = this.#overlays.get(collection);
+    return visiblePosition(overlay, this.#base(overlay, collection), id);
+  }
+
   put(collection: string, id: string, record: StoredRecord): StoreOutcome {
     const overlay = this.#overlays.get(collection);
     // Frozen first: its text, written out to measure it, is then the reply's too (see jsonText).
@@ -183,7 +199,7 @@ export class MemoryStore implements Store {
     if ('refused' in put) return put.refused;
     if (!this.#charge(put.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);
-    kept.written.set(id, record);
+    writeRecord(kept, id, record, ++this.#placed);
     countChanged(kept, put.shown ? 1 : 0);
     if (put.added) this.#records++;
     kept.version = ++this.#changes;
@@ -197,7 +213,7 @@ export class MemoryStore implements Store {
     if (!this.#charge(plan.cost)) return 'state-full';
     const kept = overlay ?? this.#open(collection);
     if (plan.written) {
-      kept.written.delete(id);
+      dropRecord(kept, id);
       this.#records--;
     }
     if (plan.hides) kept.removed.add(id);
@@ -238,7 +254,7 @@ export class MemoryStore implements Store {
       // Versions go on counting from where they were, so nothing kept from before a restore is taken as current.
       const overlay = newOverlay(false, ++this.#changes);
       // A frozen record is shared, not copied: nobody can change it (fixtures read from a file come so).
-      for (const record of list) overlay.written.set(idOf(name, record), frozenCopyOf(record));
+      for (const record of list) writeRecord(overlay, idOf(name, record), frozenCopyOf(record), ++this.#placed);
       cost += recordsCost(overlay.written);
       cost += overlayCost(name);
       records += overlay.written.size;

@@ -243,6 +243,8 @@ describe('answerFromState: list pages', () => {
     ['a negative offset', cursor({ offset: -1 })],
     ['a fractional offset', cursor({ offset: 0.5 })],
     ['an offset that is no number', cursor({ offset: '1' })],
+    ['a fractional position', cursor({ at: 0.5 })],
+    ['a position that is no number', cursor({ at: '1' })],
     ['a cursor that is not JSON', Buffer.from('{').toString('base64url')],
   ])('refuses %s', (_, value) => {
     expect(page(listing(), tools(2), { cursor: value })).toMatchObject({
@@ -260,6 +262,22 @@ describe('answerFromState: list pages', () => {
   test('takes a cursor at offset 0 as the first page', () => {
     const state = tools(2);
     expect(page(listing(), state, { cursor: cursor({ offset: 0 }) }).body).toEqual(page(listing(), state, {}).body);
+  });
+
+  test.each([
+    ['after a record, with a count of the older ones', (listed: string[]) => ({ after: listed[0], rest: 3 }), 1],
+    ['after a record gone, by the count of the older ones', () => ({ after: 'gone', rest: 2 }), 2],
+    ['by the count of the older ones alone', () => ({ rest: 1 }), 3],
+    ['at an offset', () => ({ offset: 2 }), 2],
+  ])('reads a cursor an earlier mock issued: %s', (_, value, start) => {
+    const state = tools(4);
+    const listed = state.store
+      .list('/members/m1/credentials')
+      .reverse()
+      .map((record) => String(record.id));
+    expect(ids(page(listing(), state, { cursor: cursor(value(listed)), limit: '1' }))).toEqual(
+      listed.slice(start, start + 1),
+    );
   });
 
   test('without a cursor parameter reads no cursor', () => {

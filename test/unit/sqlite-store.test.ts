@@ -79,6 +79,20 @@ describe('SqliteStore', () => {
     expect(second.usage().records).toBe(2);
   });
 
+  test('a record keeps its position in the file: a new store on the file places it where it was', async () => {
+    const file = await tempFile();
+    const first = await onDisk(file);
+    for (const id of ['p1', 'p2', 'p3']) first.put(PASSES, id, { id });
+    first.delete(PASSES, 'p2');
+    const positions = ['p1', 'p3'].map((id) => first.position(PASSES, id));
+    first.close();
+
+    const second = await onDisk(file);
+    expect(['p1', 'p3'].map((id) => second.position(PASSES, id))).toEqual(positions);
+    second.put(PASSES, 'p4', { id: 'p4' });
+    expect(second.position(PASSES, 'p4')).toBeGreaterThan(positions[1]!);
+  });
+
   test('placeholders never go in the file: what clients changed does, and reads back over them', async () => {
     const file = await tempFile();
     const first = placeholders(await onDisk(file));

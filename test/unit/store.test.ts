@@ -243,6 +243,66 @@ describe.each(STORES)('%s', (_kind, make) => {
     });
   });
 
+  describe(' positions', () => {
+    /** Each listed record's position, in the list's order. */
+    const positions = (store: Store, collection: string) =>
+      store.list(collection).map((record) => store.position(collection, String(record.id)));
+    const rising = (numbers: (number | undefined)[]) =>
+      numbers.every((n, i) => n !== undefined && (i === 0 || n > numbers[i - 1]!));
+
+    test('rise along the list, placeholders first, and stay while their record does', () => {
+      const store = withPlaceholders(make(), 3);
+      store.put('/p1', 'a', { id: 'a' });
+      store.put('/p1', 'b', { id: 'b' });
+      const before = positions(store, '/p1');
+      expect(rising(before)).toBe(true);
+      store.put('/p1', '/p1-1', { id: '/p1-1', name: 'changed' });
+      store.put('/p1', 'a', { id: 'a', name: 'changed' });
+      store.delete('/p1', '/p1-0');
+      store.delete('/p1', 'b');
+      store.put('/p1', 'c', { id: 'c' });
+      const after = positions(store, '/p1');
+      expect(ids(store, '/p1')).toEqual(['/p1-1', '/p1-2', 'a', 'c']);
+      expect(after.slice(0, 3)).toEqual(before.slice(1, 4));
+      expect(rising(after)).toBe(true);
+      expect(after[3]).toBeGreaterThan(before[4]!);
+    });
+
+    test('a record deleted and written again stands above every other, never where it stood', () => {
+      const store = withPlaceholders(make(), 3);
+      store.put('/p1', 'a', { id: 'a' });
+      store.put('/p1', 'b', { id: 'b' });
+      const before = positions(store, '/p1');
+      store.delete('/p1', '/p1-0');
+      store.delete('/p1', 'a');
+      store.put('/p1', 'a', { id: 'a' });
+      store.put('/p1', '/p1-0', { id: '/p1-0' });
+      expect(ids(store, '/p1')).toEqual(['/p1-1', '/p1-2', 'b', 'a', '/p1-0']);
+      const after = positions(store, '/p1');
+      expect(rising(after)).toBe(true);
+      expect(after[3]).toBeGreaterThan(Math.max(...(before as number[])));
+    });
+
+    test('none for a record it does not hold, or holds no more', () => {
+      const store = withPlaceholders(make());
+      store.put('/p1', 'a', { id: 'a' });
+      store.delete('/p1', 'a');
+      store.delete('/p1', '/p1-0');
+      expect([store.position('/p1', 'a'), store.position('/p1', '/p1-0'), store.position('/p1', 'x')]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(store.position('/q', 'a')).toBeUndefined();
+    });
+
+    test('a restore gives its records positions that rise in its order', () => {
+      const store = withPlaceholders(make());
+      store.restore({ '/p1': [{ id: 'z' }, { id: 'y' }, { id: 'x' }] }, byId);
+      expect(rising(positions(store, '/p1'))).toBe(true);
+    });
+  });
+
   describe(' versions', () => {
     test('a collection’s version changes with each put and each delete of a record there, and only then', () => {
       const store = withPlaceholders(make());
