@@ -1,6 +1,7 @@
 // Every refusal is an answer the contract documents: the mock's own problem for a routed request becomes the
 // operation's documented response for that status (its media type, a body that fits its schema), and only
 // where the operation documents nothing fitting does the mock's own problem+json go out.
+import { bodyKind } from '../http/body-kind.js';
 import type { Refusal } from '../journal/call-record.js';
 import type { IHttpOperation, IHttpOperationResponse, IMediaTypeContent } from '@stoplight/types';
 import type { BodyGenerator } from '../generate/generate-body.js';
@@ -116,7 +117,10 @@ export function shapeRefusal(
   const body =
     content?.schema && exampleKey === undefined
       ? withReasons(checks, rendered.body, own, status, content, request.operation)
-      : rendered.body;
+      : rendered.body === undefined && content && bodyKind(content.mediaType).kind === 'json'
+        ? // JSON documented with no schema and no example takes any body: the mock's problem says why.
+          { ...own, status }
+        : rendered.body;
   // A body our problem's fields went into is no longer the example it was copied from.
   const { example, ...made } = rendered;
   return {

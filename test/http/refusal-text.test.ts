@@ -44,6 +44,14 @@ describe('a documented application/problem+json refusal', () => {
     expect(typeof (body as { type: unknown }).type).toBe('string');
   });
 
+  test.each([PROBLEM, 'application/json'])(
+    'documented with no schema nor example (%s) is the problem',
+    async (type) => {
+      const body = await refusalOf('{}', '', type);
+      expect(body).toMatchObject({ title: expect.any(String), status: 400, detail: REASON });
+    },
+  );
+
   test('of a schema that allows no field is the documented body', async () => {
     const body = await refusalOf('schema: { type: object, additionalProperties: false }', '', PROBLEM);
     expect(body).toEqual({});

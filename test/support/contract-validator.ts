@@ -94,6 +94,8 @@ export function createContractValidator(path: string): ContractValidator {
       const mediaType = contentType?.split(';')[0]?.trim();
       if (!mediaType || !(mediaType in content))
         return [`${operationId} ${status}: media type ${mediaType} is not one of ${Object.keys(content).join(', ')}`];
+      // A media type documented with no schema takes any body.
+      if (document.swagger === undefined && (content[mediaType] as Json | null)?.schema === undefined) return [];
       const fn = compile(
         document.swagger === undefined
           ? `${responsePointer}/content/${escape(mediaType)}/schema`
@@ -116,6 +118,7 @@ export function createContractValidator(path: string): ContractValidator {
         return [
           `${operationId} request: media type ${mediaType} is not one of ${Object.keys(requestBody.content ?? {}).join(', ')}`,
         ];
+      if ((requestBody.content[mediaType] as Json | null)?.schema === undefined) return [];
       const fn = compile(`${pointer}/content/${escape(mediaType)}/schema`);
       return fn(body) ? [] : errorsOf(fn).map((e) => `${operationId} request: ${e}`);
     },
