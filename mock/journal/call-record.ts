@@ -43,6 +43,17 @@ export interface CallRecord {
    * the journal keeps (`journalBodyLimit`) is the first characters of its text, a string: see `truncated`.
    */
   body?: unknown;
+  /**
+   * Set only for a form the mock parsed (`body` its fields): its urlencoded text as sent, for whatever sends it
+   * again (the HAR export, the inspector's curl, the Pact), since the fields lose `%20` against `+` and the order
+   * of repeated names. Not set on a cut body (`truncated`), which is its text already.
+   */
+  bodyText?: string;
+  /**
+   * Set only when `body` is a string that was sent as JSON (a JSON string: `body` `hello`, sent as `"hello"`):
+   * send it again as `JSON.stringify(body)`. A string without it was sent as text; any other value is JSON.
+   */
+  bodyJson?: true;
   /** Set only when `body` was cut: the body is then the start of its text, and `bytes` the size received. */
   truncated?: { bytes: number };
   /**
@@ -54,7 +65,14 @@ export interface CallRecord {
    * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
    * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
    */
-  response: { status: number; headers: Record<string, string>; body?: unknown; truncated?: { bytes: number } };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    body?: unknown;
+    /** Set only when `body` is a string sent as JSON, `"hello"` (see `bodyJson` above). */
+    bodyJson?: true;
+    truncated?: { bytes: number };
+  };
   /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
   violations: Violation[];
   /** Set only when the request broke the contract in more than the 100 ways kept: how many there were. */
@@ -121,13 +139,16 @@ export interface CallFilter {
 /** A call to record: what the journal does not add itself. */
 export interface NewCall extends Omit<
   CallRecord,
-  'id' | 'time' | 'truncated' | 'response' | 'violationCount' | 'answeredBy'
+  'id' | 'time' | 'bodyText' | 'bodyJson' | 'truncated' | 'response' | 'violationCount' | 'answeredBy'
 > {
   /** @default 'mock' */
   answeredBy?: AnsweredBy;
   /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
   bodyBytes?: number;
-  /** The body's text as received, when it was JSON: kept instead of serialising `body` again. */
+  /**
+   * The body's text as received, when it was JSON: kept instead of serialising `body` again. (A form's text
+   * is read from its fields: http/request-body.ts `formText`.)
+   */
   bodyText?: string;
   /** How many violations there were, when the validator listed fewer (see `violations`). */
   violationCount?: number;

@@ -91,8 +91,8 @@ export class Journal implements BudgetHolder {
     if (this.#closed) return id;
     if (this.#size === this.limit) this.dropOldest();
     const kept = keepCall(number, call, this.#bodyLimit);
-    // A body sent as JSON text was parsed from that text: listeners read it as it is, not parsed again.
-    this.#keep(kept, call.bodyText === undefined ? NOT_PARSED : call.body);
+    // A body sent as JSON or form text was parsed from that text: listeners read it as it is, not parsed again.
+    this.#keep(kept, call.bodyText === undefined && kept.body?.sent !== 'form' ? NOT_PARSED : call.body);
     this.#share?.kept(kept);
     return id;
   }

@@ -1,15 +1,7 @@
 // How the journal keeps one call: bodies as text up to a size, violations capped, and what it is charged.
 import { capViolations, MAX_VIOLATIONS, type Violation } from '../http/problems.js';
 import type { CallRecord, NewCall } from './call-record.js';
-import { copyText, utf8Length } from '../lib/bytes.js';
-
-/** A body as the journal keeps it: its text, and whether that text is JSON to parse back when handed out. */
-interface KeptBody {
-  text: string;
-  json: boolean;
-  /** The size of the whole body in bytes, when `text` is only its start. */
-  cutFrom?: number;
-}
+import { keepBody, keepRequestBody, partBody, readBody, readRequestBody, type KeptBody } from './kept-body.js';
 
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
 export interface Kept extends Pick<
@@ -53,7 +45,7 @@ const ENTRY_COST = 40;
 /** Keeps a call: its bodies as text cut at `bodyLimit` characters, at most 100 violations, and its cost. */
 export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept {
   const { response, violations } = call;
-  const body = keepBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
+  const body = keepRequestBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
   const responseBody =
     response.partOf === undefined
       ? keepBody(response.body, bodyLimit, response.text)
@@ -95,7 +87,7 @@ export function copyOf(kept: Kept): CallRecord {
     pathParams: { ...kept.pathParams },
     query: structuredClone(kept.query),
     headers: structuredClone(kept.headers),
-    body: readBody(kept.body),
+    body: requestBodyOf(kept),
     responseHeaders: { ...kept.responseHeaders },
     responseBody: readBody(kept.responseBody),
     violations: kept.violations.map((v) => ({ ...v })),
@@ -112,8 +104,9 @@ export function copyOf(kept: Kept): CallRecord {
  */
 export function viewOf(kept: Kept, parsed: unknown = NOT_PARSED): CallRecord {
   const view = new CallView(kept);
-  // The body as the request's JSON text was parsed already: what reading the kept text would give, unless cut.
-  if (parsed !== NOT_PARSED && kept.body?.json && kept.body.cutFrom === undefined) view.useBody(parsed);
+  // The body as the request's JSON or form text was parsed already: what reading the kept text gives, unless cut.
+  const read = kept.body !== undefined && (kept.body.json || kept.body.sent === 'form');
+  if (parsed !== NOT_PARSED && read && kept.body!.cutFrom === undefined) view.useBody(parsed);
   return view as unknown as CallRecord;
 }
 
@@ -191,8 +184,18 @@ class CallView {
   }
 
   get body(): unknown {
-    if (this.#body === UNREAD) this.#body = readBody(this.#kept.body);
+    if (this.#body === UNREAD) this.#body = requestBodyOf(this.#kept);
     return this.#body;
+  }
+
+  /** A form's text as sent (see CallRecord.bodyText): read from the kept call, never kept apart. */
+  get bodyText(): string | undefined {
+    return this.#kept.body?.sent === 'form' ? this.#kept.body.text : undefined;
+  }
+
+  /** Whether a string body was sent as JSON (see CallRecord.bodyJson). */
+  get bodyJson(): true | undefined {
+    return this.#kept.body?.sent === 'json' || undefined;
   }
 
   /** Reads the body as `body`, the value its kept text was made from (see {@link viewOf}). */
@@ -231,9 +234,14 @@ class ResponseView {
     return this.#body;
   }
 
+  /** Whether a string body was sent as JSON (see CallRecord.bodyJson). */
+  get bodyJson(): true | undefined {
+    return this.#kept.responseBody?.sent === 'json' || undefined;
+  }
+
   toJSON(): CallRecord['response'] {
-    const { status, headers, body, truncated } = this;
-    return { status, headers, body, ...(truncated ? { truncated } : {}) };
+    const { status, headers, body, truncated, bodyJson } = this;
+    return { status, headers, body, ...(bodyJson ? { bodyJson } : {}), ...(truncated ? { truncated } : {}) };
   }
 }
 
@@ -260,12 +268,15 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
     query: parts.query,
     headers: parts.headers,
     body: parts.body,
+    ...(kept.body?.sent === 'form' ? { bodyText: kept.body.text } : {}),
+    ...(kept.body?.sent === 'json' ? { bodyJson: true as const } : {}),
     ...(kept.body?.cutFrom === undefined ? {} : { truncated: { bytes: kept.body.cutFrom } }),
     ...(kept.bodyEncoding === undefined ? {} : { bodyEncoding: kept.bodyEncoding }),
     response: {
       status: kept.status,
       headers: parts.responseHeaders,
       body: parts.responseBody,
+      ...(kept.responseBody?.sent === 'json' ? { bodyJson: true as const } : {}),
       ...(kept.responseBody?.cutFrom === undefined ? {} : { truncated: { bytes: kept.responseBody.cutFrom } }),
     },
     violations: parts.violations,
@@ -278,55 +289,10 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
   };
 }
 
-/**
- * A body as text: a string as it is, anything else as JSON (`text` when it is already serialised). Past
- * `limit` characters only the start is kept, with the size of the whole (`bytes` when known, as received).
- */
-function keepBody(value: unknown, limit: number, text?: string, bytes?: number): KeptBody | undefined {
-  if (value === undefined) return undefined;
-  const serialised = typeof value === 'string' ? undefined : (text ?? serialise(value));
-  // What cannot be serialised (a circular body an app the mock is mounted in parsed) is kept as plain text.
-  const json = serialised !== undefined;
-  const whole = serialised ?? (typeof value === 'string' ? value : String(value));
-  if (whole.length <= limit) return { text: whole, json };
-  return { text: detach(whole, limit), json, cutFrom: bytes ?? utf8Length(whole) };
-}
-
-/** The start of a body too large to hold (`bytes` in all), kept as text cut at `limit` characters. */
-function partBody(start: string, limit: number, bytes: number): KeptBody {
-  return { text: start.length <= limit ? start : detach(start, limit), json: false, cutFrom: bytes };
-}
-
-function readBody(body: KeptBody | undefined): unknown {
-  if (body === undefined) return undefined;
-  if (!body.json || body.cutFrom !== undefined) return body.text;
-  try {
-    return JSON.parse(body.text);
-  } catch {
-    return body.text; // never the reason a journal cannot be read
-  }
-}
-
-/** A body someone else parsed (an app the mock is mounted in) may not be JSON: `undefined` then. */
-function serialise(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The first `length` characters of `text` as a string of their own: a plain slice would keep the whole text
- * alive behind it. A surrogate pair is not cut in two.
- */
-function detach(text: string, length: number): string {
-  const end = length > 0 && isHighSurrogate(text.charCodeAt(length - 1)) ? length - 1 : length;
-  return copyText(text.slice(0, end));
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
+/** A kept call's request body as handed out: a form's fields read in the charset its Content-Type names. */
+function requestBodyOf(kept: Kept): unknown {
+  const type = kept.headers['content-type'];
+  return readRequestBody(kept.body, Array.isArray(type) ? type[0] : type);
 }
 
 /** What a kept call costs, in bytes: its texts (a character a byte) and the objects around them. */

@@ -181,8 +181,9 @@ export class CallTally {
     if (this.#seen.get(shape)) return;
     this.#seen.set(shape, true);
     const kept = copyOfCall(call);
-    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs.
-    this.#shapeBytes += JSON.stringify([kept.body, kept.response.body])?.length ?? 0;
+    // Its bodies are at most the journal's body limit each; their text is most of what a copy weighs (a form's
+    // twice: its fields, and its text as sent).
+    this.#shapeBytes += (JSON.stringify([kept.body, kept.response.body])?.length ?? 0) + (kept.bodyText?.length ?? 0);
     this.#shapes.push(kept);
   }
 

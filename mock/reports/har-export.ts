@@ -14,12 +14,12 @@ export interface HarCreator {
 type NameValue = { name: string; value: string };
 
 /**
- * A HAR 1.2 log of calls, one entry each. Bodies are text (a JSON body as JSON text, a form as its urlencoded
- * text with its fields as `params`, as browsers write it); a body the journal cut is its start, with
- * `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`) has status 0 and
- * `_fault`; `_operationId`, `_violations` and `_answeredBy` (`mock`, `proxy`, `fallback`, `prefer`, `override`)
- * say what the mock made of it (HAR allows fields starting `_`).
- * `time` and `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
+ * A HAR 1.2 log of calls, one entry each. Bodies are text as they were sent: a JSON body as JSON text (a JSON
+ * string with its quotes), a form as the urlencoded text sent with its fields as `params`, as browsers write it;
+ * a body the journal cut is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`)
+ * has status 0 and `_fault`; `_operationId`, `_violations` and `_answeredBy` (`mock`, `proxy`, `fallback`,
+ * `prefer`, `override`) say what the mock made of it (HAR allows fields starting `_`). `time` and
+ * `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
  * @example toHar(journal.list(), { name: 'membership-mock', version: '0.1.0' }, 'localhost:4010')
  */
 export function toHar(calls: CallRecord[], creator: HarCreator, host: string): object {
@@ -52,11 +52,11 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
   const queryString = pairs(call.query);
   const search = new URLSearchParams(queryString.map(({ name, value }): [string, string] => [name, value])).toString();
   const requestType = first(call.headers['content-type']) ?? 'application/octet-stream';
-  // A form's fields (what the journal keeps) go back to the urlencoded text they came as, and are listed as params.
+  // A form's fields are listed as params; its text is the one sent, else made again from its fields.
   const form = bodyKind(requestType).kind === 'form' && isFields(call.body) ? call.body : undefined;
-  const body = form ? formBodyText(form) : textOf(call.body);
+  const body = call.bodyText ?? (form ? formBodyText(form) : textOf(call.body, call.bodyJson));
   const { response } = call;
-  const answered = textOf(response.body);
+  const answered = textOf(response.body, response.bodyJson);
   const responseType = responseHeader(call, 'content-type') ?? '';
   return {
     startedDateTime: call.time,
@@ -112,10 +112,10 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
   };
 }
 
-/** A body as HAR's text: a string as it is, anything else as JSON. */
-function textOf(body: unknown): string | undefined {
+/** A body as HAR's text: a string as it is (unless it was sent as JSON: then quoted), anything else as JSON. */
+function textOf(body: unknown, json: boolean | undefined): string | undefined {
   if (body === undefined) return undefined;
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  return typeof body === 'string' && !json ? body : JSON.stringify(body);
 }
 
 /** The bytes a body's text stands for: as many as its UTF-8, or as its base64 spells. */

@@ -176,8 +176,9 @@ function interactionOf(call: CallRecord, plan: OperationPlan, tellApart: TellApa
       })`
     : '';
   const requestType = header(call.headers, 'content-type');
-  // A form is written as the text a verifier sends (the journal keeps its fields), never as JSON beside its type.
-  const sent = bodyKind(requestType).kind === 'form' ? formBodyText(call.body) : call.body;
+  // A form is written as the text a verifier sends (as it was sent, else made from its fields), never as JSON
+  // beside its type. A JSON string stays a JSON value (`"body": "hello"`), as Pact's own files write one.
+  const sent = bodyKind(requestType).kind === 'form' ? (call.bodyText ?? formBodyText(call.body)) : call.body;
   const responseType = responseHeader(call, 'content-type');
   const response = plan.responses.lookup(call.response.status);
   // Which of several documented media types answers is the request's Accept: a verifier sends it too.

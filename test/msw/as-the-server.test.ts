@@ -7,7 +7,7 @@ import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { expect, test } from 'vitest';
-import { createApp, DEFAULT_CONTRACT, loadContract } from '../../mock/index.js';
+import { createApp, DEFAULT_CONTRACT, loadContract, type CallRecord } from '../../mock/index.js';
 import { createHandlers } from '../../mock/msw.js';
 
 const API = 'https://membership.test';
@@ -134,5 +134,51 @@ test('a raw body keeps a leading byte order mark, as the server keeps it', async
     expect((await fetch(`${API}/uploads`, { method: 'POST', headers, body: bytes })).status).toBe(204);
     expect(mock.calls()[0]?.body).toBe('\uFEFFAB');
     expect(mock.calls()[0]?.body).toBe(app.calls()[0]?.body);
+  });
+});
+
+/** A contract that takes a JSON string and a form. */
+const NOTES = {
+  openapi: '3.0.3',
+  info: { title: 'Notes', version: '1' },
+  paths: {
+    '/notes': {
+      post: {
+        operationId: 'addNote',
+        requestBody: { content: { 'application/json': { schema: { type: 'string' } } } },
+        responses: { '204': { description: 'kept' } },
+      },
+    },
+    '/login': {
+      post: {
+        operationId: 'login',
+        requestBody: {
+          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+        },
+        responses: { '204': { description: 'signed in' } },
+      },
+    },
+  },
+};
+
+test('a JSON string body and a form body are journaled with their text as sent, as the server journals them', async () => {
+  const mock = await createHandlers({ contract: NOTES, seed: 7, baseUrl: API });
+  const app = createApp(mock.contract, { seed: 7 });
+  const sent: [string, string, string][] = [
+    ['/notes', 'application/json', '"hello"'],
+    ['/login', 'application/x-www-form-urlencoded', 'user=bob%20smith&tag=a&x=%26&tag=b'],
+  ];
+  for (const [path, type, body] of sent) await request(app.app).post(path).set('Content-Type', type).send(body);
+  await withHandlers(mock.handlers, async () => {
+    for (const [path, type, body] of sent) {
+      const res = await fetch(`${API}${path}`, { method: 'POST', headers: { 'Content-Type': type }, body });
+      expect(res.status).toBe(204);
+    }
+    const texts = (calls: CallRecord[]) => calls.map((c) => [c.body, c.bodyJson, c.bodyText]);
+    expect(texts(mock.calls())).toEqual([
+      ['hello', true, undefined],
+      [{ user: 'bob smith', tag: ['a', 'b'], x: '&' }, undefined, sent[1]![2]],
+    ]);
+    expect(texts(mock.calls())).toEqual(texts(app.calls()));
   });
 });

@@ -8,6 +8,8 @@ interface RecordedCall {
   query?: Record<string, string | string[]>;
   headers?: Record<string, string | string[]>;
   body?: unknown;
+  bodyText?: string;
+  bodyJson?: true;
   bodyEncoding?: 'base64';
 }
 const moduleUrl = new URL('../../mock/inspector/assets/curl.js', import.meta.url).href;
@@ -46,6 +48,25 @@ describe('toCurl', () => {
       body: { a: '1 2', b: ['x', 'y'] },
     };
     expect(toCurl(call, ORIGIN)).toContain(`--data-raw 'a=1+2&b=x&b=y'`);
+  });
+
+  test('sends a form as the text it was sent as, when the journal kept it', () => {
+    const call = {
+      method: 'POST',
+      path: '/p',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: { a: '1 2', b: ['x', 'y'] },
+      bodyText: 'b=x&a=1%202&b=y',
+    };
+    expect(toCurl(call, ORIGIN)).toContain(`--data-raw 'b=x&a=1%202&b=y'`);
+  });
+
+  test('sends a string sent as JSON as JSON, quotes included, and a text body as it is', () => {
+    const headers = { 'content-type': 'application/json' };
+    expect(toCurl({ method: 'POST', path: '/p', headers, body: 'hello', bodyJson: true }, ORIGIN)).toContain(
+      `--data-raw '"hello"'`,
+    );
+    expect(toCurl({ method: 'POST', path: '/p', headers: {}, body: 'hello' }, ORIGIN)).toContain(`--data-raw 'hello'`);
   });
 
   test('sends a path that starts with two slashes to the mock, never to the host it names', () => {

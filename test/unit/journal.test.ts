@@ -8,6 +8,8 @@ import {
   type Kept,
   type NewCall,
 } from '../../mock/journal/journal.js';
+import { parseForm } from '../../mock/http/body-kind.js';
+import { withFormText } from '../../mock/http/request-body.js';
 
 const call = (path: string, method = 'GET', operationId: string | null = 'op'): NewCall => ({
   operationId,
@@ -341,6 +343,36 @@ describe('Journal memory', () => {
     const [kept] = journal.list();
     expect(kept!.body).toEqual({ kind: 'pin' });
     expect(kept).not.toHaveProperty('truncated');
+  });
+
+  test('keeps a JSON string as its JSON text: read back as the string, marked as sent as JSON', () => {
+    const journal = new Journal(10);
+    const heard: CallRecord[] = [];
+    journal.subscribe((c) => heard.push(c));
+    const response = { status: 200, headers: {}, body: 'bye', text: '"bye"' };
+    journal.record({ ...call('/a', 'POST'), body: 'hello', bodyText: ' "hello"', response });
+    journal.record({ ...call('/b', 'POST'), body: 'hello', response: { ...response, text: 'bye' } });
+    const [json, text] = journal.list();
+    expect(json).toMatchObject({ body: 'hello', bodyJson: true, response: { body: 'bye', bodyJson: true } });
+    expect(text).toMatchObject({ body: 'hello', response: { body: 'bye' } });
+    expect(text).not.toHaveProperty('bodyJson');
+    expect(text!.response).not.toHaveProperty('bodyJson');
+    expect([heard[0]!.bodyJson, heard[0]!.response.bodyJson, heard[1]!.bodyJson]).toEqual([true, true, undefined]);
+    expect(JSON.parse(JSON.stringify(heard[0]))).toEqual(json);
+  });
+
+  test('keeps a form it was given the text of as that text: read back as its fields, the text beside them', () => {
+    const journal = new Journal(10, { bodyLimit: 20 });
+    const form = (text: string, charset = 'utf-8') => withFormText(parseForm(text, charset), text);
+    const latin1 = { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' };
+    journal.record({ ...call('/a', 'POST'), body: form('a=1%202&b=x&a=3') });
+    journal.record({ ...call('/b', 'POST'), headers: latin1, body: form('name=caf%E9', 'iso-8859-1') });
+    journal.record({ ...call('/c', 'POST'), body: form('user=a%20long%20name%20indeed'), bodyBytes: 29 });
+    const [plain, encoded, cut] = journal.list();
+    expect(plain).toMatchObject({ body: { a: ['1 2', '3'], b: 'x' }, bodyText: 'a=1%202&b=x&a=3' });
+    expect(encoded).toMatchObject({ body: { name: 'café' }, bodyText: 'name=caf%E9' });
+    expect(cut).toMatchObject({ body: 'user=a%20long%20name', truncated: { bytes: 29 } });
+    expect(cut).not.toHaveProperty('bodyText');
   });
 
   test('cuts a response body past its limit the same way, marking the response', () => {

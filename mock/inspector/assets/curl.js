@@ -41,9 +41,13 @@ export function toCurl(call, origin) {
   return parts.join(' ');
 }
 
-/** The body as it was sent: text as it is, form fields encoded again, anything else as JSON. */
+/**
+ * The body as it was sent: a form's `bodyText` when the journal kept it, text as it is (a string sent as JSON,
+ * `bodyJson`, quoted), form fields encoded again (a journal of an older mock), anything else as JSON.
+ */
 function bodyText(call) {
-  if (typeof call.body === 'string') return call.body;
+  if (typeof call.bodyText === 'string') return call.bodyText;
+  if (typeof call.body === 'string' && !call.bodyJson) return call.body;
   const type = [call.headers?.['content-type'] ?? ''].flat()[0];
   if (type.startsWith('application/x-www-form-urlencoded') && call.body !== null && typeof call.body === 'object') {
     return new URLSearchParams(
