@@ -192,6 +192,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
           headers: journalHeaders,
           body: head ? undefined : received.journal,
           ...(head || received.text === undefined ? {} : { text: received.text }),
+          ...(head || received.encoding === undefined ? {} : { bodyEncoding: received.encoding }),
           ...(partOf === undefined ? {} : { partOf }),
         },
         verdict.violationCount,
@@ -244,7 +245,9 @@ interface ReadAnswer {
   journal: unknown;
   /** A JSON body's text as it came: the journal keeps it instead of serialising the parsed body again. */
   text?: string;
-  /** The journal keeps only part of it (binary or too large): `partOf` says the whole size. */
+  /** Set when `journal` is bytes that are not text (an image), as base64. */
+  encoding?: 'base64';
+  /** Only part of it is kept (too large, or in a coding the mock cannot undo): `partOf` says the whole size. */
   cut: boolean;
 }
 
@@ -258,8 +261,11 @@ function readAnswer(answer: UpstreamAnswer): ReadAnswer {
   }
   if (answer.body.length === 0) return { body: undefined, checked: true, journal: undefined, cut: false };
   const bytes = decoded(answer.body, answer.headers['content-encoding']);
-  const text = bytes && textIn(bytes, type);
-  if (text === undefined) return { body: undefined, checked: bytes !== undefined, journal: '', cut: true };
+  if (bytes === undefined) return { body: undefined, checked: false, journal: '', cut: true };
+  const text = textIn(bytes, type);
+  // Bytes that are no text in their media type (an image) are kept as base64, as a request's are.
+  if (text === undefined)
+    return { body: undefined, checked: true, journal: bytes.toString('base64'), encoding: 'base64', cut: false };
   if (JSON_TYPE.test(type)) {
     try {
       const value = JSON.parse(text) as unknown;

@@ -130,8 +130,7 @@ export interface MockOptions {
   onStateChange?: (snapshot: () => StoreSnapshot) => void;
   /**
    * Hears a copy of every call recorded, in any session, just after it is recorded (before its answer is
-   * written): `startMock`'s `record` writes the proxied ones to a HAR file with it. A listener that throws loses
-   * nothing but its own turn.
+   * written), as the journal keeps it. A listener that throws loses nothing but its own turn.
    * @default none
    */
   onCall?: (call: CallRecord) => void;

@@ -51,10 +51,17 @@ export interface CallRecord {
    */
   bodyEncoding?: 'base64';
   /**
-   * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
+   * What the mock answered; a body cut like the request's says so in `truncated`, one of bytes that are not
+   * text (a backend's image) is base64 as the request's is (`bodyEncoding`). When no answer was sent
    * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
    */
-  response: { status: number; headers: Record<string, string>; body?: unknown; truncated?: { bytes: number } };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    body?: unknown;
+    truncated?: { bytes: number };
+    bodyEncoding?: 'base64';
+  };
   /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
   violations: Violation[];
   /** Set only when the request broke the contract in more than the 100 ways kept: how many there were. */
@@ -139,5 +146,7 @@ export interface NewCall extends Omit<
     text?: string;
     /** Set when `body` is only the start of the answer's body (a large proxied one): the whole size in bytes. */
     partOf?: number;
+    /** Set when `body` is bytes that are not text, as base64. */
+    bodyEncoding?: 'base64';
   };
 }
