@@ -35,7 +35,7 @@ import { counted } from './lib/counted.js';
 import { deepFreeze } from './lib/frozen-json.js';
 import type { StoreSnapshot } from './state/store.js';
 import { combineContracts, type Api, type CombinedContract } from './contract/combine-contracts.js';
-import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
+import { openHarRecorder, type HarRecorder } from './node/record-har.js';
 import { packageCreator } from './node/package-info.js';
 import { wholeCopyOfCall, type CallListener } from './journal/journal.js';
 
@@ -236,11 +236,11 @@ function recorderOf(file: string, host: string, logger: Logger): HarRecorder {
   return openHarRecorder(file, {
     creator: packageCreator(),
     host,
-    onFull: () =>
-      logger.warn(`the recording ${file} reached ${RECORD_BYTES} bytes: later calls are not recorded.`, {
-        event: 'record',
-        file,
-      }),
+    onFull: (bound) =>
+      logger.warn(
+        `the recording ${file} reached ${bound}, what POST /__mock/har takes: later calls are not recorded.`,
+        { event: 'record', file },
+      ),
   });
 }
 

@@ -283,7 +283,9 @@ export interface ServerOptions extends MockOptions {
   redis?: string;
   /**
    * A HAR file the calls the real backend answered (`proxy`) are written to as they happen, secrets redacted
-   * unless `journalSecrets`: `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start.
+   * unless `journalSecrets`, bodies whole as the proxy read them (an answer up to 1 MiB, a request up to
+   * `bodyLimit`): `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start; it stops growing
+   * at what `POST /__mock/har` takes (32 MiB, 10,000 entries).
    * @default none
    */
   record?: string;

@@ -19,6 +19,11 @@ export const LISTED_REFUSALS = 100;
 
 /** The most entries a HAR may have: past it, the whole document is refused and nothing is set. */
 export const MAX_HAR_ENTRIES = 10_000;
+/**
+ * The largest HAR `POST /__mock/har` reads, in bytes: a browser's HAR holds the page's own files too, so room for
+ * a long session's worth. A recording (`--record`) stops growing at it, so the mock takes every one it writes.
+ */
+export const MAX_HAR_BYTES = 32 * 1024 * 1024;
 /** Why a HAR past {@link MAX_HAR_ENTRIES} is refused (413), whoever counts its entries. */
 export const TOO_MANY_HAR_ENTRIES = `the HAR has more than ${MAX_HAR_ENTRIES} entries; at most ${MAX_HAR_ENTRIES} are read (export fewer, or split it)`;
 
