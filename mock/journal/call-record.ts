@@ -134,6 +134,8 @@ export interface NewCall extends Omit<
   answeredBy?: AnsweredBy;
   /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
   bodyBytes?: number;
+  /** Set when `body` is only the start of the request's body (one streamed through to the upstream): its size. */
+  bodyPartOf?: number;
   /** The body's text as received, when it was JSON: kept instead of serialising `body` again. */
   bodyText?: string;
   /** How many violations there were, when the validator listed fewer (see `violations`). */

@@ -55,7 +55,10 @@ const ENTRY_COST = 40;
 /** Keeps a call: its bodies as text cut at `bodyLimit` characters, at most 100 violations, and its cost. */
 export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept {
   const { response, violations } = call;
-  const body = keepBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
+  const body =
+    call.bodyPartOf === undefined
+      ? keepBody(call.body, bodyLimit, call.bodyText, call.bodyBytes)
+      : partBody(String(call.body ?? ''), bodyLimit, call.bodyPartOf);
   const responseBody =
     response.partOf === undefined
       ? keepBody(response.body, bodyLimit, response.text, base64Bytes(response))

@@ -554,6 +554,25 @@ describe("recording: the backend's answers kept for a run without it", () => {
     ]);
   });
 
+  test('--record keeps a body passed through up to --body-limit whole, and marks a longer one cut', async () => {
+    const up = await upstream((_req, res) => res.writeHead(204).end());
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const mock = await mockBefore(up.url, { record: file, bodyLimit: 32_768 });
+    const [whole, long] = ['a'.repeat(20_000), 'b'.repeat(40_000)];
+    for (const body of [whole, long])
+      await fetch(`${mock.url}/uploads`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect(up.received.map((r) => r.body.length)).toEqual([20_000, 40_000]);
+    expect(mock.calls().map((c) => c.truncated)).toEqual([{ bytes: 20_000 }, { bytes: 40_000 }]);
+
+    type Entry = { request: { postData: { text: string; _truncated?: unknown } } };
+    const entries = (JSON.parse(await readFile(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
+    const [first, second] = entries.map((e) => e.request.postData);
+    expect(first!.text === whole && first!._truncated === undefined).toBe(true);
+    expect(second!._truncated).toEqual({ bytes: 40_000 });
+    expect(second!.text === long.slice(0, 32_768)).toBe(true);
+  });
+
   test('recordState keeps what the backend listed, so the mock serves it when the backend is gone', async () => {
     const up = await startUpstream(partialBackend, '/api');
     const mock = await mockBefore({ url: up.url, recordState: true });
