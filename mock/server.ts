@@ -35,9 +35,9 @@ import { counted } from './lib/counted.js';
 import { deepFreeze } from './lib/frozen-json.js';
 import type { StoreSnapshot } from './state/store.js';
 import { combineContracts, type Api, type CombinedContract } from './contract/combine-contracts.js';
-import { openHarRecorder, RECORD_BYTES, type HarRecorder } from './node/record-har.js';
+import { openHarRecorder, type HarRecorder } from './node/record-har.js';
 import { packageCreator } from './node/package-info.js';
-import type { CallRecord } from './journal/journal.js';
+import { wholeCopyOfCall, type CallListener } from './journal/journal.js';
 
 /**
  * How long a request's line and headers may take to arrive, and the whole request with its body (see ServerOptions).
@@ -144,7 +144,6 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   // A process's streams, batched, unless the caller named a sink.
   const logTo = rest.logTo ?? processSink();
   const recorder = record ? recorderOf(record, host, createLogger(rest.log ?? 'off', logTo)) : undefined;
-  const onCall = recorder ? withRecorder(recorder, rest.onCall) : rest.onCall;
   // Each API's own backend, given with its contract (ContractEntry.proxy), beside those given by name.
   const proxies = {
     ...Object.fromEntries((apis ?? []).flatMap((a) => (a.proxy ? [[a.name, a.proxy]] : []))),
@@ -154,7 +153,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
     if (api.proxy && rest.proxies?.[api.name] !== undefined)
       throw new TypeError(`${api.name} has a backend in its contracts entry and another in proxies: give one.`);
   // `today` is read once: the fixtures are completed as of the day the mock's placeholders are read.
-  const mockOptions = { ...rest, ...(rest.asOf && { asOf: pinAsOf(rest.asOf) }), logTo, onCall, proxies };
+  const mockOptions = { ...rest, ...(rest.asOf && { asOf: pinAsOf(rest.asOf) }), logTo, proxies };
   const collections = inferCollections(contract.operations);
   // Fixtures read from a file are the mock's own: frozen, every session's store (and every reset) keeps them as
   // they are, without a copy each.
@@ -169,6 +168,7 @@ export async function startMock<Ops = UntypedOperations>(options: ServerOptions 
   try {
     const allowedHosts = withListeningHost(mockOptions.allowedHosts ?? [], host);
     mock = createApp<Ops>(contract, { ...mockOptions, allowedHosts, state: fixtures, store });
+    if (recorder) contextOfApp(mock).callListeners.add(recording(recorder));
   } catch (error) {
     store?.close();
     recorder?.close();
@@ -236,19 +236,21 @@ function recorderOf(file: string, host: string, logger: Logger): HarRecorder {
   return openHarRecorder(file, {
     creator: packageCreator(),
     host,
-    onFull: () =>
-      logger.warn(`the recording ${file} reached ${RECORD_BYTES} bytes: later calls are not recorded.`, {
-        event: 'record',
-        file,
-      }),
+    onFull: (bound) =>
+      logger.warn(
+        `the recording ${file} reached ${bound}, what POST /__mock/har takes: later calls are not recorded.`,
+        { event: 'record', file },
+      ),
   });
 }
 
-/** A call listener that writes the calls the real backend answered to the recording, then calls `next`. */
-function withRecorder(recorder: HarRecorder, next?: (call: CallRecord) => void): (call: CallRecord) => void {
+/**
+ * The call listener that writes the calls the real backend answered to the recording, their bodies as the proxy
+ * read them (not cut at the journal's limit); a call another replica served, as its journal has it.
+ */
+function recording(recorder: HarRecorder): CallListener {
   return (call) => {
-    if (call.answeredBy === 'proxy') recorder.add(call);
-    next?.(call);
+    if (call.answeredBy === 'proxy') recorder.add(wholeCopyOfCall(call) ?? call);
   };
 }
 

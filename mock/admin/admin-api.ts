@@ -12,7 +12,7 @@ import { createJsonReader, type BodyReader } from '../handler/parse-body.js';
 import { writeAnswer } from '../handler/send-reply.js';
 import { storeUnavailable } from '../handler/store-unavailable.js';
 import { createStreamingJsonReader } from '../handler/stream-json.js';
-import { MAX_HAR_ENTRIES, TOO_MANY_HAR_ENTRIES } from '../respond/har-import.js';
+import { MAX_HAR_BYTES, MAX_HAR_ENTRIES, TOO_MANY_HAR_ENTRIES } from '../respond/har-import.js';
 import { MAX_STATE_RECORDS, tooManyRecords } from '../instance/replace-state.js';
 import type { MockContext } from '../instance/mock-context.js';
 import { callNumber, notACallId, type CallFilter } from '../journal/journal.js';
@@ -38,8 +38,6 @@ import type { Unavailable } from '../instance/replication.js';
 import { refusal, STATE_BODY_LIMIT, stateEndpoints, type RefusalKind } from './state-endpoints.js';
 
 const ADMIN_BODY_LIMIT = 262_144;
-/** A HAR a browser saved holds the page's own files too: room for a long session's worth. */
-const HAR_BODY_LIMIT = 32 * 1024 * 1024;
 /**
  * Endpoints that take larger bodies, read piece by piece as they arrive (see stream-json.ts): a whole state
  * (see STATE_BODY_LIMIT), a HAR, whose entries are counted as they come.
@@ -56,8 +54,8 @@ const LARGE_BODIES: Record<string, BodyReading> = {
     }),
   },
   'POST /har': {
-    bodyLimit: HAR_BODY_LIMIT,
-    readBody: createStreamingJsonReader(HAR_BODY_LIMIT, {
+    bodyLimit: MAX_HAR_BYTES,
+    readBody: createStreamingJsonReader(MAX_HAR_BYTES, {
       paths: ['$.log.entries.*'],
       max: MAX_HAR_ENTRIES,
       tooMany: TOO_MANY_HAR_ENTRIES,

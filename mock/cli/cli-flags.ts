@@ -76,7 +76,8 @@ Options:
   --proxy-only IDS       the only operationIds that go to the backend, comma-separated
   --no-proxy-passthrough answer 404/405 for requests no operation matches instead of forwarding them
   --record FILE          write the backend's answers to FILE as HAR as they happen (secrets redacted unless
-                         --journal-secrets); POST /__mock/har replays it without the backend
+                         --journal-secrets), bodies whole up to 1 MiB, at most 32 MiB; POST /__mock/har
+                         replays it without the backend
   --record-state         keep the records the backend created, listed or read as the mock's state (with
                          --state-file, a later run without the backend serves them)
   --admin-token T        protect /__mock/* with Authorization: Bearer T (or set MOCK_ADMIN_TOKEN);

@@ -51,6 +51,8 @@ export interface ContractExchange {
    * would hold U+FFFD where its bytes were (see CallRecord.bodyEncoding).
    */
   bodyBase64?: string;
+  /** Set when the body kept is only the start of the one sent (streamed through to the upstream): its size. */
+  bodyPartOf?: number;
   /** The fault the mock injected (see CallRecord.fault). */
   fault?: FaultKind;
   /** Who answered: the mock by default, else the test or the upstream (see CallRecord.answeredBy). */

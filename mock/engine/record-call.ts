@@ -80,6 +80,7 @@ export function recordCall(
     body: ex.unrecordableBody ?? ex.bodyBase64 ?? ex.body,
     bodyEncoding: ex.unrecordableBody === undefined && ex.bodyBase64 !== undefined ? 'base64' : undefined,
     bodyBytes: ex.bodyBytes,
+    bodyPartOf: ex.bodyPartOf,
     // The text as it came (a refused or unrecordable body has none to keep).
     bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : ex.sentJson(),
     response: answered === response.headers ? response : { ...response, headers: answered },

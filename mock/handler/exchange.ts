@@ -61,6 +61,7 @@ class OpenExchange implements Exchange {
   bodyRaw?: Buffer;
   unrecordableBody?: string;
   bodyBase64?: string;
+  bodyPartOf?: number;
   fault?: FaultKind;
   answeredBy?: AnsweredBy;
   fallback?: string;

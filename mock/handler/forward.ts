@@ -4,7 +4,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { HOP_BY_HOP, type ProxyRules } from '../respond/proxy-rules.js';
+import { CHECKED_BYTES, HOP_BY_HOP, type ProxyRules } from '../respond/proxy-rules.js';
 import type { Exchange } from './exchange.js';
 import { SESSION_COOKIE } from './guards/select-session.js';
 import { withoutCookie } from '../http/cookie-header.js';
@@ -51,9 +51,6 @@ export interface Forwarder {
    */
   close(): void;
 }
-
-/** The most bytes of an answer held to check it: a larger one is passed on as it arrives, its body unchecked. */
-export const CHECKED_BYTES = 1024 * 1024;
 
 /**
  * Makes the proxy's client for the upstream of `rules`: connections kept alive (a page's requests reuse them),

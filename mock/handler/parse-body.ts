@@ -129,7 +129,7 @@ function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
 }
 
 /** Raw bytes that are not UTF-8 text as base64 (see binaryBase64), with Buffer's encoder. */
-function base64OfBinary(bytes: Uint8Array): string | undefined {
+export function base64OfBinary(bytes: Uint8Array): string | undefined {
   return binaryBase64(bytes, (b) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'));
 }
 

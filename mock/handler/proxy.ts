@@ -21,6 +21,7 @@ import { bodyKind, UTF8 } from '../http/body-kind.js';
 import { sentContentType } from '../http/check-content-type.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
+import { base64OfBinary } from './parse-body.js';
 import { keepUpstreamRecords } from '../state/keep-upstream.js';
 import type { Exchange } from './exchange.js';
 
@@ -49,7 +50,9 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
   const forwarder = createForwarder(rules);
   // The upstream's answers are checked with schemas compiled once, a bounded number kept.
   const checks = new SchemaChecks();
-  const bodyLimit = context.options.journalBodyLimit;
+  // What is kept of a body passed through as it streams: as much as the mock reads of a request it routes, for
+  // the recording (and no less than the journal keeps).
+  const keptBytes = Math.max(context.options.bodyLimit, context.options.journalBodyLimit);
   /** The mock's own problem for an upstream that gave no answer (fallbacks off): 502 or 504. */
   const failed = (ex: Exchange, result: Extract<ForwardResult, { ok: false }>): void => {
     const kind: ProblemKind = result.failure.kind === 'timeout' ? 'upstreamTimeout' : 'upstreamUnreachable';
@@ -104,18 +107,21 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
         const detail = bodyNotForwarded(method);
         return finish(ex, problemReply(problem('bodyNotForwarded', detail, { instance: ex.path })));
       }
-      // The journal keeps the start of what was streamed through, as it keeps any body.
+      // The start of what was streamed through is kept, marked cut when more came.
       const sent: Buffer[] = [];
       let sentBytes = 0;
       req.on('data', (chunk: Buffer) => {
-        if (sentBytes < bodyLimit) sent.push(chunk.subarray(0, bodyLimit - sentBytes));
+        if (sentBytes < keptBytes) sent.push(chunk.subarray(0, keptBytes - sentBytes));
         sentBytes += chunk.length;
       });
       forwarder.forward(ex, { stream: req }, (result) => {
         if (sentBytes > 0) {
-          const text = Buffer.concat(sent).toString('utf8');
-          ex.body = text;
+          const start = Buffer.concat(sent);
+          ex.body = start.toString('utf8');
+          // Bytes that are no UTF-8 text (or a start cut inside a character) are kept as base64.
+          ex.bodyBase64 = base64OfBinary(start);
           ex.bodyBytes = sentBytes;
+          if (sentBytes > start.length) ex.bodyPartOf = sentBytes;
         }
         if (!result.ok) {
           if (!rules.fallsBackOnFailure) return failed(ex, result);
@@ -192,6 +198,7 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
           headers: journalHeaders,
           body: head ? undefined : received.journal,
           ...(head || received.text === undefined ? {} : { text: received.text }),
+          ...(head || received.encoding === undefined ? {} : { bodyEncoding: received.encoding }),
           ...(partOf === undefined ? {} : { partOf }),
         },
         verdict.violationCount,
@@ -244,7 +251,9 @@ interface ReadAnswer {
   journal: unknown;
   /** A JSON body's text as it came: the journal keeps it instead of serialising the parsed body again. */
   text?: string;
-  /** The journal keeps only part of it (binary or too large): `partOf` says the whole size. */
+  /** Set when `journal` is bytes that are not text (an image), as base64. */
+  encoding?: 'base64';
+  /** Only part of it is kept (too large, or in a coding the mock cannot undo): `partOf` says the whole size. */
   cut: boolean;
 }
 
@@ -258,8 +267,11 @@ function readAnswer(answer: UpstreamAnswer): ReadAnswer {
   }
   if (answer.body.length === 0) return { body: undefined, checked: true, journal: undefined, cut: false };
   const bytes = decoded(answer.body, answer.headers['content-encoding']);
-  const text = bytes && textIn(bytes, type);
-  if (text === undefined) return { body: undefined, checked: bytes !== undefined, journal: '', cut: true };
+  if (bytes === undefined) return { body: undefined, checked: false, journal: '', cut: true };
+  const text = textIn(bytes, type);
+  // Bytes that are no text in their media type (an image) are kept as base64, as a request's are.
+  if (text === undefined)
+    return { body: undefined, checked: true, journal: bytes.toString('base64'), encoding: 'base64', cut: false };
   if (JSON_TYPE.test(type)) {
     try {
       const value = JSON.parse(text) as unknown;

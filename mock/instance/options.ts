@@ -130,8 +130,7 @@ export interface MockOptions {
   onStateChange?: (snapshot: () => StoreSnapshot) => void;
   /**
    * Hears a copy of every call recorded, in any session, just after it is recorded (before its answer is
-   * written): `startMock`'s `record` writes the proxied ones to a HAR file with it. A listener that throws loses
-   * nothing but its own turn.
+   * written), as the journal keeps it. A listener that throws loses nothing but its own turn.
    * @default none
    */
   onCall?: (call: CallRecord) => void;
@@ -284,7 +283,9 @@ export interface ServerOptions extends MockOptions {
   redis?: string;
   /**
    * A HAR file the calls the real backend answered (`proxy`) are written to as they happen, secrets redacted
-   * unless `journalSecrets`: `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start.
+   * unless `journalSecrets`, bodies whole as the proxy read them (an answer up to 1 MiB, a request up to
+   * `bodyLimit`): `importHar` (or `POST /__mock/har`) replays them offline. Truncated at start; it stops growing
+   * at what `POST /__mock/har` takes (32 MiB, 10,000 entries).
    * @default none
    */
   record?: string;

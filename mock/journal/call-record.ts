@@ -62,7 +62,8 @@ export interface CallRecord {
    */
   bodyEncoding?: 'base64';
   /**
-   * What the mock answered; a body cut like the request's says so in `truncated`. When no answer was sent
+   * What the mock answered; a body cut like the request's says so in `truncated`, one of bytes that are not
+   * text (a backend's image) is base64 as the request's is (`bodyEncoding`). When no answer was sent
    * (`fault: "drop"`), `status` is 0 and `headers` empty: read `fault` first, 0 is no status.
    */
   response: {
@@ -72,6 +73,7 @@ export interface CallRecord {
     /** Set only when `body` is a string sent as JSON, `"hello"` (see `bodyJson` above). */
     bodyJson?: true;
     truncated?: { bytes: number };
+    bodyEncoding?: 'base64';
   };
   /** How the request broke the contract; empty for a valid request. At most 100: see `violationCount`. */
   violations: Violation[];
@@ -145,6 +147,8 @@ export interface NewCall extends Omit<
   answeredBy?: AnsweredBy;
   /** The size of the body as received, in bytes, when known (a cut body says it in `truncated`). */
   bodyBytes?: number;
+  /** Set when `body` is only the start of the request's body (one streamed through to the upstream): its size. */
+  bodyPartOf?: number;
   /**
    * The body's text as received, when it was JSON: kept instead of serialising `body` again. (A form's text
    * is read from its fields: http/request-body.ts `formText`.)
@@ -160,5 +164,7 @@ export interface NewCall extends Omit<
     text?: string;
     /** Set when `body` is only the start of the answer's body (a large proxied one): the whole size in bytes. */
     partOf?: number;
+    /** Set when `body` is bytes that are not text, as base64. */
+    bodyEncoding?: 'base64';
   };
 }

@@ -5,7 +5,7 @@ import { JournalBudget, type BudgetHolder } from './journal-budget.js';
 import { copyOf, keepCall, NOT_PARSED, viewOf, type Kept } from './kept-call.js';
 
 export type { Kept };
-export { copyOfCall } from './kept-call.js';
+export { copyOfCall, wholeCopyOfCall } from './kept-call.js';
 
 /** How a journal is made. */
 export interface JournalSettings {
@@ -35,8 +35,9 @@ export class JournalClosedError extends Error {
 
 /**
  * Hears each call recorded: `call` is a view of what the journal keeps (read it, do not keep or change it;
- * `copyOfCall(call)` hands out a copy to keep, made once a call however many listeners ask); `adopted`: another
- * replica served it. No closure is made per call: the view is all a listener gets.
+ * `copyOfCall(call)` hands out a copy to keep, made once a call however many listeners ask; `wholeCopyOfCall(call)`
+ * one with its bodies not cut at the journal's limit); `adopted`: another replica served it. No closure is made
+ * per call: the view is all a listener gets.
  */
 export type CallListener = (call: CallRecord, adopted?: boolean) => void;
 
@@ -92,7 +93,12 @@ export class Journal implements BudgetHolder {
     if (this.#size === this.limit) this.dropOldest();
     const kept = keepCall(number, call, this.#bodyLimit);
     // A body sent as JSON or form text was parsed from that text: listeners read it as it is, not parsed again.
-    this.#keep(kept, call.bodyText === undefined && kept.body?.sent !== 'form' ? NOT_PARSED : call.body);
+    this.#keep(
+      kept,
+      call.bodyText === undefined && kept.body?.sent !== 'form' ? NOT_PARSED : call.body,
+      'served',
+      call,
+    );
     this.#share?.kept(kept);
     return id;
   }
@@ -115,20 +121,21 @@ export class Journal implements BudgetHolder {
 
   /**
    * Keeps a call; `parsed`: its body as the handler parsed it, for listeners (else NOT_PARSED); `from`: served
-   * here, adopted from another replica, or adopted again (its listeners heard it already: not told again).
+   * here, adopted from another replica, or adopted again (its listeners heard it already: not told again);
+   * `call`: the call as it was given, when served here, for listeners that ask for its bodies whole.
    */
-  #keep(kept: Kept, parsed: unknown, from: 'served' | 'adopted' | 'heard' = 'served'): void {
+  #keep(kept: Kept, parsed: unknown, from: 'served' | 'adopted' | 'heard' = 'served', call?: NewCall): void {
     this.#ring[this.#next] = kept;
     this.#next = (this.#next + 1) % this.limit;
     this.#size++;
     this.#bytes += kept.cost;
     this.#budget.charge(this, kept.cost, kept.number);
     if (from === 'heard') return;
-    if (this.#observe || this.#listeners.size > 0) this.#tell(kept, parsed, from === 'adopted');
+    if (this.#observe || this.#listeners.size > 0) this.#tell(kept, parsed, from === 'adopted', call);
   }
 
-  #tell(kept: Kept, parsed: unknown, adopted: boolean): void {
-    const view = viewOf(kept, parsed);
+  #tell(kept: Kept, parsed: unknown, adopted: boolean, call: NewCall | undefined): void {
+    const view = viewOf(kept, parsed, call);
     if (this.#observe) this.#hear(this.#observe, view, adopted);
     for (const listener of this.#listeners.keys()) this.#hear(listener, view, adopted);
   }

@@ -1,6 +1,7 @@
 // How the journal keeps one call: bodies as text up to a size, violations capped, and what it is charged.
 import { capViolations, MAX_VIOLATIONS, type Violation } from '../http/problems.js';
 import type { CallRecord, NewCall } from './call-record.js';
+import { base64Size } from '../lib/bytes.js';
 import { keepBody, keepRequestBody, partBody, readBody, readRequestBody, type KeptBody } from './kept-body.js';
 
 /** A call as the journal keeps it: flat, its bodies as text, its id and time as numbers. */
@@ -30,6 +31,8 @@ export interface Kept extends Pick<
   status: number;
   responseHeaders: Record<string, string>;
   responseBody: KeptBody | undefined;
+  /** Set when the response body is bytes that are not text, kept as base64. */
+  responseEncoding?: 'base64';
   violations: Violation[];
   violationCount: number;
 }
@@ -45,10 +48,13 @@ const ENTRY_COST = 40;
 /** Keeps a call: its bodies as text cut at `bodyLimit` characters, at most 100 violations, and its cost. */
 export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept {
   const { response, violations } = call;
-  const body = keepRequestBody(call.body, bodyLimit, call.bodyText, call.bodyBytes);
+  const body =
+    call.bodyPartOf === undefined
+      ? keepRequestBody(call.body, bodyLimit, call.bodyText, call.bodyBytes)
+      : partBody(String(call.body ?? ''), bodyLimit, call.bodyPartOf);
   const responseBody =
     response.partOf === undefined
-      ? keepBody(response.body, bodyLimit, response.text)
+      ? keepBody(response.body, bodyLimit, response.text, base64Bytes(response))
       : partBody(String(response.body ?? ''), bodyLimit, response.partOf);
   const kept: Kept = {
     number,
@@ -67,6 +73,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
     status: response.status,
     responseHeaders: response.headers,
     responseBody,
+    responseEncoding: response.bodyEncoding,
     // A valid call's empty list is shared; a hostile request's thousands are cut to what an answer shows.
     violations: violations.length === 0 ? violations : capViolations(violations),
     violationCount: Math.max(call.violationCount ?? 0, violations.length),
@@ -100,10 +107,11 @@ export function copyOf(kept: Kept): CallRecord {
  * A kept call as a record to read, not to keep or change: it shares the journal's objects, and its bodies are
  * parsed only if they are read (a matcher that looks at the path never pays for the body). Made for every call
  * a listener hears, so it is an instance of a class (bodies and time read through its prototype, no closures);
- * as JSON it is the record {@link copyOf} gives.
+ * as JSON it is the record {@link copyOf} gives. `given`: the call as it was recorded here, for
+ * {@link wholeCopyOfCall}.
  */
-export function viewOf(kept: Kept, parsed: unknown = NOT_PARSED): CallRecord {
-  const view = new CallView(kept);
+export function viewOf(kept: Kept, parsed: unknown = NOT_PARSED, given?: NewCall): CallRecord {
+  const view = new CallView(kept, given);
   // The body as the request's JSON or form text was parsed already: what reading the kept text gives, unless cut.
   const read = kept.body !== undefined && (kept.body.json || kept.body.sent === 'form');
   if (parsed !== NOT_PARSED && read && kept.body!.cutFrom === undefined) view.useBody(parsed);
@@ -119,6 +127,16 @@ export function copyOfCall(call: CallRecord): CallRecord {
   return call instanceof CallView ? CallView.copyOf(call) : structuredClone(call);
 }
 
+/**
+ * A copy of a call a listener heard with its bodies as they were recorded, not cut at the journal's body limit:
+ * as the proxy read them (`--record` writes them so). `undefined` for a call another replica served (only its
+ * journal's copy came here) and for a record that is no view.
+ * @example journal.subscribe((call) => recorder.add(wholeCopyOfCall(call) ?? call))
+ */
+export function wholeCopyOfCall(call: CallRecord): CallRecord | undefined {
+  return call instanceof CallView ? CallView.wholeCopyOf(call) : undefined;
+}
+
 /** A body not read yet. */
 const UNREAD: unknown = Symbol('unread');
 /** No parsed body to hand a view: it parses the kept text if it is read. */
@@ -126,6 +144,7 @@ export const NOT_PARSED: unknown = Symbol('not parsed');
 
 class CallView {
   readonly #kept: Kept;
+  readonly #given: NewCall | undefined;
   #body = UNREAD;
   #copy: CallRecord | undefined = undefined;
   readonly id: string;
@@ -149,9 +168,10 @@ class CallView {
   readonly answeredBy: Kept['answeredBy'];
   declare readonly fallback?: string;
 
-  constructor(kept: Kept) {
+  constructor(kept: Kept, given: NewCall | undefined) {
     const own = this as { -readonly [K in keyof CallView]: CallView[K] };
     this.#kept = kept;
+    this.#given = given;
     this.id = `call-${kept.number}`;
     if (kept.ms !== undefined) own.ms = kept.ms;
     this.requestId = kept.requestId;
@@ -177,6 +197,12 @@ class CallView {
   /** The view's copy: made the first time a listener asks (see {@link copyOfCall}). */
   static copyOf(view: CallView): CallRecord {
     return (view.#copy ??= copyOf(view.#kept));
+  }
+
+  /** The view's call kept again with no body limit, its number and time as they are (see {@link wholeCopyOfCall}). */
+  static wholeCopyOf(view: CallView): CallRecord | undefined {
+    const given = view.#given;
+    return given && copyOf({ ...keepCall(view.#kept.number, given, Infinity), at: view.#kept.at });
   }
 
   get time(): string {
@@ -220,6 +246,7 @@ class ResponseView {
   readonly status: number;
   readonly headers: Record<string, string>;
   declare readonly truncated?: { bytes: number };
+  declare readonly bodyEncoding?: 'base64';
 
   constructor(kept: Kept) {
     this.#kept = kept;
@@ -227,6 +254,7 @@ class ResponseView {
     this.headers = kept.responseHeaders;
     const cutFrom = kept.responseBody?.cutFrom;
     if (cutFrom !== undefined) (this as { truncated?: { bytes: number } }).truncated = { bytes: cutFrom };
+    if (kept.responseEncoding) (this as { bodyEncoding?: 'base64' }).bodyEncoding = kept.responseEncoding;
   }
 
   get body(): unknown {
@@ -240,8 +268,15 @@ class ResponseView {
   }
 
   toJSON(): CallRecord['response'] {
-    const { status, headers, body, truncated, bodyJson } = this;
-    return { status, headers, body, ...(bodyJson ? { bodyJson } : {}), ...(truncated ? { truncated } : {}) };
+    const { status, headers, body, truncated, bodyJson, bodyEncoding } = this;
+    return {
+      status,
+      headers,
+      body,
+      ...(bodyJson ? { bodyJson } : {}),
+      ...(truncated ? { truncated } : {}),
+      ...(bodyEncoding ? { bodyEncoding } : {}),
+    };
   }
 }
 
@@ -278,6 +313,7 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
       body: parts.responseBody,
       ...(kept.responseBody?.sent === 'json' ? { bodyJson: true as const } : {}),
       ...(kept.responseBody?.cutFrom === undefined ? {} : { truncated: { bytes: kept.responseBody.cutFrom } }),
+      ...(kept.responseEncoding === undefined ? {} : { bodyEncoding: kept.responseEncoding }),
     },
     violations: parts.violations,
     ...(kept.violationCount > MAX_VIOLATIONS ? { violationCount: kept.violationCount } : {}),
@@ -293,6 +329,11 @@ function recordOf(kept: Kept, parts: Parts): CallRecord {
 function requestBodyOf(kept: Kept): unknown {
   const type = kept.headers['content-type'];
   return readRequestBody(kept.body, Array.isArray(type) ? type[0] : type);
+}
+
+/** The size of a body kept as base64, in bytes: what a cut one says it had (`undefined` for text). */
+function base64Bytes({ body, bodyEncoding }: NewCall['response']): number | undefined {
+  return bodyEncoding === 'base64' && typeof body === 'string' ? base64Size(body) : undefined;
 }
 
 /** What a kept call costs, in bytes: its texts (a character a byte) and the objects around them. */

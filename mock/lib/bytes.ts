@@ -46,6 +46,12 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(parts.join(''));
 }
 
+/** How many bytes base64 text (with its padding) stands for. @example base64Size('YWI=') // 2 */
+export function base64Size(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
 /** Bytes made characters at once: well within the arguments a call may take. */
 const BASE64_CHUNK = 8192;
 

@@ -2,7 +2,7 @@
 // The reason phrases Node's STATUS_CODES has (the same table), without Node: the MSW handlers export HAR too.
 import statuses from 'statuses';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
-import { utf8Length } from '../lib/bytes.js';
+import { base64Size, utf8Length } from '../lib/bytes.js';
 import { bodyKind, formBodyText } from '../http/body-kind.js';
 
 /** Who made the archive: the `creator` of its log. */
@@ -16,7 +16,8 @@ type NameValue = { name: string; value: string };
 /**
  * A HAR 1.2 log of calls, one entry each. Bodies are text as they were sent: a JSON body as JSON text (a JSON
  * string with its quotes), a form as the urlencoded text sent with its fields as `params`, as browsers write it;
- * a body the journal cut is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`)
+ * bytes that are no text as base64 (`encoding` of a response's content, `_encoding` of a request's postData); a
+ * body the journal cut is its start, with `_truncated: { bytes }` beside it. A dropped call (`fault: "drop"`)
  * has status 0 and `_fault`; `_operationId`, `_violations` and `_answeredBy` (`mock`, `proxy`, `fallback`,
  * `prefer`, `override`) say what the mock made of it (HAR allows fields starting `_`). `time` and
  * `timings.wait` are the call's `ms` (the mock measures no send or receive apart).
@@ -57,6 +58,8 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
   const body = call.bodyText ?? (form ? formBodyText(form) : textOf(call.body, call.bodyJson));
   const { response } = call;
   const answered = textOf(response.body, response.bodyJson);
+  const answeredSize =
+    response.truncated?.bytes ?? (answered === undefined ? 0 : sizeOf(answered, response.bodyEncoding));
   const responseType = responseHeader(call, 'content-type') ?? '';
   return {
     startedDateTime: call.time,
@@ -90,15 +93,16 @@ function entryOf(call: CallRecord, fallbackHost: string): object {
       cookies: [],
       headers: pairs(response.headers),
       content: {
-        size: response.truncated?.bytes ?? (answered === undefined ? 0 : utf8Length(answered)),
+        size: answeredSize,
         mimeType: responseType,
         ...(answered === undefined ? {} : { text: answered }),
+        // HAR's own field for a body of bytes that are no text.
+        ...(response.bodyEncoding ? { encoding: response.bodyEncoding } : {}),
         ...(response.truncated ? { _truncated: response.truncated } : {}),
       },
       redirectURL: responseHeader(call, 'location') ?? '',
       headersSize: -1,
-      bodySize:
-        response.status === 0 ? -1 : (response.truncated?.bytes ?? (answered === undefined ? 0 : utf8Length(answered))),
+      bodySize: response.status === 0 ? -1 : answeredSize,
     },
     cache: {},
     timings: { send: 0, wait: ms, receive: 0 },
@@ -120,9 +124,7 @@ function textOf(body: unknown, json: boolean | undefined): string | undefined {
 
 /** The bytes a body's text stands for: as many as its UTF-8, or as its base64 spells. */
 function sizeOf(text: string, encoding: 'base64' | undefined): number {
-  if (encoding !== 'base64') return utf8Length(text);
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  return (text.length / 4) * 3 - padding;
+  return encoding === 'base64' ? base64Size(text) : utf8Length(text);
 }
 
 /** Whether a body is a form's fields as the journal keeps them: names, each with a value or a list of them. */

@@ -60,7 +60,8 @@ export function leftOutOfPact(call: CallRecord): string | undefined {
   if (call.answeredBy === 'prefer') return 'the test chose its answer (Prefer)';
   if (call.violations.length > 0) return 'its request broke the contract';
   if (call.truncated || call.response.truncated) return 'a body longer than the journal keeps';
-  if (call.bodyEncoding) return 'a body of bytes, not text (a Pact holds text and JSON bodies)';
+  if (call.bodyEncoding || call.response.bodyEncoding)
+    return 'a body of bytes, not text (a Pact holds text and JSON bodies)';
   if (call.responseViolations) return "the contract's own answer broke its schema";
   return undefined;
 }

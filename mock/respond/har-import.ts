@@ -5,6 +5,7 @@ import type { Served } from '../plan/serve.js';
 import { isMatch, matchRoute } from '../plan/match-route.js';
 import type { Override, OverrideSpec } from './overrides.js';
 import { fromBase64, utf8Text } from '../lib/bytes.js';
+import { CHECKED_BYTES } from './proxy-rules.js';
 
 /** How recorded answers are given again. */
 export type HarReplay =
@@ -18,6 +19,11 @@ export const LISTED_REFUSALS = 100;
 
 /** The most entries a HAR may have: past it, the whole document is refused and nothing is set. */
 export const MAX_HAR_ENTRIES = 10_000;
+/**
+ * The largest HAR `POST /__mock/har` reads, in bytes: a browser's HAR holds the page's own files too, so room for
+ * a long session's worth. A recording (`--record`) stops growing at it, so the mock takes every one it writes.
+ */
+export const MAX_HAR_BYTES = 32 * 1024 * 1024;
 /** Why a HAR past {@link MAX_HAR_ENTRIES} is refused (413), whoever counts its entries. */
 export const TOO_MANY_HAR_ENTRIES = `the HAR has more than ${MAX_HAR_ENTRIES} entries; at most ${MAX_HAR_ENTRIES} are read (export fewer, or split it)`;
 
@@ -149,17 +155,23 @@ function routeEntry(entry: unknown, index: number, served: Served, replay: HarRe
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599)
     return refuse('no answer was recorded (response.status is not 200-599)');
   const content = response?.content ?? {};
-  // The mock's own export (and --record) holds only the start of a body longer than its journal keeps.
+  // The mock's own export holds only the start of a body longer than its journal keeps; --record, of one
+  // longer than the proxy holds.
   const cut = (content as { _truncated?: { bytes?: unknown } })._truncated?.bytes;
-  if (typeof cut === 'number')
-    return refuse(
-      `its body was cut when it was recorded (${cut} bytes, more than the journal kept): raise --journal-body-limit and record it again`,
-    );
+  if (typeof cut === 'number') return refuse(cutWhenRecorded(cut));
   const text = typeof content.text === 'string' ? content.text : '';
   if (text === '') return { entry: index, request: shown, spec: { ...spec, status } };
   const type = typeof content.mimeType === 'string' ? content.mimeType : '';
   if (!/[/+]json\b/i.test(type)) return refuse(`its body is ${type || 'of no type'}: only JSON bodies are replayed`);
   return { entry: index, request: shown, spec: { ...spec, status }, content: { text, encoding: content.encoding } };
+}
+
+/** Why an entry whose body was cut (`_truncated: { bytes }`) is not replayed, and where a whole one comes from. */
+function cutWhenRecorded(bytes: number): string {
+  return (
+    `its body was cut when it was recorded (${bytes} bytes): --record keeps an answer whole up to ` +
+    `${CHECKED_BYTES / 1024 / 1024} MiB, GET /__mock/calls.har up to --journal-body-limit`
+  );
 }
 
 /** The entry's override with its body, or why its body cannot be one. */

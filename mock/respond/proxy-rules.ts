@@ -3,6 +3,12 @@
 import { unknownOperation } from '../journal/call-match.js';
 import { isSendableHeader } from '../http/reply.js';
 
+/**
+ * The most bytes of an upstream's answer the proxy holds (as they come, compressed or not) to check it, journal
+ * it and record it whole (`--record`); a larger one is passed on as it arrives, its body unchecked.
+ */
+export const CHECKED_BYTES = 1024 * 1024;
+
 /** A mock in front of a real backend: what the team gives (`proxy` of startMock/createApp, `--proxy*` flags). */
 export interface ProxyOptions {
   /**

@@ -160,7 +160,8 @@ describe('a HAR file replayed as overrides', () => {
     const result = mock.importHar({ log: { entries: [cut] } });
     expect(result.overrides).toEqual([]);
     expect(result.refused[0]!.reasons[0]).toBe(
-      'its body was cut when it was recorded (900 bytes, more than the journal kept): raise --journal-body-limit and record it again',
+      'its body was cut when it was recorded (900 bytes): --record keeps an answer whole up to 1 MiB, ' +
+        'GET /__mock/calls.har up to --journal-body-limit',
     );
   });
 

@@ -459,6 +459,120 @@ describe("recording: the backend's answers kept for a run without it", () => {
     expect(await read.json()).toEqual(PASS);
   });
 
+  test('--record keeps a list page over the journal body limit whole; POST /__mock/har replays it whole', async () => {
+    // 100 passes with long names: some 30 KiB of JSON, past the journal's 16 KiB on default flags.
+    const passes = Array.from({ length: 100 }, (_, i) => ({
+      ...PASS,
+      id: `pas_01JD3Z6Q9V8X7W6T5S4R3P2N${String(i).padStart(2, '0')}`,
+      name: `Gold pass number ${i} from the backend, with a name long enough to make a real list page large`,
+    }));
+    const page = JSON.stringify({ data: passes, next_cursor: null });
+    expect(page.length).toBeGreaterThan(16_384);
+    const up = await upstream(
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(page),
+      '/api',
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const mock = await mockBefore(up.url, { record: file });
+    expect(await (await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH })).text()).toBe(page);
+    // The journal still keeps its start only; the recording keeps it whole.
+    expect(mock.calls()[0]!.response.truncated).toEqual({ bytes: page.length });
+    const text = await readFile(file, 'utf8');
+    const [entry] = (JSON.parse(text) as { log: { entries: { response: { content: Record<string, unknown> } }[] } }).log
+      .entries;
+    const { text: recorded, ...content } = entry!.response.content;
+    expect(content).toEqual({ size: page.length, mimeType: 'application/json' });
+    expect(recorded === page).toBe(true);
+
+    const offline = await newServer();
+    open.push(offline);
+    const replayed = await fetch(`${offline.url}/__mock/har`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
+    expect(await replayed.json()).toMatchObject({ entries: 1, refusedCount: 0 });
+    const listed = await fetch(`${offline.url}/members/mbr_1/passes`, { headers: AUTH });
+    expect(await listed.text()).toBe(page);
+  });
+
+  test('--record keeps a request body over the journal body limit whole, and a binary answer whole as base64', async () => {
+    const logo = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7) % 256));
+    const up = await upstream((req, res) => {
+      if (req.url.endsWith('.png')) return void res.writeHead(200, { 'content-type': 'image/png' }).end(logo);
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(PASS));
+    }, '/api');
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const mock = await mockBefore(up.url, { record: file });
+    // Forwarded though it breaks the contract (no --errors): a client's large body, as sent.
+    const sent = JSON.stringify({ name: 'Gold', valid_until: null, notes: 'n'.repeat(20_000) });
+    const headers = { ...AUTH, 'content-type': 'application/json' };
+    expect((await fetch(`${mock.url}/members/mbr_1/passes`, { method: 'POST', headers, body: sent })).status).toBe(201);
+    const image = await fetch(`${mock.url}/static/logo.png`);
+    expect(Buffer.from(await image.arrayBuffer()).equals(logo)).toBe(true);
+
+    const text = await readFile(file, 'utf8');
+    type Entry = { request: { postData?: Record<string, unknown> }; response: { content: Record<string, unknown> } };
+    const [created, fetched] = (JSON.parse(text) as { log: { entries: Entry[] } }).log.entries;
+    const { text: posted, ...postData } = created!.request.postData!;
+    expect(postData).toEqual({ mimeType: 'application/json' });
+    expect(posted === sent).toBe(true);
+    const { text: base64, ...content } = fetched!.response.content;
+    expect(content).toEqual({ size: logo.length, mimeType: 'image/png', encoding: 'base64' });
+    expect(Buffer.from(String(base64), 'base64').equals(logo)).toBe(true);
+    expect(text).not.toContain(AUTH.Authorization);
+  });
+
+  test('--record keeps the start of an answer past the 1 MiB the proxy holds, marked cut; its replay says why', async () => {
+    const passes = Array.from({ length: 100 }, () => ({ ...PASS, name: 'x'.repeat(12_000) }));
+    const page = JSON.stringify({ data: passes, next_cursor: null });
+    expect(page.length).toBeGreaterThan(1024 * 1024);
+    const up = await upstream(
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(page),
+      '/api',
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const mock = await mockBefore(up.url, { record: file });
+    expect((await (await fetch(`${mock.url}/members/mbr_1/passes`, { headers: AUTH })).text()).length).toBe(
+      page.length,
+    );
+
+    const har = JSON.parse(await readFile(file, 'utf8')) as {
+      log: { entries: { response: { content: { text: string; _truncated?: unknown } } }[] };
+    };
+    const { content } = har.log.entries[0]!.response;
+    expect(content._truncated).toEqual({ bytes: page.length });
+    expect(page.startsWith(content.text)).toBe(true);
+    const offline = await newServer();
+    open.push(offline);
+    expect(offline.importHar(har).refused[0]!.reasons).toEqual([
+      `its body was cut when it was recorded (${page.length} bytes): --record keeps an answer whole up to 1 MiB, ` +
+        'GET /__mock/calls.har up to --journal-body-limit',
+    ]);
+  });
+
+  test('--record keeps a body passed through up to --body-limit whole, and marks a longer one cut', async () => {
+    const up = await upstream((_req, res) => res.writeHead(204).end());
+    const dir = await mkdtemp(join(tmpdir(), 'record-'));
+    const file = join(dir, 'staging.har');
+    const mock = await mockBefore(up.url, { record: file, bodyLimit: 32_768 });
+    const [whole, long] = ['a'.repeat(20_000), 'b'.repeat(40_000)];
+    for (const body of [whole, long])
+      await fetch(`${mock.url}/uploads`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect(up.received.map((r) => r.body.length)).toEqual([20_000, 40_000]);
+    expect(mock.calls().map((c) => c.truncated)).toEqual([{ bytes: 20_000 }, { bytes: 40_000 }]);
+
+    type Entry = { request: { postData: { text: string; _truncated?: unknown } } };
+    const entries = (JSON.parse(await readFile(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
+    const [first, second] = entries.map((e) => e.request.postData);
+    expect(first!.text === whole && first!._truncated === undefined).toBe(true);
+    expect(second!._truncated).toEqual({ bytes: 40_000 });
+    expect(second!.text === long.slice(0, 32_768)).toBe(true);
+  });
+
   test('recordState keeps what the backend listed, so the mock serves it when the backend is gone', async () => {
     const up = await startUpstream(partialBackend, '/api');
     const mock = await mockBefore({ url: up.url, recordState: true });
