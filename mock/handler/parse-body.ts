@@ -123,9 +123,10 @@ function parsed(kind: BodyKind, charset: string, buffer: Buffer): ReadBody {
     return readOf(buffer, parseJson(textOf(buffer, charset)), buffer);
   }
   if (kind === 'text') return readOf(buffer, requestBody(textOf(buffer, charset)));
-  const form = buffer.toString();
+  // The text the fields are read from is the form's text everywhere (the journal keeps it as sent): in its charset.
+  const form = textOf(buffer, charset);
   if (form === '') return readOf(buffer, undefined);
-  return readOf(buffer, withFormText(parseForm(textOf(buffer, charset), charset), form));
+  return readOf(buffer, withFormText(parseForm(form, charset), form));
 }
 
 /** Raw bytes that are not UTF-8 text as base64 (see binaryBase64), with Buffer's encoder. */

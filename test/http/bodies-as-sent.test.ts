@@ -161,3 +161,29 @@ describe('a form body', () => {
     expect(call).not.toHaveProperty('bodyText');
   });
 });
+
+describe('a form body read in its charset', () => {
+  test('of raw ISO-8859-1 bytes is listed as the fields read, and its text as read', async () => {
+    const latin1 = Buffer.from('user=Jos\xE9', 'latin1');
+    await request(mock.app)
+      .post('/login')
+      .set('Content-Type', 'application/x-www-form-urlencoded; charset=iso-8859-1')
+      .serialize((bytes: Buffer) => bytes)
+      .send(latin1)
+      .expect(204);
+    const [call] = await listed();
+    expect(call).toMatchObject({ body: { user: 'José' }, bodyText: 'user=José' });
+    expect(mock.calls()[0]).toMatchObject({ body: { user: 'José' } });
+  });
+
+  test('of UTF-8 after a byte order mark is listed without the mark', async () => {
+    await request(mock.app)
+      .post('/login')
+      .set(FORM_TYPE)
+      .serialize((bytes: Buffer) => bytes)
+      .send(Buffer.from('\uFEFFuser=ann', 'utf8'))
+      .expect(204);
+    const [call] = await listed();
+    expect(call).toMatchObject({ body: { user: 'ann' }, bodyText: 'user=ann' });
+  });
+});
