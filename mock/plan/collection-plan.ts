@@ -245,17 +245,19 @@ function planList(operation: Operation, collection: Collection): ListPlan {
   // …and a `skip` or `start` an offset only beside a page size (else a filter: a start time).
   offsetParam ??= limitParam ? named(['skip', 'start']) : undefined;
   const limitSchema = (query.find((q) => q.name === limitParam)?.schema ?? {}) as JsonObject;
-  // A `page` typed as text is a page token: the cursor the mock hands out, sent back.
-  const textPage = PAGE_PARAMS.find(
-    (name) => (query.find((q) => q.name === name)?.schema as JsonObject)?.type === 'string',
-  );
+  const root = successSchema(operation) ?? {};
+  const properties = propertiesOf(root);
+  const nextField = NEXT_FIELDS.find((field) => field in properties);
+  // A `page` typed as text where the list hands out a next page's token is that token, sent back; where it hands
+  // out none, it is no paging (a filter, or a number the client sends as text).
+  const textPage =
+    nextField === undefined
+      ? undefined
+      : PAGE_PARAMS.find((name) => (query.find((q) => q.name === name)?.schema as JsonObject)?.type === 'string');
   const cursorParam = CURSOR_PARAMS.find((name) => query.some((q) => q.name === name)) ?? textPage;
   const pageSchema = (query.find((q) => q.name === pageParam)?.schema ?? {}) as JsonObject;
   const firstPage = [pageSchema.default, pageSchema.minimum].find(Number.isInteger) as number | undefined;
   const cursorSchema = query.find((q) => q.name === cursorParam)?.schema;
-  const root = successSchema(operation) ?? {};
-  const properties = propertiesOf(root);
-  const nextField = NEXT_FIELDS.find((field) => field in properties);
   // Made once: a check is kept by its schema object.
   const cursorChecks = [cursorSchema, nextField === undefined ? undefined : properties[nextField]]
     .filter(isObject)

@@ -36,7 +36,35 @@ paths:
           content:
             application/problem+json:
               schema: { type: object, properties: { title: { type: string }, detail: { type: string } } }
+  /tags:
+    post:
+      requestBody: { content: { application/json: { schema: ${ITEM} } } }
+      responses: { '201': { description: made, content: { application/json: { schema: ${ITEM} } } } }
+    get:
+      parameters:
+        - { name: page, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, items: ${ITEM} } } } }
+        '400':
+          description: bad
+          content:
+            application/problem+json:
+              schema: { type: object, properties: { title: { type: string }, detail: { type: string } } }
 `;
+
+describe('a text `page` where the list hands out no token', () => {
+  test('is no paging: every record is listed, and ?page=1 is not refused', async () => {
+    const { app } = createApp(await loadContract(await inlineContract(CONTRACT)), { placeholders: 0 });
+    for (let i = 0; i < 25; i++)
+      await request(app)
+        .post('/tags')
+        .send({ name: `t${i}` })
+        .expect(201);
+    expect((await request(app).get('/tags').expect(200)).body).toHaveLength(25);
+    expect((await request(app).get('/tags').query({ page: '1' }).expect(200)).body).toHaveLength(25);
+  });
+});
 
 describe('a list paged by a text `page`', () => {
   test('follows the tokens it hands out to the end, each record once', async () => {
