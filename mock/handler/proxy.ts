@@ -22,6 +22,7 @@ import { sentContentType } from '../http/check-content-type.js';
 import { createForwarder, type ForwardResult, type UpstreamAnswer } from './forward.js';
 import { recordCall } from './send-reply.js';
 import { base64OfBinary } from './parse-body.js';
+import { utf8WholeLength } from '../lib/bytes.js';
 import { keepUpstreamRecords } from '../state/keep-upstream.js';
 import type { Exchange } from './exchange.js';
 
@@ -116,9 +117,11 @@ export function createProxyStage(context: MockContext, rules: ProxyRules, finish
       });
       forwarder.forward(ex, { stream: req }, (result) => {
         if (sentBytes > 0) {
-          const start = Buffer.concat(sent);
+          // A start cut inside a character ends at the last whole one: text stays text.
+          const kept = Buffer.concat(sent);
+          const start = sentBytes > kept.length ? kept.subarray(0, utf8WholeLength(kept)) : kept;
           ex.body = start.toString('utf8');
-          // Bytes that are no UTF-8 text (or a start cut inside a character) are kept as base64.
+          // Bytes that are no UTF-8 text are kept as base64.
           ex.bodyBase64 = base64OfBinary(start);
           ex.bodyBytes = sentBytes;
           if (sentBytes > start.length) ex.bodyPartOf = sentBytes;

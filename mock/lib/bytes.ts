@@ -76,3 +76,20 @@ function isHighSurrogate(code: number): boolean {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/**
+ * How many of `bytes` end on a whole UTF-8 character: a sequence cut short at the end (the start of a body cut
+ * at a size) is left out, so the start decodes as the text it was.
+ * @example utf8WholeLength(new Uint8Array([0x61, 0xe2, 0x82])) // 1: '€' was cut after two of its three bytes
+ */
+export function utf8WholeLength(bytes: Uint8Array): number {
+  const end = bytes.length;
+  for (let i = end - 1; i >= 0 && i >= end - 4; i--) {
+    const byte = bytes[i]!;
+    // A continuation byte: its sequence's lead is further back.
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf8 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return end - i < length ? i : end;
+  }
+  return end;
+}

@@ -573,6 +573,19 @@ describe("recording: the backend's answers kept for a run without it", () => {
     expect(second!.text === long.slice(0, 32_768)).toBe(true);
   });
 
+  test('a text body passed through and cut inside a character is kept as text, not as bytes', async () => {
+    const up = await upstream((_req, res) => res.writeHead(204).end());
+    const mock = await mockBefore(up.url, { bodyLimit: 32_768 });
+    // Three bytes a character: 32,768 bytes end inside one.
+    const body = '€'.repeat(12_000);
+    await fetch(`${mock.url}/uploads`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    const [call] = mock.calls();
+    expect(call).not.toHaveProperty('bodyEncoding');
+    expect(call!.truncated).toEqual({ bytes: 36_000 });
+    expect((call!.body as string).startsWith('€€€')).toBe(true);
+    expect((call!.body as string).includes('\uFFFD')).toBe(false);
+  });
+
   test('recordState keeps what the backend listed, so the mock serves it when the backend is gone', async () => {
     const up = await startUpstream(partialBackend, '/api');
     const mock = await mockBefore({ url: up.url, recordState: true });

@@ -2,7 +2,15 @@
 // (no Buffer there) with the same byte counts, cursors and bodies as on the server.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { copyText, fromBase64, toBase64, toBase64Url, utf8Length, utf8Text } from '../../mock/lib/bytes.js';
+import {
+  copyText,
+  fromBase64,
+  toBase64,
+  toBase64Url,
+  utf8Length,
+  utf8Text,
+  utf8WholeLength,
+} from '../../mock/lib/bytes.js';
 
 /** Any string, lone surrogates included (fast-check's default strings are whole code points). */
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
@@ -57,5 +65,34 @@ describe('bytes without Buffer', () => {
 
   test('fromBase64 refuses what is not base64 (a cursor the mock did not issue)', () => {
     expect(() => fromBase64('not base64!')).toThrow();
+  });
+});
+
+describe('utf8WholeLength', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  test('leaves out a character cut short at the end, of any length', () => {
+    for (const char of ['é', '€', '😀']) {
+      const bytes = utf8(`ab${char}`);
+      for (let cut = 1; cut < utf8(char).length; cut++) expect(utf8WholeLength(bytes.subarray(0, 2 + cut))).toBe(2);
+      expect(utf8WholeLength(bytes)).toBe(bytes.length);
+    }
+  });
+
+  test('keeps bytes that are no UTF-8 as they are, and an empty start empty', () => {
+    expect(utf8WholeLength(new Uint8Array([0x61, 0xff]))).toBe(2);
+    expect(utf8WholeLength(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80]))).toBe(5);
+    expect(utf8WholeLength(new Uint8Array([]))).toBe(0);
+  });
+
+  test('any text cut anywhere decodes, at the length found, to a start of that text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.nat(), (text, at) => {
+        const bytes = utf8(text);
+        const cut = bytes.subarray(0, at % (bytes.length + 1));
+        const start = new TextDecoder('utf-8', { fatal: true }).decode(cut.subarray(0, utf8WholeLength(cut)));
+        expect(text.startsWith(start)).toBe(true);
+      }),
+    );
   });
 });
