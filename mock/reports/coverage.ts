@@ -2,7 +2,7 @@
 // documented statuses were seen and which never were, which request fields and query parameters were ever
 // sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
 import { copyOfCall, type CallRecord } from '../journal/journal.js';
-import { leftOutOfPact, shapeNames } from './pact.js';
+import { leftOutOfPact, mediaTypeOf, shapeNames } from './pact.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';
@@ -175,8 +175,10 @@ export class CallTally {
       return;
     }
     if (this.#shapes.length >= SHAPES || this.#shapeBytes >= SHAPE_BYTES) return;
-    // The journal keeps header names lower case, the mock's and an upstream's alike.
-    const type = call.response.headers['content-type'];
+    // The journal keeps header names lower case, the mock's and an upstream's alike. The mock's own Content-Type
+    // is its plan's one string; a backend's may differ in its parameters each time: its media type alone.
+    const sent = call.response.headers['content-type'];
+    const type = call.answeredBy === 'proxy' ? mediaTypeOf(sent) : sent;
     const shape = [call.operationId!, call.method, call.response.status, type, shapeNames(call)];
     if (this.#seen.get(shape)) return;
     this.#seen.set(shape, true);

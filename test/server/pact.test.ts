@@ -331,6 +331,20 @@ describe('a pact of what a verifier reads closely', () => {
     const [json] = mock.calls();
     const headers = { 'content-type': 'Application/JSON; charset=utf-8' };
     const withCharset = { ...json!, id: 'call-99', response: { ...json!.response, headers } };
+    // A backend's answers, whose parameters may differ each time, take one shape of the tally's bounded number.
+    const proxied = new CallTally(serve(mock.contract));
+    for (const charset of ['utf-8', 'UTF-8', 'utf8'])
+      proxied.add({
+        ...withCharset,
+        answeredBy: 'proxy',
+        response: {
+          ...json!.response,
+          headers: {
+            'content-type': `application/json; charset=${charset}`,
+          },
+        },
+      });
+    expect(proxied.shapes().calls).toHaveLength(1);
     const pact = toPact([json!, withCharset], serve(mock.contract).plans, PARTIES);
     expect(pact.interactions.map((i) => i.description)).toEqual(['getReport: GET /report → 200']);
   });
