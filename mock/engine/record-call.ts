@@ -82,7 +82,7 @@ export function recordCall(
     bodyBytes: ex.bodyBytes,
     bodyPartOf: ex.bodyPartOf,
     // The text as it came (a refused or unrecordable body has none to keep).
-    bodyText: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : ex.sentJson(),
+    sentJson: ex.body === undefined || ex.unrecordableBody !== undefined ? undefined : ex.sentJson(),
     response: answered === response.headers ? response : { ...response, headers: answered },
     violations,
     violationCount,

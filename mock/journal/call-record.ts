@@ -151,9 +151,9 @@ export interface NewCall extends Omit<
   bodyPartOf?: number;
   /**
    * The body's text as received, when it was JSON: kept instead of serialising `body` again. (A form's text
-   * is read from its fields: http/request-body.ts `formText`.)
+   * is read from its fields: http/request-body.ts `formText`; a record's `bodyText` is that form text.)
    */
-  bodyText?: string;
+  sentJson?: string;
   /** How many violations there were, when the validator listed fewer (see `violations`). */
   violationCount?: number;
   /** What the mock answered; `text` is the body as it was serialised for the wire, when it was. */

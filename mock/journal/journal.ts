@@ -95,7 +95,7 @@ export class Journal implements BudgetHolder {
     // A body sent as JSON or form text was parsed from that text: listeners read it as it is, not parsed again.
     this.#keep(
       kept,
-      call.bodyText === undefined && kept.body?.sent !== 'form' ? NOT_PARSED : call.body,
+      call.sentJson === undefined && kept.body?.sent !== 'form' ? NOT_PARSED : call.body,
       'served',
       call,
     );

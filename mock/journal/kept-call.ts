@@ -50,7 +50,7 @@ export function keepCall(number: number, call: NewCall, bodyLimit: number): Kept
   const { response, violations } = call;
   const body =
     call.bodyPartOf === undefined
-      ? keepRequestBody(call.body, bodyLimit, call.bodyText, call.bodyBytes)
+      ? keepRequestBody(call.body, bodyLimit, call.sentJson, call.bodyBytes)
       : partBody(String(call.body ?? ''), bodyLimit, call.bodyPartOf);
   const responseBody =
     response.partOf === undefined

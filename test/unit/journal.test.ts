@@ -41,8 +41,8 @@ describe('Journal', () => {
     journal.subscribe((c) => heard.push({ body: c.body, copied: copyOfCall(c).body }));
     const small = { name: 'Gold' };
     const large = { name: 'x'.repeat(100) };
-    journal.record({ ...call('/a', 'POST'), body: small, bodyText: JSON.stringify(small) });
-    journal.record({ ...call('/b', 'POST'), body: large, bodyText: JSON.stringify(large) });
+    journal.record({ ...call('/a', 'POST'), body: small, sentJson: JSON.stringify(small) });
+    journal.record({ ...call('/b', 'POST'), body: large, sentJson: JSON.stringify(large) });
     journal.record({ ...call('/c', 'POST'), body: small });
     // Parsed once from its text: the same object, equal to what a copy parses from the kept text.
     expect(heard[0]!.body).toBe(small);
@@ -350,7 +350,7 @@ describe('Journal memory', () => {
     const heard: CallRecord[] = [];
     journal.subscribe((c) => heard.push(c));
     const response = { status: 200, headers: {}, body: 'bye', text: '"bye"' };
-    journal.record({ ...call('/a', 'POST'), body: 'hello', bodyText: ' "hello"', response });
+    journal.record({ ...call('/a', 'POST'), body: 'hello', sentJson: ' "hello"', response });
     journal.record({ ...call('/b', 'POST'), body: 'hello', response: { ...response, text: 'bye' } });
     const [json, text] = journal.list();
     expect(json).toMatchObject({ body: 'hello', bodyJson: true, response: { body: 'bye', bodyJson: true } });
