@@ -18,15 +18,24 @@ const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;
 
 /**
+ * A Content-Type's media type: without parameters (`charset`), lower case; `undefined` for none.
+ * @example mediaTypeOf('Text/CSV; charset=utf-8') // 'text/csv'
+ */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() || undefined;
+}
+
+/**
  * The kind of a body and its charset (lower case; UTF-8 unless the Content-Type names one), read from the
  * Content-Type once: a missing or malformed one reads the body as bytes, as Express's parsers did.
  * @example bodyKind('application/problem+json; charset="UTF-8"') // { kind: 'json', charset: 'utf-8' }
  */
 export function bodyKind(contentType: string | undefined): { kind: BodyKind; charset: string } {
-  const semicolon = contentType?.indexOf(';') ?? -1;
-  const essence = (semicolon === -1 ? contentType : contentType!.slice(0, semicolon))?.trim().toLowerCase();
+  const essence = mediaTypeOf(contentType);
   if (!essence || !MEDIA_TYPE.test(essence)) return { kind: 'raw', charset: '' };
-  const found = semicolon === -1 ? null : CHARSET.exec(contentType!);
+  const found = contentType!.includes(';') ? CHARSET.exec(contentType!) : null;
   const charset = (found?.[1] ?? found?.[2])?.toLowerCase() || 'utf-8';
   const slash = essence.indexOf('/');
   const [type, subtype] = [essence.slice(0, slash), essence.slice(slash + 1)];

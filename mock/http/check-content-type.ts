@@ -1,5 +1,6 @@
 // The request's Content-Type against the media types the operation's request body documents.
 import type { Violation } from './problems.js';
+import { mediaTypeOf } from './body-kind.js';
 
 /** The request's `content-type` as sent, `undefined` when it sent none (or, against HTTP, several). */
 export function sentContentType(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
@@ -15,7 +16,7 @@ export function sentContentType(headers: Readonly<Record<string, string | string
  */
 export function checkContentType(listed: readonly string[], contentType: string | undefined): Violation | undefined {
   if (listed.length === 0) return undefined;
-  const essence = contentType?.split(';')[0]?.trim().toLowerCase();
+  const essence = mediaTypeOf(contentType);
   if (!essence)
     return {
       location: 'header',

@@ -6,6 +6,7 @@ import type { IHttpOperation } from '@stoplight/types';
 import { patternEngine } from '../lib/pattern-engine.js';
 import { quickDateTime } from './quick-date-time.js';
 import { keepUnsentAbsent, type DeepObjectDeserializer } from './deep-object.js';
+import { mediaTypeOf } from '../http/body-kind.js';
 
 interface Left<L> {
   _tag: 'Left';
@@ -158,10 +159,9 @@ export const bodyParts = {
  * @example contentFor('application/merge-patch+json', contents) // the merge patch's content, wherever it is listed
  */
 export function contentFor<T extends { mediaType: string }>(mediaType: string, contents: readonly T[]): T | undefined {
-  const essence = (type: string) => type.split(';', 1)[0]!.trim().toLowerCase();
-  const wanted = essence(mediaType);
+  const wanted = mediaTypeOf(mediaType);
   return (
-    contents.find((c) => essence(c.mediaType) === wanted) ??
+    contents.find((c) => mediaTypeOf(c.mediaType) === wanted) ??
     contents.find((c) => bodyParts.wildcardMediaTypeMatch(mediaType, c.mediaType))
   );
 }

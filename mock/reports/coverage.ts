@@ -2,7 +2,8 @@
 // documented statuses were seen and which never were, which request fields and query parameters were ever
 // sent, and the calls that broke the contract. GET /__mock/coverage, mock.coverage(), coverage-report.ts.
 import { copyOfCall, type CallRecord } from '../journal/journal.js';
-import { leftOutOfPact, mediaTypeOf, shapeNames } from './pact.js';
+import { leftOutOfPact, shapeNames } from './pact.js';
+import { mediaTypeOf } from '../http/body-kind.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
 import { BoundedTrieMemo } from '../lib/bounded-memo.js';

@@ -1,8 +1,8 @@
 // Pacts of one run joined into one file: a run with two mocks (two vitest projects, each with its own global setup)
 // writes the same pact twice, and the second must not drop the first's interactions (node/write-report.ts).
 import { isObject } from '../lib/json-value.js';
-import { bodyKind } from '../http/body-kind.js';
-import { mediaTypeOf, type Pact, type PactInteraction } from './pact.js';
+import { bodyKind, mediaTypeOf } from '../http/body-kind.js';
+import type { Pact, PactInteraction } from './pact.js';
 
 /**
  * One pact of two a run wrote for the same parties (two mocks, each with its own calls): the earlier's

@@ -4,7 +4,7 @@
 // not to the values the mock happened to draw. GET /__mock/pact, mock.pact(), and mockGlobalSetup's `pact`
 // option.
 import { isObject } from '../lib/json-value.js';
-import { bodyKind, formBodyText } from '../http/body-kind.js';
+import { bodyKind, formBodyText, mediaTypeOf } from '../http/body-kind.js';
 import { responseHeader, type CallRecord } from '../journal/journal.js';
 import type { OperationPlan } from '../plan/operation-plan.js';
 import { mergedSchema } from '../prism/schema-check.js';
@@ -141,14 +141,6 @@ export function pactShape(call: CallRecord, mediaType = answeredMediaType(call))
  */
 export function answeredMediaType(call: Pick<CallRecord, 'response'>): string | undefined {
   return mediaTypeOf(responseHeader(call, 'content-type'));
-}
-
-/**
- * A Content-Type's media type: without parameters (`charset`), lower case; `undefined` for none.
- * @example mediaTypeOf('Text/CSV; charset=utf-8') // 'text/csv'
- */
-export function mediaTypeOf(contentType: string | undefined): string | undefined {
-  return contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
 }
 
 /** The part of a request's shape its names make: query names, then body fields (or the body's type), sorted. */

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { problem } from '../../http/problems.js';
 import { problemReply, type Reply } from '../../http/reply.js';
+import { mediaTypeOf } from '../../http/body-kind.js';
 
 /** The 403 for an admin request that changes the mock and could have been forged, or `undefined`. */
 export type CsrfGuard = (req: IncomingMessage, instance: string) => Reply | undefined;
@@ -45,7 +46,7 @@ export function csrfGuard(cors: boolean | readonly string[]): CsrfGuard {
 
 /** Headers a page of another site can send only after a CORS preflight. */
 function cannotBeForged(headers: IncomingHttpHeaders): boolean {
-  const type = headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(headers['content-type']);
   if ((type !== undefined && JSON_TYPE.test(type)) || headers.authorization !== undefined) return true;
   for (const name in headers) if (name.startsWith('x-mock-')) return true;
   return false;
