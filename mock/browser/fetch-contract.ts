@@ -2,6 +2,7 @@
 // in JSON or YAML, every schema it refers to inside it (no other document is read), read up to a size limit.
 import { ContractError } from '../contract/contract-error.js';
 import { describe, parseDocument } from '../contract/parse-document.js';
+import { bytesAtMost } from '../lib/read-stream.js';
 
 /** The largest contract fetched: bigger ones are refused before they are parsed. */
 export const CONTRACT_LIMIT = 32 * 1024 * 1024;
@@ -41,20 +42,9 @@ function isHtml(response: Response): boolean {
 async function readText(response: Response, limit: number): Promise<string> {
   if (Number(response.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
   if (!response.body) return '';
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.length;
-    if (size > limit) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  const bytes = await bytesAtMost(response.body, limit);
+  if (bytes === undefined) throw tooLarge(limit);
+  return new TextDecoder().decode(bytes);
 }
 
 function tooLarge(limit: number): Error {

@@ -1,5 +1,6 @@
 // Sends one request to the provider with a timeout and reads its answer as a client sees it.
 import type { ReceivedResponse } from '../prism/check-response.js';
+import { bytesAtMost } from '../lib/read-stream.js';
 
 /** A request ready to send: `body` is serialized as JSON when given. */
 export interface OutgoingRequest {
@@ -44,17 +45,8 @@ const MAX_ANSWER = 8 * MiB;
 /** The body as UTF-8 text, or `undefined` once it passes `limit` bytes (the rest is not read). */
 async function textAtMost(res: Response, limit: number): Promise<string | undefined> {
   if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      await res.body.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await bytesAtMost(res.body, limit);
+  return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {
